@@ -1,0 +1,65 @@
+//! The stable diagnostic codes. Each one is documented in docs/diagnostics.md
+//! and has a test that triggers it.
+
+macro_rules! codes {
+    ($($variant:ident => $id:literal, $summary:literal;)*) => {
+        /// A stable diagnostic code. The string form never changes once released.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $(#[doc = $summary] $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in documentation order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The code as it is printed, in kebab case: `unknown-key`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $id,)*
+                }
+            }
+
+            /// One line on what the code means.
+            pub fn summary(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $summary,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    Io => "io", "A manifest path could not be read.";
+    NotUtf8 => "not-utf8", "A manifest file is not valid UTF-8.";
+    Syntax => "syntax", "A manifest file is not valid YAML or TOML.";
+    DuplicateKey => "duplicate-key", "A key appears twice in one mapping or table.";
+    TooLarge => "too-large", "A manifest file is too large or too deeply nested, or expands too many aliases.";
+    UnknownKey => "unknown-key", "A key the manifest format does not define.";
+    WrongType => "wrong-type", "A value has the wrong type (a string where a list was expected, say).";
+    MissingKey => "missing-key", "A required key is absent.";
+    UnsupportedVersion => "unsupported-version", "The `version` is not one this compiler supports.";
+    InvalidName => "invalid-name", "A name is empty, too long, or not snake_case/kebab-case ASCII.";
+    InvalidTypeName => "invalid-type-name", "A type name is not PascalCase.";
+    DuplicateName => "duplicate-name", "A name is defined twice, in one file or across files.";
+    IdentCollision => "ident-collision", "Two names map to the same Rust identifier.";
+    UnknownReference => "unknown-reference", "A reference names a toolbox, playbook, manual, capability or type that does not exist.";
+    AgentNameCollision => "agent-name-collision", "Two tools or plays reachable from one agent share a name.";
+    ScopeMismatch => "scope-mismatch", "A toolbox's scope type differs from its agent's scope type.";
+    InvalidAuth => "invalid-auth", "An `auth` level other than none, user or admin.";
+    InvalidRateLimit => "invalid-rate-limit", "A `rate_limit` that is not `N/unit`.";
+    InvalidTimeout => "invalid-timeout", "A `timeout_ms` that is zero or negative.";
+    EmptyDescription => "empty-description", "A required description is empty.";
+    EmptySection => "empty-section", "A toolbox without tools, a playbook without plays, a capability without a toolbox or playbook, or an agent without capabilities.";
+    PlayMissingReturns => "play-missing-returns", "A play has no `returns` schema.";
+    ToolOnlyKey => "tool-only-key", "A play uses a key only tools have (`terminal`, `auth`, `roles`, `rate_limit`, `timeout_ms`).";
+    ParametersNotObject => "parameters-not-object", "A `parameters` schema whose root is not `type: object`.";
+    InvalidSchema => "invalid-schema", "A schema is not valid JSON Schema 2020-12.";
+    UnresolvedRef => "unresolved-ref", "A `$ref` that does not point at a named type.";
+    InvalidExample => "invalid-example", "An example's arguments or result do not match the tool's schemas.";
+    ManualPath => "manual-path", "A manual `file` that is absolute or leads outside the manifest root.";
+    ManualUnreadable => "manual-unreadable", "A manual `file` that cannot be read.";
+    ManualTemplate => "manual-template", "A `{{ ... }}` in a manual that is not `tool(\"name\")` or `play(\"name\")`.";
+    ManualReference => "manual-reference", "A manual names a tool or play not reachable from the capability that uses it.";
+}

@@ -1,0 +1,202 @@
+//! Stage 1, load: find the manifest files, read YAML and TOML into spanned
+//! trees, and decode them into raw structs.
+
+pub mod decode;
+pub mod node;
+mod parse_toml;
+mod parse_yaml;
+pub mod raw;
+
+use crate::diag::{Code, Diagnostic, Diagnostics, FileId, SourceMap, Span};
+use raw::RawFile;
+use std::path::{Path, PathBuf};
+
+/// Files larger than this are refused before they are read.
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The name of the optional config file, which is not a manifest.
+pub const CONFIG_FILE: &str = "toolc.toml";
+
+/// What loading produced: every file read, the raw structs of those that
+/// decoded, and the problems found.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub sources: SourceMap,
+    pub files: Vec<RawFile>,
+    /// The manifest root of each file read (the folder given on the command
+    /// line, or the file's own folder), indexed by [`FileId`].
+    pub roots: Vec<PathBuf>,
+    pub diagnostics: Diagnostics,
+}
+
+impl Loaded {
+    pub fn root_of(&self, file: FileId) -> &Path {
+        &self.roots[file.0 as usize]
+    }
+}
+
+/// The manifest formats, by file extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Toml,
+}
+
+impl Format {
+    pub fn of(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()? {
+            "yaml" | "yml" => Some(Format::Yaml),
+            "toml" if path.file_name().is_some_and(|n| n != CONFIG_FILE) => Some(Format::Toml),
+            _ => None,
+        }
+    }
+}
+
+/// Lists the manifest files under `path`, sorted, skipping hidden entries
+/// and symlinked folders (so a link loop cannot trap the walk).
+fn discover(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(path)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('.'))
+        {
+            continue;
+        }
+        let meta = std::fs::symlink_metadata(&p)?;
+        if meta.is_dir() {
+            discover(&p, out)?;
+        } else if Format::of(&p).is_some() {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Loads every manifest found under `paths` (files or folders).
+pub fn load(paths: &[PathBuf]) -> Loaded {
+    let mut loaded = Loaded::default();
+    let mut seen = std::collections::BTreeSet::new();
+    for path in paths {
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) => {
+                loaded.diagnostics.push(
+                    Diagnostic::new(Code::Io, format!("cannot read `{}`: {e}", path.display()))
+                        .path(path)
+                        .help("pass existing manifest files or folders"),
+                );
+                continue;
+            }
+        };
+        let (root, files) = if meta.is_dir() {
+            let mut files = Vec::new();
+            if let Err(e) = discover(path, &mut files) {
+                loaded.diagnostics.push(
+                    Diagnostic::new(Code::Io, format!("cannot list `{}`: {e}", path.display()))
+                        .path(path),
+                );
+                continue;
+            }
+            (path.clone(), files)
+        } else {
+            let root = path
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from("."));
+            (root, vec![path.clone()])
+        };
+        for file in files {
+            let key = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+            if seen.insert(key) {
+                load_file(&mut loaded, &root, &file);
+            }
+        }
+    }
+    loaded
+}
+
+/// Loads one manifest from text; `path` names it in diagnostics.
+pub fn load_str(loaded: &mut Loaded, root: &Path, path: &Path, text: String) {
+    let format = Format::of(path).unwrap_or(Format::Yaml);
+    let id = loaded.sources.add(path, text);
+    loaded.roots.push(root.to_path_buf());
+    parse_and_decode(loaded, id, format);
+}
+
+fn load_file(loaded: &mut Loaded, root: &Path, path: &Path) {
+    let format = Format::of(path).unwrap_or(Format::Yaml);
+    let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if len > MAX_FILE_BYTES {
+        loaded.diagnostics.push(
+            Diagnostic::new(
+                Code::TooLarge,
+                format!(
+                    "`{}` is {len} bytes; manifests are limited to {MAX_FILE_BYTES} bytes",
+                    path.display()
+                ),
+            )
+            .path(path)
+            .help("split the toolset into several manifest files"),
+        );
+        return;
+    }
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            loaded.diagnostics.push(
+                Diagnostic::new(Code::Io, format!("cannot read `{}`: {e}", path.display()))
+                    .path(path),
+            );
+            return;
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let id = loaded.sources.add(path, text);
+            loaded.roots.push(root.to_path_buf());
+            parse_and_decode(loaded, id, format);
+        }
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            // Point at the first bad byte: in the lossy text it is the
+            // replacement character at the same offset.
+            let id = loaded.sources.add(path, text);
+            loaded.roots.push(root.to_path_buf());
+            loaded.diagnostics.push(
+                Diagnostic::new(Code::NotUtf8, "the file is not valid UTF-8")
+                    .at(Span::new(id, at, at + '\u{FFFD}'.len_utf8()))
+                    .label("invalid byte here")
+                    .help("save the manifest as UTF-8"),
+            );
+        }
+    }
+}
+
+fn parse_and_decode(loaded: &mut Loaded, id: FileId, format: Format) {
+    let file = loaded.sources.file(id);
+    let parsed = match format {
+        Format::Yaml => parse_yaml::parse(file, id),
+        Format::Toml => parse_toml::parse(file, id),
+    };
+    match parsed {
+        Ok(root) => {
+            let mut diags = Vec::new();
+            let raw = decode::decode(id, &root, &mut diags);
+            for d in diags {
+                loaded.diagnostics.push(d);
+            }
+            loaded.files.push(raw);
+        }
+        Err(diags) => {
+            for d in diags {
+                loaded.diagnostics.push(d);
+            }
+        }
+    }
+}

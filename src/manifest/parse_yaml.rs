@@ -1,0 +1,283 @@
+//! YAML → spanned [`Node`] tree, through serde-saphyr.
+//!
+//! serde-saphyr parses, enforces its budgets (alias expansion, node count,
+//! nesting) and gives each value a location through `Spanned`. A visitor
+//! rebuilds the tree with those locations. Duplicate keys are caught by the
+//! visitor (with both places) before the parser's own duplicate check.
+
+use super::node::{Entry, MAX_DEPTH, Node, Value};
+use crate::diag::{Code, Diagnostic, FileId, SourceFile, Span};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::{Location, Spanned};
+use std::cell::RefCell;
+use std::fmt;
+
+/// A value without its own span: the span comes from the `Spanned` around it.
+enum Raw {
+    Null,
+    Bool(bool),
+    Number(serde_json::Number),
+    String(String),
+    Seq(Vec<Spanned<Raw>>),
+    Map(Vec<(Spanned<Raw>, Spanned<Raw>)>),
+}
+
+thread_local! {
+    /// Duplicate keys found while visiting: (key, first, second).
+    static DUPLICATES: RefCell<Vec<(String, Location, Location)>> = const { RefCell::new(Vec::new()) };
+}
+
+impl<'de> Deserialize<'de> for Raw {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> Visitor<'de> for RawVisitor {
+    type Value = Raw;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_unit<E>(self) -> Result<Raw, E> {
+        Ok(Raw::Null)
+    }
+    fn visit_none<E>(self) -> Result<Raw, E> {
+        Ok(Raw::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Raw, D::Error> {
+        Raw::deserialize(d)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Raw, E> {
+        Ok(Raw::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Raw, E> {
+        Ok(Raw::Number(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Raw, E> {
+        Ok(Raw::Number(v.into()))
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Raw, E> {
+        i64::try_from(v)
+            .map(|v| Raw::Number(v.into()))
+            .or_else(|_| u64::try_from(v).map(|v| Raw::Number(v.into())))
+            .map_err(|_| E::custom(format!("integer {v} is out of range")))
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Raw, E> {
+        u64::try_from(v)
+            .map(|v| Raw::Number(v.into()))
+            .map_err(|_| E::custom(format!("integer {v} is out of range")))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Raw, E> {
+        serde_json::Number::from_f64(v)
+            .map(Raw::Number)
+            .ok_or_else(|| E::custom("infinite or NaN numbers are not JSON numbers"))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Raw, E> {
+        Ok(Raw::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Raw, E> {
+        Ok(Raw::String(v))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Spanned<Raw>>()? {
+            items.push(item);
+        }
+        Ok(Raw::Seq(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+        let mut entries: Vec<(Spanned<Raw>, Spanned<Raw>)> = Vec::new();
+        let mut seen: std::collections::HashMap<String, Location> = Default::default();
+        while let Some(key) = map.next_key::<Spanned<Raw>>()? {
+            let value = map.next_value::<Spanned<Raw>>()?;
+            if let Raw::String(k) = &key.value {
+                if let Some(first) = seen.get(k) {
+                    let dup = (k.clone(), *first, key.referenced);
+                    DUPLICATES.with(|d| d.borrow_mut().push(dup));
+                    continue;
+                }
+                seen.insert(k.clone(), key.referenced);
+            }
+            entries.push((key, value));
+        }
+        Ok(Raw::Map(entries))
+    }
+}
+
+fn span_of(file: &SourceFile, id: FileId, loc: &Location) -> Span {
+    let s = loc.span();
+    match (s.byte_offset(), s.byte_len()) {
+        (Some(off), Some(len)) => {
+            let start = (off as usize).min(file.text.len());
+            Span::new(id, start, (start + len as usize).min(file.text.len()))
+        }
+        _ => {
+            let start = file.offset_of(loc.line() as usize, loc.column() as usize);
+            Span::new(id, start, start)
+        }
+    }
+}
+
+/// Converts a key to its text: manifests only use string keys, but a YAML
+/// key such as `200` or `true` is read as its spelling.
+fn key_text(raw: Raw) -> Result<String, &'static str> {
+    match raw {
+        Raw::String(s) => Ok(s),
+        Raw::Number(n) => Ok(n.to_string()),
+        Raw::Bool(b) => Ok(b.to_string()),
+        Raw::Null => Ok("null".to_string()),
+        Raw::Seq(_) | Raw::Map(_) => Err("a mapping key must be a string, not a list or mapping"),
+    }
+}
+
+struct Builder<'a> {
+    file: &'a SourceFile,
+    id: FileId,
+    diags: Vec<Diagnostic>,
+}
+
+impl Builder<'_> {
+    fn node(&mut self, s: Spanned<Raw>, depth: usize) -> Node {
+        let span = span_of(self.file, self.id, &s.referenced);
+        if depth > MAX_DEPTH {
+            self.diags.push(too_deep(span));
+            return Node {
+                span,
+                value: Value::Null,
+            };
+        }
+        let value = match s.value {
+            Raw::Null => Value::Null,
+            Raw::Bool(b) => Value::Bool(b),
+            Raw::Number(n) => Value::Number(n),
+            Raw::String(s) => Value::String(s),
+            Raw::Seq(items) => {
+                Value::Seq(items.into_iter().map(|i| self.node(i, depth + 1)).collect())
+            }
+            Raw::Map(entries) => {
+                let mut out = Vec::with_capacity(entries.len());
+                for (k, v) in entries {
+                    let key_span = span_of(self.file, self.id, &k.referenced);
+                    match key_text(k.value) {
+                        Ok(key) => {
+                            let value = self.node(v, depth + 1);
+                            out.push(Entry {
+                                key,
+                                key_span,
+                                value,
+                            });
+                        }
+                        Err(msg) => self
+                            .diags
+                            .push(Diagnostic::new(Code::WrongType, msg).at(key_span)),
+                    }
+                }
+                Value::Map(out)
+            }
+        };
+        Node { span, value }
+    }
+}
+
+pub(super) fn too_deep(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::TooLarge,
+        format!("the manifest nests deeper than {MAX_DEPTH} levels"),
+    )
+    .at(span)
+    .help(
+        "flatten the structure, or move nested schemas into `types` and refer to them with `$ref`",
+    )
+}
+
+fn options() -> serde_saphyr::Options {
+    let mut o = serde_saphyr::Options::default();
+    o.strict_booleans = true;
+    o.with_snippet = false;
+    // Repeated keys reach the visitor, which reports both places.
+    o.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = MAX_DEPTH;
+    o.budget = Some(budget);
+    o
+}
+
+/// Parses one YAML file. Returns the tree, or the diagnostics that stopped it.
+pub fn parse(file: &SourceFile, id: FileId) -> Result<Node, Vec<Diagnostic>> {
+    DUPLICATES.with(|d| d.borrow_mut().clear());
+    if file.text.trim().is_empty() {
+        // An empty document is an empty mapping: the loader then says what
+        // is missing, at the top of the file.
+        return Ok(Node {
+            span: Span::new(id, 0, 0),
+            value: Value::Map(Vec::new()),
+        });
+    }
+    let parsed = serde_saphyr::from_str_with_options::<Spanned<Raw>>(&file.text, options());
+    let dups = DUPLICATES.with(|d| std::mem::take(&mut *d.borrow_mut()));
+    if !dups.is_empty() {
+        return Err(dups
+            .into_iter()
+            .map(|(key, first, second)| {
+                Diagnostic::new(Code::DuplicateKey, format!("duplicate key `{key}`"))
+                    .at(span_of(file, id, &second))
+                    .label("defined again here")
+                    .secondary(span_of(file, id, &first), "first defined here")
+                    .help("remove one of the two entries, or merge them")
+            })
+            .collect());
+    }
+    match parsed {
+        Ok(root) => {
+            let mut b = Builder {
+                file,
+                id,
+                diags: Vec::new(),
+            };
+            let node = b.node(root, 0);
+            if b.diags.is_empty() {
+                Ok(node)
+            } else {
+                Err(b.diags)
+            }
+        }
+        Err(e) => Err(vec![error_diagnostic(file, id, &e)]),
+    }
+}
+
+fn error_diagnostic(file: &SourceFile, id: FileId, e: &serde_saphyr::Error) -> Diagnostic {
+    let text = e.to_string();
+    // The message without the location suffix serde-saphyr appends.
+    let message = text
+        .split(" at line ")
+        .next()
+        .unwrap_or(&text)
+        .trim()
+        .to_string();
+    let lower = message.to_ascii_lowercase();
+    let code = if lower.contains("duplicate") {
+        Code::DuplicateKey
+    } else if lower.contains("budget")
+        || lower.contains("depth")
+        || lower.contains("alias")
+        || lower.contains("limit")
+    {
+        Code::TooLarge
+    } else {
+        Code::Syntax
+    };
+    let mut d = Diagnostic::new(code, format!("invalid YAML: {message}"));
+    d = match e.location() {
+        Some(loc) => d.at(span_of(file, id, &loc)),
+        None => d.at(Span::new(id, 0, 0)),
+    };
+    if code == Code::TooLarge {
+        d = d.help(
+            "manifests are small: split large files, and avoid aliases that expand many times",
+        );
+    }
+    d
+}

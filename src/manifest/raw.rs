@@ -1,0 +1,119 @@
+//! The raw manifest structs: what one file says, with the span of every
+//! value, before names are resolved across files.
+
+use super::node::Node;
+use crate::diag::{FileId, Span};
+
+/// A value and where it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sp<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Sp<T> {
+    pub fn new(value: T, span: Span) -> Self {
+        Sp { value, span }
+    }
+}
+
+/// A named entry of a section: the name as written, and its body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Named<T> {
+    pub name: Sp<String>,
+    pub body: T,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawFile {
+    pub file: FileId,
+    pub version: Option<Sp<i64>>,
+    pub types: Vec<Named<Node>>,
+    pub toolboxes: Vec<Named<RawToolbox>>,
+    pub playbooks: Vec<Named<RawPlaybook>>,
+    pub manuals: Vec<Named<RawManual>>,
+    pub capabilities: Vec<Named<RawCapability>>,
+    pub agents: Vec<Named<RawAgent>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawToolbox {
+    pub span: Span,
+    pub description: Option<Sp<String>>,
+    pub scope: Option<Sp<String>>,
+    pub tools: Vec<Named<RawTool>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawPlaybook {
+    pub span: Span,
+    pub description: Option<Sp<String>>,
+    pub plays: Vec<Named<RawTool>>,
+}
+
+/// `deprecated: true` or `deprecated: "use x instead"`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RawDeprecated {
+    Flag(bool),
+    Note(String),
+}
+
+/// A tool or a play: plays share the tool's keys, minus the tool-only ones.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawTool {
+    pub span: Span,
+    pub description: Option<Sp<String>>,
+    pub title: Option<Sp<String>>,
+    pub parameters: Option<Node>,
+    pub returns: Option<Node>,
+    pub validate_returns: Option<Sp<bool>>,
+    pub terminal: Option<Sp<bool>>,
+    pub auth: Option<Sp<String>>,
+    pub roles: Vec<Sp<String>>,
+    pub rate_limit: Option<Sp<String>>,
+    /// Kept as a float so `0`, `-5` and `1.5` reach the policy check intact.
+    pub timeout_ms: Option<Sp<f64>>,
+    pub annotations: Option<Node>,
+    pub deprecated: Option<Sp<RawDeprecated>>,
+    pub examples: Vec<RawExample>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawExample {
+    pub span: Span,
+    pub arguments: Option<Node>,
+    pub result: Option<Node>,
+    pub description: Option<Sp<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawManual {
+    pub span: Span,
+    pub description: Option<Sp<String>>,
+    pub text: Option<Sp<String>>,
+    pub file: Option<Sp<String>>,
+}
+
+/// A capability's `manual`: a manual's name, or an inline manual.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RawManualRef {
+    Name(Sp<String>),
+    Inline(RawManual),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawCapability {
+    pub span: Span,
+    pub description: Option<Sp<String>>,
+    pub toolbox: Option<Sp<String>>,
+    pub playbook: Option<Sp<String>>,
+    pub manual: Option<RawManualRef>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawAgent {
+    pub span: Span,
+    pub description: Option<Sp<String>>,
+    pub capabilities: Option<Sp<Vec<Sp<String>>>>,
+    pub scope: Option<Sp<String>>,
+}

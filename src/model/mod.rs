@@ -1,0 +1,208 @@
+//! Stage 2, resolve: the toolset IR, and the checks that build it from the
+//! raw manifest structs. After resolve, names are checked, references
+//! followed, policies parsed and Rust identifiers assigned; nothing
+//! downstream looks a name up by string again.
+
+pub mod manual;
+pub mod names;
+pub mod policy;
+mod resolve;
+pub mod schema;
+
+pub use manual::{ManualRef, RefKind};
+pub use policy::{AuthLevel, RateLimit};
+pub use resolve::{ResolveOptions, resolve};
+pub use schema::Schema;
+
+use crate::diag::Span;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The whole toolset: every manifest file merged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Toolset {
+    /// The toolset's name, which the implicit agent takes.
+    pub name: String,
+    /// Named types by name (their Rust type name is the same PascalCase name).
+    pub types: BTreeMap<String, NamedType>,
+    pub toolboxes: Vec<Toolbox>,
+    pub playbooks: Vec<Playbook>,
+    pub manuals: Vec<Manual>,
+    pub capabilities: Vec<Capability>,
+    pub agents: Vec<Agent>,
+    /// Every file read (manifests and manual files), for build scripts'
+    /// `rerun-if-changed`.
+    pub inputs: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedType {
+    pub name: String,
+    pub schema: Schema,
+    /// The type name as written.
+    pub span: Span,
+}
+
+/// Rust identifiers for a named thing, assigned once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Idents {
+    /// snake_case, keyword-escaped: a module or function name.
+    pub snake: String,
+    /// PascalCase: a type or trait name.
+    pub pascal: String,
+}
+
+impl Idents {
+    pub fn of(name: &str) -> Self {
+        Idents {
+            snake: names::snake_ident(name),
+            pascal: names::pascal_ident(name),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Toolbox {
+    pub name: String,
+    pub idents: Idents,
+    pub description: String,
+    /// The named type of the session scope its tools read.
+    pub scope: Option<String>,
+    pub tools: Vec<Tool>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Playbook {
+    pub name: String,
+    pub idents: Idents,
+    pub description: String,
+    /// Plays are tools without policies, `terminal` or context; their
+    /// `returns` is always present.
+    pub plays: Vec<Tool>,
+    pub span: Span,
+}
+
+/// Why a tool or play is deprecated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deprecation {
+    pub note: Option<String>,
+}
+
+/// Policies enforced before a tool's handler runs.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Policy {
+    pub auth: AuthLevel,
+    pub roles: Vec<String>,
+    pub rate_limit: Option<RateLimit>,
+    pub timeout_ms: Option<u64>,
+}
+
+/// A tool of a toolbox, or a play of a playbook.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    /// The name the model sees, never re-cased.
+    pub name: String,
+    pub idents: Idents,
+    pub description: String,
+    pub title: Option<String>,
+    /// Always an object schema; `{type: object, properties: {}}` when not written.
+    pub parameters: Schema,
+    /// Whether `parameters` was written in the manifest.
+    pub has_parameters: bool,
+    pub returns: Option<Schema>,
+    pub validate_returns: bool,
+    pub terminal: bool,
+    pub policy: Policy,
+    pub annotations: serde_json::Map<String, serde_json::Value>,
+    pub deprecated: Option<Deprecation>,
+    pub examples: Vec<Example>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    pub arguments: serde_json::Value,
+    pub result: Option<serde_json::Value>,
+    pub description: Option<String>,
+    pub span: Span,
+}
+
+/// Where a manual's text came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ManualSource {
+    Inline,
+    /// The file, as a path relative to where toolc was run.
+    File(PathBuf),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Manual {
+    pub name: String,
+    pub description: Option<String>,
+    /// The text with references rendered as plain names.
+    pub text: String,
+    pub refs: Vec<ManualRef>,
+    pub source: ManualSource,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Capability {
+    pub name: String,
+    pub idents: Idents,
+    pub description: String,
+    /// Index into [`Toolset::toolboxes`].
+    pub toolbox: Option<usize>,
+    /// Index into [`Toolset::playbooks`].
+    pub playbook: Option<usize>,
+    /// Index into [`Toolset::manuals`] (inline manuals are added there, named
+    /// after their capability).
+    pub manual: Option<usize>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Agent {
+    pub name: String,
+    pub idents: Idents,
+    pub description: String,
+    /// Indexes into [`Toolset::capabilities`].
+    pub capabilities: Vec<usize>,
+    pub scope: Option<String>,
+    /// True for the agent made when the manifests define none.
+    pub implicit: bool,
+    /// Where the agent is defined; `None` for the implicit agent.
+    pub span: Option<Span>,
+}
+
+impl Toolset {
+    /// The tools and plays an agent sees, in capability order.
+    pub fn agent_tools<'a>(&'a self, agent: &'a Agent) -> impl Iterator<Item = &'a Tool> + 'a {
+        agent.capabilities.iter().flat_map(move |&c| {
+            let cap = &self.capabilities[c];
+            let tools = cap
+                .toolbox
+                .map(|t| self.toolboxes[t].tools.as_slice())
+                .unwrap_or(&[]);
+            let plays = cap
+                .playbook
+                .map(|p| self.playbooks[p].plays.as_slice())
+                .unwrap_or(&[]);
+            tools.iter().chain(plays)
+        })
+    }
+
+    /// A self-contained copy of a schema, named types under `$defs`.
+    pub fn bundle(&self, schema: &Schema) -> serde_json::Value {
+        schema::bundle(&schema.json, &self.types)
+    }
+
+    pub fn tool_count(&self) -> usize {
+        self.toolboxes.iter().map(|t| t.tools.len()).sum()
+    }
+
+    pub fn play_count(&self) -> usize {
+        self.playbooks.iter().map(|p| p.plays.len()).sum()
+    }
+}

@@ -1,0 +1,121 @@
+//! Name rules and the Rust identifiers names become.
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+
+/// Longest name allowed for toolboxes, tools, plays and the other sections.
+pub const MAX_NAME_LEN: usize = 64;
+
+/// Why a name is refused, as a message and a help line.
+pub fn check_name(name: &str) -> Result<(), (String, String)> {
+    if name.trim().is_empty() {
+        return Err((
+            "'name' is required".to_string(),
+            "give it a snake_case or kebab-case name such as `list_tickets`".to_string(),
+        ));
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Err((
+            format!(
+                "name `{name}` is {} characters long; the limit is {MAX_NAME_LEN}",
+                name.len()
+            ),
+            "providers refuse longer tool names; shorten it".to_string(),
+        ));
+    }
+    if !crate::manifest::decode::is_name(name) {
+        let suggestion = suggest_name(name);
+        return Err((
+            format!("name `{name}` is not snake_case or kebab-case ASCII"),
+            if suggestion.is_empty() {
+                "names match `^[a-z][a-z0-9_-]*$`".to_string()
+            } else {
+                format!("names match `^[a-z][a-z0-9_-]*$`, such as `{suggestion}`")
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// A valid name close to an invalid one, for the help line.
+fn suggest_name(name: &str) -> String {
+    let snake: String = name
+        .to_snake_case()
+        .chars()
+        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+        .collect();
+    let trimmed = snake.trim_start_matches(|c: char| !c.is_ascii_lowercase());
+    trimmed.chars().take(MAX_NAME_LEN).collect()
+}
+
+/// Whether a type name is PascalCase ASCII.
+pub fn is_type_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_alphanumeric())
+        && name.len() <= MAX_NAME_LEN
+}
+
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+];
+
+/// Keywords that cannot be raw identifiers; they get a trailing underscore.
+const NOT_RAW: &[&str] = &["crate", "self", "Self", "super"];
+
+/// A snake_case Rust identifier for a manifest name, keywords escaped
+/// (`type` → `r#type`, `self` → `self_`).
+pub fn snake_ident(name: &str) -> String {
+    escape(name.to_snake_case())
+}
+
+/// A PascalCase Rust type name for a manifest name (`list-tickets` → `ListTickets`).
+pub fn pascal_ident(name: &str) -> String {
+    escape(name.to_upper_camel_case())
+}
+
+fn escape(ident: String) -> String {
+    let ident = if ident.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{ident}")
+    } else {
+        ident
+    };
+    if NOT_RAW.contains(&ident.as_str()) {
+        format!("{ident}_")
+    } else if KEYWORDS.contains(&ident.as_str()) {
+        format!("r#{ident}")
+    } else {
+        ident
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_become_identifiers() {
+        assert_eq!(snake_ident("list-tickets"), "list_tickets");
+        assert_eq!(snake_ident("list_tickets"), "list_tickets");
+        assert_eq!(snake_ident("type"), "r#type");
+        assert_eq!(snake_ident("self"), "self_");
+        assert_eq!(pascal_ident("list-tickets"), "ListTickets");
+        assert_eq!(pascal_ident("self"), "self_".to_upper_camel_case());
+    }
+
+    #[test]
+    fn name_rules() {
+        assert!(check_name("list_tickets").is_ok());
+        assert!(check_name("list-tickets").is_ok());
+        assert_eq!(check_name("  ").unwrap_err().0, "'name' is required");
+        let (msg, help) = check_name("ListTickets").unwrap_err();
+        assert!(msg.contains("not snake_case"));
+        assert!(help.contains("`list_tickets`"), "{help}");
+        assert!(check_name(&"a".repeat(65)).is_err());
+        assert!(is_type_name("MeetingList"));
+        assert!(!is_type_name("meeting_list"));
+    }
+}

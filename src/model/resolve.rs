@@ -1,0 +1,954 @@
+//! Raw manifest structs → [`Toolset`], enforcing every rule of the manifest
+//! format. Every problem is reported; what resolves is kept so later checks
+//! still run on it.
+
+use super::manual::{self, RefKind};
+use super::names::{self, check_name};
+use super::policy::{AuthLevel, RateLimit, parse_timeout};
+use super::schema::{self, Schema};
+use super::*;
+use crate::diag::{Code, Diagnostic, Span, did_you_mean};
+use crate::manifest::Loaded;
+use crate::manifest::node::Node;
+use crate::manifest::raw::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Options of the resolve stage.
+#[derive(Debug, Clone, Default)]
+pub struct ResolveOptions {
+    /// The toolset's name. Default: the first manifest folder's name.
+    pub name: Option<String>,
+}
+
+struct Ctx<'a> {
+    loaded: &'a mut Loaded,
+    diags: Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn unknown_ref<'n>(
+        &mut self,
+        kind: &str,
+        name: &Sp<String>,
+        candidates: impl IntoIterator<Item = &'n str>,
+        help_none: &str,
+    ) {
+        let mut d = Diagnostic::new(
+            Code::UnknownReference,
+            format!("there is no {kind} named `{}`", name.value),
+        )
+        .at(name.span);
+        d = match did_you_mean(&name.value, candidates) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None => d.help(help_none.to_string()),
+        };
+        self.push(d);
+    }
+
+    fn required_text(&mut self, v: &Option<Sp<String>>, what: &str) -> String {
+        match v {
+            Some(s) if s.value.trim().is_empty() => {
+                self.push(
+                    Diagnostic::new(
+                        Code::EmptyDescription,
+                        format!("the description of {what} is empty"),
+                    )
+                    .at(s.span)
+                    .help("say what it does in a sentence"),
+                );
+                String::new()
+            }
+            Some(s) => s.value.clone(),
+            // A missing key was reported by the loader.
+            None => String::new(),
+        }
+    }
+}
+
+/// Checks a name and reports the problem at its span.
+fn name_ok(ctx: &mut Ctx<'_>, name: &Sp<String>, what: &str) -> bool {
+    match check_name(&name.value) {
+        Ok(()) => true,
+        Err((msg, help)) => {
+            ctx.push(
+                Diagnostic::new(Code::InvalidName, format!("{what}: {msg}"))
+                    .at(name.span)
+                    .help(help),
+            );
+            false
+        }
+    }
+}
+
+/// Gathers one section from every file; a name defined twice is reported
+/// with both places and the first definition kept.
+fn gather<'f, T>(
+    ctx: &mut Ctx<'_>,
+    files: &'f [RawFile],
+    kind: &str,
+    section: impl Fn(&'f RawFile) -> &'f [Named<T>],
+) -> Vec<&'f Named<T>> {
+    let mut first: HashMap<&str, Span> = HashMap::new();
+    let mut out = Vec::new();
+    for f in files {
+        for n in section(f) {
+            if let Some(prev) = first.get(n.name.value.as_str()) {
+                ctx.push(
+                    Diagnostic::new(
+                        Code::DuplicateName,
+                        format!("{kind} `{}` is defined twice", n.name.value),
+                    )
+                    .at(n.name.span)
+                    .label("defined again here")
+                    .secondary(*prev, "first defined here")
+                    .help(format!(
+                        "rename one of them; {kind} names are unique across all manifest files"
+                    )),
+                );
+                continue;
+            }
+            first.insert(&n.name.value, n.name.span);
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Reports names that differ but become the same Rust identifier.
+fn ident_collisions<'n>(
+    ctx: &mut Ctx<'_>,
+    kind: &str,
+    items: impl IntoIterator<Item = (&'n str, String, Span)>,
+) {
+    let mut seen: HashMap<String, (&str, Span)> = HashMap::new();
+    for (name, ident, span) in items {
+        match seen.get(&ident) {
+            Some((other, other_span)) => ctx.push(
+                Diagnostic::new(
+                    Code::IdentCollision,
+                    format!(
+                        "{kind}s `{other}` and `{name}` both become the Rust identifier `{ident}`"
+                    ),
+                )
+                .at(span)
+                .secondary(*other_span, format!("`{other}` is here"))
+                .help("rename one of them so they differ by more than `-` and `_`"),
+            ),
+            None => {
+                seen.insert(ident, (name, span));
+            }
+        }
+    }
+}
+
+/// Resolves the loaded files into a toolset. Problems are added to
+/// `loaded.diagnostics`; the toolset holds everything that did resolve.
+pub fn resolve(loaded: &mut Loaded, options: &ResolveOptions) -> Toolset {
+    let files = std::mem::take(&mut loaded.files);
+    let mut ctx = Ctx {
+        loaded,
+        diags: Vec::new(),
+    };
+    let toolset = build(&mut ctx, &files, options);
+    let diags = std::mem::take(&mut ctx.diags);
+    loaded.files = files;
+    for d in diags {
+        loaded.diagnostics.push(d);
+    }
+    toolset
+}
+
+fn toolset_name(ctx: &Ctx<'_>, options: &ResolveOptions) -> String {
+    if let Some(n) = &options.name {
+        return n.clone();
+    }
+    let dir = ctx
+        .loaded
+        .roots
+        .first()
+        .and_then(|r| std::fs::canonicalize(r).ok().or_else(|| Some(r.clone())))
+        .and_then(|r| r.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    let snake = heck::ToSnakeCase::to_snake_case(dir.as_str());
+    if check_name(&snake).is_ok() {
+        snake
+    } else {
+        "toolset".to_string()
+    }
+}
+
+fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Toolset {
+    let name = toolset_name(ctx, options);
+    let mut inputs: Vec<PathBuf> = ctx
+        .loaded
+        .sources
+        .files()
+        .map(|(_, f)| f.path.clone())
+        .collect();
+
+    // Types first: everything else refers to them.
+    let raw_types = gather(ctx, files, "type", |f| &f.types);
+    let mut types = BTreeMap::new();
+    for t in &raw_types {
+        if !names::is_type_name(&t.name.value) {
+            ctx.push(
+                Diagnostic::new(
+                    Code::InvalidTypeName,
+                    format!("type name `{}` is not PascalCase", t.name.value),
+                )
+                .at(t.name.span)
+                .help(format!(
+                    "type names match `^[A-Z][A-Za-z0-9]*$`, such as `{}`",
+                    names::pascal_ident(&t.name.value).trim_start_matches("r#")
+                )),
+            );
+            continue;
+        }
+        types.insert(
+            t.name.value.clone(),
+            NamedType {
+                name: t.name.value.clone(),
+                schema: Schema::from_node(&t.body),
+                span: t.name.span,
+            },
+        );
+    }
+    let type_names: BTreeSet<String> = types.keys().cloned().collect();
+    for t in types.values() {
+        schema::check(
+            &t.schema,
+            &format!("type `{}`", t.name),
+            &type_names,
+            &mut ctx.diags,
+        );
+    }
+
+    let mut toolboxes = Vec::new();
+    for tb in gather(ctx, files, "toolbox", |f| &f.toolboxes) {
+        if let Some(t) = toolbox(ctx, tb, &types) {
+            toolboxes.push(t);
+        }
+    }
+    ident_collisions(
+        ctx,
+        "toolbox",
+        toolboxes
+            .iter()
+            .map(|t| (t.name.as_str(), t.idents.snake.clone(), t.span)),
+    );
+    let mut playbooks = Vec::new();
+    for pb in gather(ctx, files, "playbook", |f| &f.playbooks) {
+        if let Some(p) = playbook(ctx, pb, &types) {
+            playbooks.push(p);
+        }
+    }
+    ident_collisions(
+        ctx,
+        "playbook",
+        playbooks
+            .iter()
+            .map(|t| (t.name.as_str(), t.idents.snake.clone(), t.span)),
+    );
+
+    let mut manuals = Vec::new();
+    for m in gather(ctx, files, "manual", |f| &f.manuals) {
+        if name_ok(ctx, &m.name, "manual")
+            && let Some(man) = manual_of(ctx, &m.name.value, &m.body, &mut inputs)
+        {
+            manuals.push(man);
+        }
+    }
+
+    let mut capabilities = Vec::new();
+    for c in gather(ctx, files, "capability", |f| &f.capabilities) {
+        if let Some(cap) = capability(ctx, c, &toolboxes, &playbooks, &mut manuals, &mut inputs) {
+            capabilities.push(cap);
+        }
+    }
+    ident_collisions(
+        ctx,
+        "capability",
+        capabilities
+            .iter()
+            .map(|c| (c.name.as_str(), c.idents.pascal.clone(), c.span)),
+    );
+
+    let raw_agents = gather(ctx, files, "agent", |f| &f.agents);
+    let mut agents = Vec::new();
+    for a in &raw_agents {
+        if let Some(agent) = agent(ctx, a, &capabilities, &types) {
+            agents.push(agent);
+        }
+    }
+    ident_collisions(
+        ctx,
+        "agent",
+        agents.iter().filter_map(|a| {
+            a.span
+                .map(|s| (a.name.as_str(), a.idents.pascal.clone(), s))
+        }),
+    );
+    if raw_agents.is_empty() && !capabilities.is_empty() {
+        agents.push(Agent {
+            idents: Idents::of(&name),
+            name: name.clone(),
+            description: format!("Every capability of the {name} toolset."),
+            capabilities: (0..capabilities.len()).collect(),
+            scope: None,
+            implicit: true,
+            span: None,
+        });
+    }
+
+    let mut set = Toolset {
+        name,
+        types,
+        toolboxes,
+        playbooks,
+        manuals,
+        capabilities,
+        agents,
+        inputs,
+    };
+    for i in 0..set.agents.len() {
+        check_agent(ctx, &mut set, i);
+    }
+    set
+}
+
+fn toolbox(
+    ctx: &mut Ctx<'_>,
+    tb: &Named<RawToolbox>,
+    types: &BTreeMap<String, NamedType>,
+) -> Option<Toolbox> {
+    if !name_ok(ctx, &tb.name, "toolbox") {
+        return None;
+    }
+    let what = format!("toolbox `{}`", tb.name.value);
+    let description = ctx.required_text(&tb.body.description, &what);
+    let scope = tb.body.scope.as_ref().and_then(|s| {
+        if types.contains_key(&s.value) {
+            Some(s.value.clone())
+        } else {
+            ctx.unknown_ref(
+                "type",
+                s,
+                types.keys().map(String::as_str),
+                "define the scope type under `types:`",
+            );
+            None
+        }
+    });
+    if tb.body.tools.is_empty() {
+        ctx.push(
+            Diagnostic::new(Code::EmptySection, format!("{what} has no tools"))
+                .at(tb.name.span)
+                .help("add at least one tool under `tools:`"),
+        );
+    }
+    let mut tools = Vec::new();
+    for t in &tb.body.tools {
+        if let Some(tool) = tool(ctx, t, false, types) {
+            tools.push(tool);
+        }
+    }
+    ident_collisions(
+        ctx,
+        "tool",
+        tools
+            .iter()
+            .map(|t| (t.name.as_str(), t.idents.snake.clone(), t.span)),
+    );
+    Some(Toolbox {
+        name: tb.name.value.clone(),
+        idents: Idents::of(&tb.name.value),
+        description,
+        scope,
+        tools,
+        span: tb.name.span,
+    })
+}
+
+fn playbook(
+    ctx: &mut Ctx<'_>,
+    pb: &Named<RawPlaybook>,
+    types: &BTreeMap<String, NamedType>,
+) -> Option<Playbook> {
+    if !name_ok(ctx, &pb.name, "playbook") {
+        return None;
+    }
+    let what = format!("playbook `{}`", pb.name.value);
+    let description = ctx.required_text(&pb.body.description, &what);
+    if pb.body.plays.is_empty() {
+        ctx.push(
+            Diagnostic::new(Code::EmptySection, format!("{what} has no plays"))
+                .at(pb.name.span)
+                .help("add at least one play under `plays:`"),
+        );
+    }
+    let mut plays = Vec::new();
+    for p in &pb.body.plays {
+        if let Some(play) = tool(ctx, p, true, types) {
+            plays.push(play);
+        }
+    }
+    ident_collisions(
+        ctx,
+        "play",
+        plays
+            .iter()
+            .map(|t| (t.name.as_str(), t.idents.snake.clone(), t.span)),
+    );
+    Some(Playbook {
+        name: pb.name.value.clone(),
+        idents: Idents::of(&pb.name.value),
+        description,
+        plays,
+        span: pb.name.span,
+    })
+}
+
+fn tool(
+    ctx: &mut Ctx<'_>,
+    t: &Named<RawTool>,
+    is_play: bool,
+    types: &BTreeMap<String, NamedType>,
+) -> Option<Tool> {
+    let kind = if is_play { "play" } else { "tool" };
+    if !name_ok(ctx, &t.name, kind) {
+        return None;
+    }
+    let what = format!("{kind} `{}`", t.name.value);
+    let raw = &t.body;
+    let description = ctx.required_text(&raw.description, &what);
+    let type_names: BTreeSet<String> = types.keys().cloned().collect();
+
+    let has_parameters = raw.parameters.is_some();
+    let parameters = match &raw.parameters {
+        Some(node) => Schema::from_node(node),
+        None => Schema::synthetic(
+            serde_json::json!({"type": "object", "properties": {}}),
+            t.name.span,
+        ),
+    };
+    let mut params_ok = true;
+    if has_parameters {
+        let before = ctx.diags.len();
+        schema::check(
+            &parameters,
+            &format!("the parameters of {what}"),
+            &type_names,
+            &mut ctx.diags,
+        );
+        params_ok = ctx.diags.len() == before;
+        let root = schema::deref_root(&parameters.json, types);
+        if params_ok && root.get("type").and_then(|v| v.as_str()) != Some("object") {
+            params_ok = false;
+            let found = match root.get("type") {
+                Some(v) => format!("`type: {v}`"),
+                None => "no `type`".to_string(),
+            };
+            ctx.push(
+                Diagnostic::new(
+                    Code::ParametersNotObject,
+                    format!("the parameters of {what} must be an object schema, found {found}"),
+                )
+                .at(parameters.span_at("/type"))
+                .help("tool arguments are a JSON object: write `type: object` with `properties:`"),
+            );
+        }
+    }
+    let returns = raw.returns.as_ref().map(Schema::from_node);
+    let mut returns_ok = true;
+    if let Some(r) = &returns {
+        let before = ctx.diags.len();
+        schema::check(
+            r,
+            &format!("the returns of {what}"),
+            &type_names,
+            &mut ctx.diags,
+        );
+        returns_ok = ctx.diags.len() == before;
+    }
+
+    let mut policy = Policy::default();
+    if let Some(a) = &raw.auth {
+        match AuthLevel::parse(&a.value) {
+            Ok(level) => policy.auth = level,
+            Err(msg) => ctx.push(
+                Diagnostic::new(Code::InvalidAuth, msg)
+                    .at(a.span)
+                    .help("use `auth: none`, `auth: user` or `auth: admin`"),
+            ),
+        }
+    }
+    for r in &raw.roles {
+        if r.value.trim().is_empty() {
+            ctx.push(
+                Diagnostic::new(Code::InvalidName, format!("{what} has an empty role"))
+                    .at(r.span)
+                    .help("remove it, or name the role"),
+            );
+        } else {
+            policy.roles.push(r.value.clone());
+        }
+    }
+    if let Some(rl) = &raw.rate_limit {
+        match RateLimit::parse(&rl.value) {
+            Ok(r) => policy.rate_limit = Some(r),
+            Err(msg) => ctx.push(
+                Diagnostic::new(Code::InvalidRateLimit, msg)
+                    .at(rl.span)
+                    .help("write the limit as calls per unit, such as `10/min` or `1/s`"),
+            ),
+        }
+    }
+    if let Some(to) = &raw.timeout_ms {
+        match parse_timeout(to.value) {
+            Ok(ms) => policy.timeout_ms = Some(ms),
+            Err(msg) => ctx.push(
+                Diagnostic::new(Code::InvalidTimeout, msg)
+                    .at(to.span)
+                    .help("give the timeout in milliseconds, such as `timeout_ms: 5000`"),
+            ),
+        }
+    }
+
+    let annotations = match &raw.annotations {
+        Some(node) => match node.to_json("", &mut Default::default()) {
+            serde_json::Value::Object(m) => m,
+            _ => Default::default(),
+        },
+        None => Default::default(),
+    };
+
+    let mut examples = Vec::new();
+    let params_validator = params_ok
+        .then(|| jsonschema::draft202012::new(&schema::bundle(&parameters.json, types)).ok())
+        .flatten();
+    let returns_validator = match (&returns, returns_ok) {
+        (Some(r), true) => jsonschema::draft202012::new(&schema::bundle(&r.json, types)).ok(),
+        _ => None,
+    };
+    for (i, ex) in raw.examples.iter().enumerate() {
+        let n = i + 1;
+        let arguments = ex.arguments.as_ref().map(|a| {
+            if let Some(v) = &params_validator {
+                check_example(
+                    ctx,
+                    v,
+                    a,
+                    &format!("example {n} of {what}: the arguments"),
+                    "parameters",
+                );
+            }
+            Schema::from_node(a).json
+        });
+        let result = ex.result.as_ref().map(|r| {
+            if let Some(v) = &returns_validator {
+                check_example(
+                    ctx,
+                    v,
+                    r,
+                    &format!("example {n} of {what}: the result"),
+                    "returns",
+                );
+            }
+            Schema::from_node(r).json
+        });
+        if let Some(arguments) = arguments {
+            examples.push(Example {
+                arguments,
+                result,
+                description: ex.description.as_ref().map(|d| d.value.clone()),
+                span: ex.span,
+            });
+        }
+    }
+
+    Some(Tool {
+        name: t.name.value.clone(),
+        idents: Idents::of(&t.name.value),
+        description,
+        title: raw.title.as_ref().map(|s| s.value.clone()),
+        parameters,
+        has_parameters,
+        returns,
+        validate_returns: raw.validate_returns.as_ref().is_none_or(|v| v.value),
+        terminal: raw.terminal.as_ref().is_some_and(|v| v.value),
+        policy,
+        annotations,
+        deprecated: raw.deprecated.as_ref().and_then(|d| match &d.value {
+            RawDeprecated::Flag(false) => None,
+            RawDeprecated::Flag(true) => Some(Deprecation { note: None }),
+            RawDeprecated::Note(n) => Some(Deprecation {
+                note: Some(n.clone()),
+            }),
+        }),
+        examples,
+        span: t.name.span,
+    })
+}
+
+fn check_example(
+    ctx: &mut Ctx<'_>,
+    validator: &jsonschema::Validator,
+    node: &Node,
+    what: &str,
+    against: &str,
+) {
+    let instance = Schema::from_node(node);
+    for e in validator.iter_errors(&instance.json) {
+        let pointer = e.instance_path().as_str().to_string();
+        let at = if pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" at `{pointer}`")
+        };
+        ctx.diags.push(
+            Diagnostic::new(
+                Code::InvalidExample,
+                format!("{what} do not match the {against} schema{at}: {e}"),
+            )
+            .at(instance.span_at(&pointer))
+            .help(format!(
+                "fix the example, or the {against} schema if the example is right"
+            )),
+        );
+    }
+}
+
+fn manual_of(
+    ctx: &mut Ctx<'_>,
+    name: &str,
+    raw: &RawManual,
+    inputs: &mut Vec<PathBuf>,
+) -> Option<Manual> {
+    let (text, span, source) = if let Some(text) = &raw.text {
+        (text.value.clone(), text.span, ManualSource::Inline)
+    } else if let Some(file) = &raw.file {
+        let manifest = ctx.loaded.sources.path(file.span.file).to_path_buf();
+        let root = ctx.loaded.root_of(file.span.file).to_path_buf();
+        let path = match manual::confine(&file.value, &manifest, &root) {
+            Ok(p) => p,
+            Err(msg) => {
+                ctx.push(
+                    Diagnostic::new(Code::ManualPath, msg)
+                        .at(file.span)
+                        .help("manual files are given relative to the manifest and stay inside the manifest root"),
+                );
+                return None;
+            }
+        };
+        match manual::read(&path, &mut ctx.loaded.sources) {
+            Ok(id) => {
+                // Keep the roots table indexed like the source map.
+                ctx.loaded.roots.push(root);
+                inputs.push(path.clone());
+                let text = ctx.loaded.sources.file(id).text.clone();
+                let len = text.len();
+                (text, Span::new(id, 0, len), ManualSource::File(path))
+            }
+            Err(e) => {
+                ctx.push(
+                    Diagnostic::new(
+                        Code::ManualUnreadable,
+                        format!("cannot read manual file `{}`: {e}", path.display()),
+                    )
+                    .at(file.span)
+                    .help("check the path: it is relative to the manifest file"),
+                );
+                return None;
+            }
+        }
+    } else {
+        return None;
+    };
+    let scanned = manual::scan(&text, span, &ctx.loaded.sources, &mut ctx.diags);
+    Some(Manual {
+        name: name.to_string(),
+        description: raw.description.as_ref().map(|d| d.value.clone()),
+        text: scanned.text,
+        refs: scanned.refs,
+        source,
+        span,
+    })
+}
+
+fn capability(
+    ctx: &mut Ctx<'_>,
+    c: &Named<RawCapability>,
+    toolboxes: &[Toolbox],
+    playbooks: &[Playbook],
+    manuals: &mut Vec<Manual>,
+    inputs: &mut Vec<PathBuf>,
+) -> Option<Capability> {
+    if !name_ok(ctx, &c.name, "capability") {
+        return None;
+    }
+    let what = format!("capability `{}`", c.name.value);
+    let description = ctx.required_text(&c.body.description, &what);
+    let toolbox = c.body.toolbox.as_ref().and_then(|n| {
+        let i = toolboxes.iter().position(|t| t.name == n.value);
+        if i.is_none() {
+            ctx.unknown_ref(
+                "toolbox",
+                n,
+                toolboxes.iter().map(|t| t.name.as_str()),
+                "define it under `toolboxes:`",
+            );
+        }
+        i
+    });
+    let playbook = c.body.playbook.as_ref().and_then(|n| {
+        let i = playbooks.iter().position(|t| t.name == n.value);
+        if i.is_none() {
+            ctx.unknown_ref(
+                "playbook",
+                n,
+                playbooks.iter().map(|t| t.name.as_str()),
+                "define it under `playbooks:`",
+            );
+        }
+        i
+    });
+    let manual = match &c.body.manual {
+        None => None,
+        Some(RawManualRef::Name(n)) => {
+            let i = manuals.iter().position(|m| m.name == n.value);
+            if i.is_none() {
+                ctx.unknown_ref(
+                    "manual",
+                    n,
+                    manuals.iter().map(|m| m.name.as_str()),
+                    "define it under `manuals:`, or write the text inline",
+                );
+            }
+            i
+        }
+        Some(RawManualRef::Inline(raw)) => manual_of(ctx, &c.name.value, raw, inputs).map(|m| {
+            manuals.push(m);
+            manuals.len() - 1
+        }),
+    };
+    if let Some(mi) = manual {
+        for r in &manuals[mi].refs {
+            let found = match r.kind {
+                RefKind::Tool => {
+                    toolbox.is_some_and(|t| toolboxes[t].tools.iter().any(|x| x.name == r.name))
+                }
+                RefKind::Play => {
+                    playbook.is_some_and(|p| playbooks[p].plays.iter().any(|x| x.name == r.name))
+                }
+            };
+            if !found {
+                let reachable: Vec<&str> = match r.kind {
+                    RefKind::Tool => toolbox
+                        .map(|t| toolboxes[t].tools.iter().map(|x| x.name.as_str()).collect()),
+                    RefKind::Play => playbook
+                        .map(|p| playbooks[p].plays.iter().map(|x| x.name.as_str()).collect()),
+                }
+                .unwrap_or_default();
+                let mut d = Diagnostic::new(
+                    Code::ManualReference,
+                    format!(
+                        "the manual names {} `{}`, which {what} does not reach",
+                        r.kind.as_str(),
+                        r.name
+                    ),
+                )
+                .at(r.span)
+                .secondary(c.name.span, "the capability using the manual");
+                d = match did_you_mean(&r.name, reachable.iter().copied()) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None if reachable.is_empty() => d.help(format!(
+                        "{what} has no {}s; bind a {} or remove the reference",
+                        r.kind.as_str(),
+                        if r.kind == RefKind::Tool {
+                            "toolbox"
+                        } else {
+                            "playbook"
+                        }
+                    )),
+                    None => d.help(format!(
+                        "the {}s it reaches are: {}",
+                        r.kind.as_str(),
+                        reachable.join(", ")
+                    )),
+                };
+                ctx.push(d);
+            }
+        }
+    }
+    Some(Capability {
+        name: c.name.value.clone(),
+        idents: Idents::of(&c.name.value),
+        description,
+        toolbox,
+        playbook,
+        manual,
+        span: c.name.span,
+    })
+}
+
+fn agent(
+    ctx: &mut Ctx<'_>,
+    a: &Named<RawAgent>,
+    capabilities: &[Capability],
+    types: &BTreeMap<String, NamedType>,
+) -> Option<Agent> {
+    if !name_ok(ctx, &a.name, "agent") {
+        return None;
+    }
+    let what = format!("agent `{}`", a.name.value);
+    let description = ctx.required_text(&a.body.description, &what);
+    let mut caps = Vec::new();
+    if let Some(list) = &a.body.capabilities {
+        if list.value.is_empty() {
+            ctx.push(
+                Diagnostic::new(Code::EmptySection, format!("{what} has no capabilities"))
+                    .at(list.span)
+                    .help("list the capabilities the agent uses"),
+            );
+        }
+        for n in &list.value {
+            match capabilities.iter().position(|c| c.name == n.value) {
+                Some(i) if caps.contains(&i) => ctx.push(
+                    Diagnostic::new(
+                        Code::DuplicateName,
+                        format!("{what} lists capability `{}` twice", n.value),
+                    )
+                    .at(n.span)
+                    .help("remove the second entry"),
+                ),
+                Some(i) => caps.push(i),
+                None => ctx.unknown_ref(
+                    "capability",
+                    n,
+                    capabilities.iter().map(|c| c.name.as_str()),
+                    "define it under `capabilities:`",
+                ),
+            }
+        }
+    }
+    let scope = a.body.scope.as_ref().and_then(|s| {
+        if types.contains_key(&s.value) {
+            Some(s.value.clone())
+        } else {
+            ctx.unknown_ref(
+                "type",
+                s,
+                types.keys().map(String::as_str),
+                "define the scope type under `types:`",
+            );
+            None
+        }
+    });
+    Some(Agent {
+        name: a.name.value.clone(),
+        idents: Idents::of(&a.name.value),
+        description,
+        capabilities: caps,
+        scope,
+        implicit: false,
+        span: Some(a.name.span),
+    })
+}
+
+/// Agent-wide rules: distinct tool and play names, one scope type.
+fn check_agent(ctx: &mut Ctx<'_>, set: &mut Toolset, i: usize) {
+    let agent = &set.agents[i];
+    let what = format!("agent `{}`", agent.name);
+    let mut seen: HashMap<&str, (String, Span)> = HashMap::new();
+    let mut diags = Vec::new();
+    for &c in &agent.capabilities {
+        let cap = &set.capabilities[c];
+        let tools = cap
+            .toolbox
+            .map(|t| (&set.toolboxes[t].tools, "tool", &set.toolboxes[t].name));
+        let plays = cap
+            .playbook
+            .map(|p| (&set.playbooks[p].plays, "play", &set.playbooks[p].name));
+        for (list, kind, owner) in tools.into_iter().chain(plays) {
+            for t in list {
+                let this = if kind == "tool" {
+                    format!("tool `{}` of toolbox `{owner}`", t.name)
+                } else {
+                    format!("play `{}` of playbook `{owner}`", t.name)
+                };
+                match seen.get(t.name.as_str()) {
+                    Some((other, span)) => diags.push(
+                        Diagnostic::new(
+                            Code::AgentNameCollision,
+                            format!("{what} reaches two tools named `{}`: {other} and {this}", t.name),
+                        )
+                        .at(t.span)
+                        .secondary(*span, format!("{other} is defined here"))
+                        .help("the model calls tools by name, so every tool and play an agent reaches needs its own name; rename one"),
+                    ),
+                    None => {
+                        seen.insert(&t.name, (this, t.span));
+                    }
+                }
+            }
+        }
+    }
+    // Scope: every toolbox with a scope must use the agent's scope type.
+    let mut scope_of_agent = agent.scope.clone();
+    let mut first_scoped: Option<(String, Span, String)> = None;
+    for &c in &agent.capabilities {
+        let Some(t) = set.capabilities[c].toolbox else {
+            continue;
+        };
+        let tb = &set.toolboxes[t];
+        let Some(scope) = &tb.scope else { continue };
+        match (&agent.scope, agent.implicit) {
+            (Some(s), _) if s == scope => {}
+            (Some(s), _) => diags.push(
+                Diagnostic::new(
+                    Code::ScopeMismatch,
+                    format!("toolbox `{}` reads scope `{scope}`, but {what} binds scope `{s}`", tb.name),
+                )
+                .at(tb.span)
+                .secondary(agent.span.unwrap_or(tb.span), "the agent is defined here")
+                .help("every toolbox an agent uses must read the agent's scope type"),
+            ),
+            (None, true) => match &first_scoped {
+                Some((other, other_span, other_scope)) if other_scope != scope => diags.push(
+                    Diagnostic::new(
+                        Code::ScopeMismatch,
+                        format!(
+                            "toolboxes `{other}` and `{}` read different scopes (`{other_scope}` and `{scope}`), and the implicit agent can bind only one",
+                            tb.name
+                        ),
+                    )
+                    .at(tb.span)
+                    .secondary(*other_span, format!("`{other}` reads `{other_scope}`"))
+                    .help("define `agents:` that group toolboxes by scope"),
+                ),
+                Some(_) => {}
+                None => {
+                    first_scoped = Some((tb.name.clone(), tb.span, scope.clone()));
+                    scope_of_agent = Some(scope.clone());
+                }
+            },
+            (None, false) => diags.push(
+                Diagnostic::new(
+                    Code::ScopeMismatch,
+                    format!("toolbox `{}` reads scope `{scope}`, but {what} binds no scope", tb.name),
+                )
+                .at(tb.span)
+                .secondary(agent.span.unwrap_or(tb.span), "the agent is defined here")
+                .help(format!("add `scope: {scope}` to the agent")),
+            ),
+        }
+    }
+    set.agents[i].scope = scope_of_agent;
+    for d in diags {
+        ctx.push(d);
+    }
+}
