@@ -1,26 +1,13 @@
-//! The `toolc` command line.
+//! `toolc check`: load and resolve manifests, report every problem.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::ValueEnum;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use toolc::diag::{Code, render_human, render_json, render_plain};
 
-#[derive(Parser)]
-#[command(name = "toolc", version, about = "A compiler for LLM-agent toolsets")]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Check manifests and report every problem with its file, line and column.
-    Check(CheckArgs),
-}
-
 #[derive(clap::Args)]
-struct CheckArgs {
+pub struct CheckArgs {
     /// Manifest files or folders (folders are searched for .yaml, .yml and .toml).
     #[arg(default_value = "manifests")]
     paths: Vec<PathBuf>,
@@ -51,7 +38,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn check(args: CheckArgs) -> ExitCode {
+pub fn run(args: CheckArgs) -> ExitCode {
     let checked = toolc::check(&args.paths, &Default::default());
     let stderr_tty = std::io::stderr().is_terminal();
     let format = args.format.unwrap_or(if stderr_tty {
@@ -118,20 +105,3 @@ fn check(args: CheckArgs) -> ExitCode {
     }
 }
 
-fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            // --help and --version are not errors.
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
-    };
-    match cli.command {
-        Command::Check(args) => check(args),
-    }
-}
