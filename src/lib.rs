@@ -11,6 +11,7 @@
 //! with every diagnostic found.
 
 pub mod diag;
+pub mod emit;
 pub mod manifest;
 pub mod model;
 

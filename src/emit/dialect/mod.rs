@@ -1,0 +1,1 @@
+//! Per-provider schema transforms and tool lists.

@@ -1,0 +1,3 @@
+//! Stage 4, emit: Rust code, provider tool lists and docs from the toolset IR.
+
+pub mod dialect;
