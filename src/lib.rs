@@ -10,10 +10,14 @@
 //! [`check`] runs load and resolve over manifest paths and returns the IR
 //! with every diagnostic found.
 
+mod builder;
 pub mod diag;
 pub mod emit;
 pub mod manifest;
 pub mod model;
+pub mod write;
+
+pub use builder::{Builder, DEFAULT_FILE_NAME, Error, Report, compile, configure};
 
 use diag::{Diagnostics, SourceMap};
 use model::{ResolveOptions, Toolset};

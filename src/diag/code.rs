@@ -61,5 +61,9 @@ codes! {
     ManualPath => "manual-path", "A manual `file` that is absolute or leads outside the manifest root.";
     ManualUnreadable => "manual-unreadable", "A manual `file` that cannot be read.";
     ManualTemplate => "manual-template", "A `{{ ... }}` in a manual that is not `tool(\"name\")` or `play(\"name\")`.";
+    UnsupportedSchema => "unsupported-schema", "A schema construct generated Rust cannot represent or validate, or a code-generation option that matches nothing.";
     ManualReference => "manual-reference", "A manual names a tool or play not reachable from the capability that uses it.";
+    Lint => "lint", "A model-facing schema or tool list a provider would reject or degrade; printed under the id of its lint rule (docs/lint-rules.md).";
+    UnknownRule => "unknown-rule", "A lint rule id in `toolc.toml` or on the command line that does not exist.";
+    UnknownDialect => "unknown-dialect", "A provider dialect in `toolc.toml` or on the command line that does not exist.";
 }

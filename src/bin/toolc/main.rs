@@ -1,5 +1,6 @@
 //! The `toolc` command line.
 
+mod build;
 mod check;
 
 use clap::{Parser, Subcommand};
@@ -16,6 +17,8 @@ struct Cli {
 enum Command {
     /// Check manifests and report every problem with its file, line and column.
     Check(check::CheckArgs),
+    /// Generate Rust and the other outputs into a folder (default `generated/`).
+    Build(build::BuildArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,5 +36,6 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Build(args) => build::run(args),
     }
 }

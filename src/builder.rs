@@ -1,0 +1,221 @@
+//! The build.rs API: compile manifests into Rust in `OUT_DIR`, the way
+//! `tonic-build` and `prost-build` work.
+
+use crate::emit::rust::{AttrRule, RustOptions};
+use crate::model::ResolveOptions;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The name of the generated file in the output folder.
+pub const DEFAULT_FILE_NAME: &str = "toolset.rs";
+
+/// Why a compile failed: the rendered diagnostics, ready to print.
+#[derive(Debug, Clone)]
+pub struct Error {
+    message: String,
+}
+
+impl Error {
+    fn new(message: impl Into<String>) -> Self {
+        Error {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// What a successful compile did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The generated Rust file.
+    pub output: PathBuf,
+    /// Whether the output's bytes changed (and so were written).
+    pub written: bool,
+    /// Every file and folder read, as printed in `cargo:rerun-if-changed`.
+    pub inputs: Vec<PathBuf>,
+    /// Warnings found (also printed as `cargo:warning=`).
+    pub warnings: Vec<String>,
+}
+
+/// Configures a compile. Start with [`configure`].
+#[derive(Debug, Clone)]
+pub struct Builder {
+    manifests: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    file_name: String,
+    rust: RustOptions,
+    name: Option<String>,
+    cargo_instructions: Option<bool>,
+}
+
+/// A builder with the defaults: no manifests yet, output to `OUT_DIR`.
+pub fn configure() -> Builder {
+    Builder {
+        manifests: Vec::new(),
+        out_dir: None,
+        file_name: DEFAULT_FILE_NAME.to_string(),
+        rust: RustOptions::default(),
+        name: None,
+        cargo_instructions: None,
+    }
+}
+
+/// Compiles the manifests under `path` (a file or folder) into
+/// `$OUT_DIR/toolset.rs`, for `toolc_runtime::include_toolset!()`.
+pub fn compile(path: impl AsRef<Path>) -> Result<Report, Error> {
+    configure().manifest(path).compile()
+}
+
+impl Builder {
+    /// Adds a manifest file or folder.
+    pub fn manifest(mut self, path: impl AsRef<Path>) -> Self {
+        self.manifests.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Adds several manifest files or folders.
+    pub fn manifests<P: AsRef<Path>>(mut self, paths: impl IntoIterator<Item = P>) -> Self {
+        self.manifests
+            .extend(paths.into_iter().map(|p| p.as_ref().to_path_buf()));
+        self
+    }
+
+    /// Where to write (default: the `OUT_DIR` cargo gives build scripts).
+    pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// The generated file's name (default `toolset.rs`).
+    pub fn file_name(mut self, name: impl Into<String>) -> Self {
+        self.file_name = name.into();
+        self
+    }
+
+    /// The toolset's name, which an implicit agent takes (default: the
+    /// manifest folder's name).
+    pub fn toolset_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Whether handler futures must be `Send` (default true). Without it no
+    /// dispatchers or agents are generated: the runtime serves `Send` futures.
+    pub fn send(mut self, send: bool) -> Self {
+        self.rust.send = send;
+        self
+    }
+
+    /// Puts an attribute such as `#[derive(Hash)]` on the generated types a
+    /// selector matches: `*`, a type name, or `module::Name` (`types`, or a
+    /// toolbox or playbook name). A selector that matches nothing is an error.
+    pub fn type_attribute(
+        mut self,
+        selector: impl Into<String>,
+        attribute: impl Into<String>,
+    ) -> Self {
+        self.rust.attributes.push(AttrRule {
+            selector: selector.into(),
+            attribute: attribute.into(),
+        });
+        self
+    }
+
+    /// Adds derives (`"Hash, Eq"`) to the types a selector matches.
+    pub fn derive(self, selector: impl Into<String>, derives: &str) -> Self {
+        self.type_attribute(selector, format!("#[derive({derives})]"))
+    }
+
+    /// Whether to print `cargo:` instructions (default: when run by cargo as
+    /// a build script).
+    pub fn cargo_instructions(mut self, on: bool) -> Self {
+        self.cargo_instructions = Some(on);
+        self
+    }
+
+    /// Checks the manifests and writes the Rust file. Never panics: every
+    /// problem comes back in the error, rendered.
+    pub fn compile(self) -> Result<Report, Error> {
+        let cargo = self.cargo_instructions.unwrap_or_else(|| {
+            std::env::var_os("OUT_DIR").is_some()
+                && std::env::var_os("CARGO_MANIFEST_DIR").is_some()
+        });
+        if self.manifests.is_empty() {
+            return Err(Error::new(
+                "no manifests given: call `.manifest(\"manifests\")`",
+            ));
+        }
+        let out_dir = match self
+            .out_dir
+            .clone()
+            .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from))
+        {
+            Some(d) => d,
+            None => {
+                return Err(Error::new(
+                    "OUT_DIR is not set: run from a build script, or call `.out_dir(…)`",
+                ));
+            }
+        };
+        let checked = crate::check(
+            &self.manifests,
+            &ResolveOptions {
+                name: self.name.clone(),
+            },
+        );
+        // Everything read, so a change to any of it reruns the build script.
+        let mut inputs: Vec<PathBuf> = self
+            .manifests
+            .iter()
+            .filter(|p| p.is_dir())
+            .cloned()
+            .collect();
+        inputs.extend(checked.toolset.inputs.iter().cloned());
+        if cargo {
+            for p in &inputs {
+                println!("cargo:rerun-if-changed={}", p.display());
+            }
+        }
+        let render = |diags: &[crate::diag::Diagnostic]| {
+            diags
+                .iter()
+                .map(|d| crate::diag::render_plain(&checked.sources, d))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let all: Vec<_> = checked.diagnostics.iter().cloned().collect();
+        let warnings: Vec<String> = all
+            .iter()
+            .filter(|d| !d.is_error())
+            .map(|d| crate::diag::render_plain(&checked.sources, d))
+            .collect();
+        if cargo {
+            for w in &warnings {
+                for line in w.lines() {
+                    println!("cargo:warning={line}");
+                }
+            }
+        }
+        if checked.diagnostics.has_errors() {
+            return Err(Error::new(render(&all)));
+        }
+        let code = crate::emit::rust::generate(&checked.toolset, &self.rust)
+            .map_err(|d| Error::new(render(&d)))?;
+        let output = out_dir.join(&self.file_name);
+        let written = crate::write::write_if_changed(&output, &code)
+            .map_err(|e| Error::new(format!("cannot write {}: {e}", output.display())))?;
+        Ok(Report {
+            output,
+            written,
+            inputs,
+            warnings,
+        })
+    }
+}

@@ -1,0 +1,766 @@
+//! Rust emission: the toolset IR → one formatted Rust file with the named
+//! types, one module per toolbox and playbook (types, trait, dispatcher,
+//! descriptors), one constructor per agent, and the validation tables.
+//!
+//! Tokens are built with `quote`, parsed with `syn` and printed with
+//! `prettyplease`, so the output is always valid, formatted Rust.
+
+mod docs;
+mod items;
+mod types;
+mod validate;
+
+pub use docs::sanitize as sanitize_doc;
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::{AuthLevel, Tool, Toolset};
+use items::{ExtraAttrs, Paths, ident, item_tokens, ty_tokens};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use types::{At, Module, Ty, TypeGen};
+use validate::Tables;
+
+/// Which generated types an extra attribute goes on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttrRule {
+    /// `*` (every type), `Name` (a type of that name in any module) or
+    /// `module::Name` (`types`, or a toolbox or playbook name).
+    pub selector: String,
+    /// One attribute, such as `#[derive(Hash)]`.
+    pub attribute: String,
+}
+
+/// Options of the Rust emitter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RustOptions {
+    /// Require handler futures (and implementations) to be `Send`. Without
+    /// it the traits and types are generated, but no dispatchers or agents,
+    /// since the runtime serves `Send` futures.
+    pub send: bool,
+    pub attributes: Vec<AttrRule>,
+}
+
+impl Default for RustOptions {
+    fn default() -> Self {
+        RustOptions {
+            send: true,
+            attributes: Vec::new(),
+        }
+    }
+}
+
+/// Parsed extra attributes with a record of which rules matched.
+struct Attrs {
+    rules: Vec<(AttrRule, TokenStream)>,
+    used: std::cell::RefCell<Vec<bool>>,
+    module: std::cell::RefCell<String>,
+}
+
+impl ExtraAttrs for Attrs {
+    fn attrs_for(&self, name: &str) -> TokenStream {
+        let module = self.module.borrow();
+        let mut out = TokenStream::new();
+        for (i, (rule, tokens)) in self.rules.iter().enumerate() {
+            let hit = match rule.selector.split_once("::") {
+                Some((m, n)) => m == module.as_str() && n == name,
+                None => rule.selector == "*" || rule.selector == name,
+            };
+            if hit {
+                self.used.borrow_mut()[i] = true;
+                out.extend(tokens.clone());
+            }
+        }
+        out
+    }
+}
+
+fn error(message: String, help: &str) -> Diagnostic {
+    Diagnostic::new(Code::UnsupportedSchema, message).help(help.to_string())
+}
+
+/// Generates the Rust source of a toolset.
+pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let mut rules = Vec::new();
+    for rule in &options.attributes {
+        match syn::parse_str::<syn::File>(&format!("{} struct S;", rule.attribute)) {
+            Ok(f) if matches!(f.items.as_slice(), [syn::Item::Struct(s)] if s.attrs.len() == 1) => {
+                rules.push((
+                    rule.clone(),
+                    rule.attribute.parse::<TokenStream>().unwrap_or_default(),
+                ));
+            }
+            _ => diags.push(error(
+                format!("`{}` is not one Rust attribute", rule.attribute),
+                "write it as it would stand on a type, such as `#[derive(Hash)]`",
+            )),
+        }
+    }
+    let attrs = Attrs {
+        used: std::cell::RefCell::new(vec![false; rules.len()]),
+        rules,
+        module: std::cell::RefCell::new(String::new()),
+    };
+    let mut typegen = TypeGen::new(set);
+    let mut tables = Tables::new(set);
+
+    // Named types.
+    let mut types_module = Module::default();
+    for name in set.types.keys() {
+        types_module.reserve(name);
+    }
+    for name in set.types.keys() {
+        typegen.named_type(name, &mut types_module);
+    }
+    *attrs.module.borrow_mut() = "types".to_string();
+    let type_paths = Paths {
+        types: quote!(self),
+    };
+    let type_items: Vec<TokenStream> = types_module
+        .items
+        .iter()
+        .map(|i| item_tokens(i, &type_paths, &attrs))
+        .collect();
+
+    let nested = Paths {
+        types: quote!(super::super::types),
+    };
+    let mut toolbox_modules = Vec::new();
+    for tb in &set.toolboxes {
+        *attrs.module.borrow_mut() = tb.name.clone();
+        toolbox_modules.push(toolbox(
+            set,
+            tb,
+            &mut typegen,
+            &mut tables,
+            &nested,
+            &attrs,
+            options,
+        ));
+    }
+    let mut playbook_modules = Vec::new();
+    for pb in &set.playbooks {
+        *attrs.module.borrow_mut() = pb.name.clone();
+        playbook_modules.push(playbook(
+            set,
+            pb,
+            &mut typegen,
+            &mut tables,
+            &nested,
+            &attrs,
+            options,
+        ));
+    }
+    let agents: Vec<TokenStream> = if options.send {
+        set.agents.iter().map(|a| agent(set, a)).collect()
+    } else {
+        Vec::new()
+    };
+    diags.append(&mut typegen.diags);
+    for ((rule, _), used) in attrs.rules.iter().zip(attrs.used.borrow().iter()) {
+        if !used {
+            diags.push(error(
+                format!(
+                    "the attribute selector `{}` matches no generated type",
+                    rule.selector
+                ),
+                "use `*`, a generated type's name, or `module::Name`",
+            ));
+        }
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(diags);
+    }
+    let schemas = tables.module();
+    let file = quote! {
+        /// The toolset's named types.
+        pub mod types {
+            #(#type_items)*
+        }
+        /// One module per toolbox: parameter and return types, the trait to
+        /// implement, and its dispatcher.
+        pub mod toolboxes {
+            #(#toolbox_modules)*
+        }
+        /// One module per playbook: parameter and return types, the trait to
+        /// implement, and its dispatcher.
+        pub mod playbooks {
+            #(#playbook_modules)*
+        }
+        /// One constructor per agent, assembling its capabilities.
+        pub mod agents {
+            #(#agents)*
+        }
+        #schemas
+    };
+    let parsed: syn::File = syn::parse2(file).map_err(|e| {
+        vec![error(
+            format!("internal error: generated code does not parse: {e}"),
+            "please report this with the manifest that caused it",
+        )]
+    })?;
+    let body = prettyplease::unparse(&parsed);
+    Ok(format!("{}{body}", header(set)))
+}
+
+fn header(set: &Toolset) -> String {
+    let sources: Vec<String> = set
+        .inputs
+        .iter()
+        .map(|p| {
+            if p.is_absolute() {
+                p.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            } else {
+                p.to_string_lossy().replace('\\', "/")
+            }
+        })
+        .collect();
+    let mut out = format!(
+        "// @generated by toolc {} from the toolset `{}`. Do not edit.\n// Sources:\n",
+        env!("CARGO_PKG_VERSION"),
+        set.name
+    );
+    for s in sources {
+        out.push_str(&format!("//   {s}\n"));
+    }
+    out.push('\n');
+    out
+}
+
+fn auth_tokens(a: AuthLevel) -> TokenStream {
+    match a {
+        AuthLevel::None => quote!(::toolc_runtime::AuthLevel::None),
+        AuthLevel::User => quote!(::toolc_runtime::AuthLevel::User),
+        AuthLevel::Admin => quote!(::toolc_runtime::AuthLevel::Admin),
+    }
+}
+
+fn opt_str(s: Option<&str>) -> TokenStream {
+    match s {
+        Some(s) => quote!(::std::option::Option::Some(#s)),
+        None => quote!(::std::option::Option::None),
+    }
+}
+
+/// The Rust types of one tool's parameters (None when it takes none) and result.
+struct Signature {
+    params: Option<Ty>,
+    returns: Ty,
+}
+
+fn signature(set: &Toolset, t: &Tool, typegen: &mut TypeGen<'_>, module: &mut Module) -> Signature {
+    let pascal = t.idents.pascal.trim_start_matches("r#");
+    let params = t.has_parameters.then(|| {
+        let at = At {
+            schema: &t.parameters,
+            within: None,
+        };
+        typegen.ty(
+            at,
+            &t.parameters.json,
+            "",
+            &format!("{pascal}Params"),
+            module,
+        )
+    });
+    let returns = match &t.returns {
+        Some(r) => typegen.ty(
+            At {
+                schema: r,
+                within: None,
+            },
+            &r.json,
+            "",
+            &format!("{pascal}Returns"),
+            module,
+        ),
+        None => Ty::Json,
+    };
+    let _ = set;
+    Signature { params, returns }
+}
+
+fn descriptor(set: &Toolset, t: &Tool, is_play: bool, tables: &mut Tables<'_>) -> TokenStream {
+    let name = &t.name;
+    let description = &t.description;
+    let title = opt_str(t.title.as_deref());
+    let input = set.bundle(&t.parameters).to_string();
+    let output = t.returns.as_ref().map(|r| set.bundle(r).to_string());
+    let output = opt_str(output.as_deref());
+    let params = tables.add(&t.parameters.json);
+    let returns = match &t.returns {
+        Some(r) => {
+            let p = tables.add(&r.json);
+            quote!(::std::option::Option::Some(&super::super::#p))
+        }
+        None => quote!(::std::option::Option::None),
+    };
+    let kind = if is_play {
+        quote!(::toolc_runtime::OperationKind::Play)
+    } else {
+        quote!(::toolc_runtime::OperationKind::Tool)
+    };
+    let validate = t.validate_returns;
+    let terminal = t.terminal;
+    let deprecated = t.deprecated.is_some();
+    let auth = auth_tokens(t.policy.auth);
+    let roles = &t.policy.roles;
+    let rate = match t.policy.rate_limit {
+        Some(r) => {
+            let (count, period) = (r.count, r.period_secs);
+            quote!(::std::option::Option::Some(::toolc_runtime::RateLimit { count: #count, period_secs: #period }))
+        }
+        None => quote!(::std::option::Option::None),
+    };
+    let timeout = match t.policy.timeout_ms {
+        Some(ms) => quote!(::std::option::Option::Some(#ms)),
+        None => quote!(::std::option::Option::None),
+    };
+    let annotations = serde_json::Value::Object(t.annotations.clone()).to_string();
+    quote! {
+        ::toolc_runtime::ToolDescriptor {
+            name: #name,
+            kind: #kind,
+            title: #title,
+            description: #description,
+            input_schema: #input,
+            output_schema: #output,
+            parameters: &super::super::#params,
+            returns: #returns,
+            validate_returns: #validate,
+            terminal: #terminal,
+            deprecated: #deprecated,
+            policy: ::toolc_runtime::Policy {
+                auth: #auth,
+                roles: &[#(#roles),*],
+                rate_limit: #rate,
+                timeout_ms: #timeout,
+            },
+            annotations: #annotations,
+        }
+    }
+}
+
+fn method_doc(t: &Tool) -> TokenStream {
+    let mut text = t.description.clone();
+    if let Some(d) = &t.deprecated {
+        text.push_str("\n\n**Deprecated.**");
+        if let Some(n) = &d.note {
+            text.push(' ');
+            text.push_str(n);
+        }
+    }
+    docs::doc_attrs(&text)
+}
+
+fn deprecated_attr(t: &Tool) -> TokenStream {
+    match t.deprecated.as_ref().and_then(|d| d.note.as_deref()) {
+        Some(note) => {
+            let note = docs::sanitize(note);
+            quote!(#[deprecated(note = #note)])
+        }
+        None if t.deprecated.is_some() => quote!(#[deprecated]),
+        None => quote!(),
+    }
+}
+
+fn future(ret: TokenStream, send: bool) -> TokenStream {
+    let send = if send {
+        quote!(+ ::std::marker::Send)
+    } else {
+        quote!()
+    };
+    quote!(impl ::std::future::Future<Output = ::std::result::Result<#ret, ::toolc_runtime::HandlerError>> #send)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn toolbox(
+    set: &Toolset,
+    tb: &crate::model::Toolbox,
+    typegen: &mut TypeGen<'_>,
+    tables: &mut Tables<'_>,
+    paths: &Paths,
+    attrs: &Attrs,
+    options: &RustOptions,
+) -> TokenStream {
+    let module_id = ident(&tb.idents.snake);
+    let trait_name = tb.idents.pascal.trim_start_matches("r#").to_string();
+    let server_name = format!("{trait_name}Toolbox");
+    let mut module = Module::default();
+    module.reserve(&trait_name);
+    module.reserve(&server_name);
+    module.reserve("Scope");
+    let sigs: Vec<Signature> = tb
+        .tools
+        .iter()
+        .map(|t| signature(set, t, typegen, &mut module))
+        .collect();
+    let items: Vec<TokenStream> = module
+        .items
+        .iter()
+        .map(|i| item_tokens(i, paths, attrs))
+        .collect();
+    let scope = match &tb.scope {
+        Some(s) => ty_tokens(&Ty::Shared(s.clone()), paths),
+        None => quote!(()),
+    };
+    let scope_doc = match &tb.scope {
+        Some(s) => format!(" The session scope this toolbox's tools read: `{s}`."),
+        None => " This toolbox reads no session scope.".to_string(),
+    };
+    let trait_id = format_ident!("{trait_name}");
+    let server_id = format_ident!("{server_name}");
+    let trait_doc = docs::doc_attrs(&tb.description);
+    let bounds = if options.send {
+        quote!(: ::std::marker::Send + ::std::marker::Sync + 'static)
+    } else {
+        quote!()
+    };
+    let methods = tb.tools.iter().zip(&sigs).map(|(t, s)| {
+        let m = ident(&t.idents.snake);
+        let doc = method_doc(t);
+        let dep = deprecated_attr(t);
+        let ret = future(ty_tokens(&s.returns, paths), options.send);
+        match &s.params {
+            Some(p) => {
+                let p = ty_tokens(p, paths);
+                quote! {
+                    #doc
+                    #dep
+                    fn #m(&self, params: #p, ctx: &::toolc_runtime::ToolContext<'_, Scope>) -> #ret;
+                }
+            }
+            None => quote! {
+                #doc
+                #dep
+                fn #m(&self, ctx: &::toolc_runtime::ToolContext<'_, Scope>) -> #ret;
+            },
+        }
+    });
+    let descriptors: Vec<TokenStream> = tb
+        .tools
+        .iter()
+        .map(|t| descriptor(set, t, false, tables))
+        .collect();
+    let n = descriptors.len();
+    let tb_name = &tb.name;
+    let server = if options.send {
+        let arms = tb.tools.iter().zip(&sigs).enumerate().map(|(i, (t, s))| {
+            let name = &t.name;
+            let m = ident(&t.idents.snake);
+            let call = match &s.params {
+                Some(p) => {
+                    let p = ty_tokens(p, paths);
+                    quote!(move |params: #p| async move { self.inner.#m(params, &cx).await })
+                }
+                None => quote!(move |_: ::toolc_runtime::NoParams| async move { self.inner.#m(&cx).await }),
+            };
+            quote! {
+                #name => {
+                    let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                    ::toolc_runtime::run_tool(&DESCRIPTORS[#i], &self.guard, ctx, arguments, #call).await
+                }
+            }
+        });
+        let server_doc =
+            format!(" Serves a [`{trait_name}`] implementation through the execution contract.");
+        quote! {
+            #[doc = #server_doc]
+            pub struct #server_id<T> {
+                inner: T,
+                guard: ::toolc_runtime::Guard,
+            }
+
+            impl<T: #trait_id> #server_id<T> {
+                /// Wraps an implementation.
+                pub fn new(inner: T) -> Self {
+                    Self { inner, guard: ::toolc_runtime::Guard::new() }
+                }
+
+                /// The wrapped implementation.
+                pub fn inner(&self) -> &T {
+                    &self.inner
+                }
+            }
+
+            #[allow(deprecated)]
+            impl<T: #trait_id> ::toolc_runtime::Toolbox for #server_id<T> {
+                fn name(&self) -> &'static str {
+                    #tb_name
+                }
+
+                fn descriptors(&self) -> &'static [::toolc_runtime::ToolDescriptor] {
+                    &DESCRIPTORS
+                }
+
+                fn call<'a>(
+                    &'a self,
+                    tool: &'a str,
+                    arguments: &'a str,
+                    ctx: &'a ::toolc_runtime::CallContext,
+                ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError>> {
+                    ::std::boxed::Box::pin(async move {
+                        match tool {
+                            #(#arms)*
+                            _ => ::std::result::Result::Err(::toolc_runtime::ToolError::unknown_tool(tool)),
+                        }
+                    })
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+    let module_doc = docs::doc_attrs(&format!("Toolbox `{}`: {}", tb.name, tb.description));
+    quote! {
+        #module_doc
+        pub mod #module_id {
+            #(#items)*
+
+            #[doc = #scope_doc]
+            pub type Scope = #scope;
+
+            #trait_doc
+            pub trait #trait_id #bounds {
+                #(#methods)*
+            }
+
+            #server
+
+            /// Descriptors of this toolbox's tools, in manifest order.
+            pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; #n] = [#(#descriptors),*];
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn playbook(
+    set: &Toolset,
+    pb: &crate::model::Playbook,
+    typegen: &mut TypeGen<'_>,
+    tables: &mut Tables<'_>,
+    paths: &Paths,
+    attrs: &Attrs,
+    options: &RustOptions,
+) -> TokenStream {
+    let module_id = ident(&pb.idents.snake);
+    let trait_name = pb.idents.pascal.trim_start_matches("r#").to_string();
+    let server_name = format!("{trait_name}Playbook");
+    let mut module = Module::default();
+    module.reserve(&trait_name);
+    module.reserve(&server_name);
+    let sigs: Vec<Signature> = pb
+        .plays
+        .iter()
+        .map(|t| signature(set, t, typegen, &mut module))
+        .collect();
+    let items: Vec<TokenStream> = module
+        .items
+        .iter()
+        .map(|i| item_tokens(i, paths, attrs))
+        .collect();
+    let trait_id = format_ident!("{trait_name}");
+    let server_id = format_ident!("{server_name}");
+    let trait_doc = docs::doc_attrs(&pb.description);
+    let bounds = if options.send {
+        quote!(: ::std::marker::Send + ::std::marker::Sync + 'static)
+    } else {
+        quote!()
+    };
+    let methods = pb.plays.iter().zip(&sigs).map(|(t, s)| {
+        let m = ident(&t.idents.snake);
+        let doc = method_doc(t);
+        let dep = deprecated_attr(t);
+        let ret = future(ty_tokens(&s.returns, paths), options.send);
+        match &s.params {
+            Some(p) => {
+                let p = ty_tokens(p, paths);
+                quote!(#doc #dep fn #m(&self, params: #p) -> #ret;)
+            }
+            None => quote!(#doc #dep fn #m(&self) -> #ret;),
+        }
+    });
+    let descriptors: Vec<TokenStream> = pb
+        .plays
+        .iter()
+        .map(|t| descriptor(set, t, true, tables))
+        .collect();
+    let n = descriptors.len();
+    let pb_name = &pb.name;
+    let server = if options.send {
+        let arms = pb.plays.iter().zip(&sigs).enumerate().map(|(i, (t, s))| {
+            let name = &t.name;
+            let m = ident(&t.idents.snake);
+            let call = match &s.params {
+                Some(p) => {
+                    let p = ty_tokens(p, paths);
+                    quote!(move |params: #p| async move { self.inner.#m(params).await })
+                }
+                None => {
+                    quote!(move |_: ::toolc_runtime::NoParams| async move { self.inner.#m().await })
+                }
+            };
+            quote! {
+                #name => ::toolc_runtime::run_play(&DESCRIPTORS[#i], arguments, #call).await,
+            }
+        });
+        let server_doc = format!(
+            " Serves a [`{trait_name}`] implementation: every failure comes back as an error envelope."
+        );
+        quote! {
+            #[doc = #server_doc]
+            pub struct #server_id<T> {
+                inner: T,
+            }
+
+            impl<T: #trait_id> #server_id<T> {
+                /// Wraps an implementation.
+                pub fn new(inner: T) -> Self {
+                    Self { inner }
+                }
+
+                /// The wrapped implementation.
+                pub fn inner(&self) -> &T {
+                    &self.inner
+                }
+            }
+
+            #[allow(deprecated)]
+            impl<T: #trait_id> ::toolc_runtime::Playbook for #server_id<T> {
+                fn name(&self) -> &'static str {
+                    #pb_name
+                }
+
+                fn descriptors(&self) -> &'static [::toolc_runtime::ToolDescriptor] {
+                    &DESCRIPTORS
+                }
+
+                fn call<'a>(
+                    &'a self,
+                    play: &'a str,
+                    arguments: &'a str,
+                ) -> ::toolc_runtime::BoxFuture<'a, ::toolc_runtime::__private::serde_json::Value> {
+                    ::std::boxed::Box::pin(async move {
+                        match play {
+                            #(#arms)*
+                            _ => ::toolc_runtime::unknown_play(play),
+                        }
+                    })
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+    let module_doc = docs::doc_attrs(&format!("Playbook `{}`: {}", pb.name, pb.description));
+    quote! {
+        #module_doc
+        pub mod #module_id {
+            #(#items)*
+
+            #trait_doc
+            pub trait #trait_id #bounds {
+                #(#methods)*
+            }
+
+            #server
+
+            /// Descriptors of this playbook's plays, in manifest order.
+            pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; #n] = [#(#descriptors),*];
+        }
+    }
+}
+
+fn agent(set: &Toolset, a: &crate::model::Agent) -> TokenStream {
+    let fn_id = ident(&a.idents.snake);
+    // One argument per toolbox and playbook, each wrapped once.
+    let mut args = Vec::new();
+    let mut setup = Vec::new();
+    let mut toolbox_vars = std::collections::BTreeMap::new();
+    let mut playbook_vars = std::collections::BTreeMap::new();
+    let mut used_names = std::collections::BTreeSet::new();
+    for &c in &a.capabilities {
+        let cap = &set.capabilities[c];
+        if let Some(t) = cap.toolbox
+            && !toolbox_vars.contains_key(&t)
+        {
+            let tb = &set.toolboxes[t];
+            let mut var = tb.idents.snake.trim_start_matches("r#").to_string();
+            if !used_names.insert(var.clone()) {
+                var = format!("{var}_toolbox");
+                used_names.insert(var.clone());
+            }
+            let v = format_ident!("{var}");
+            let m = ident(&tb.idents.snake);
+            let tr = format_ident!("{}", tb.idents.pascal.trim_start_matches("r#"));
+            let server = format_ident!("{}Toolbox", tb.idents.pascal.trim_start_matches("r#"));
+            args.push(quote!(#v: impl super::toolboxes::#m::#tr));
+            setup.push(quote! {
+                let #v: ::std::sync::Arc<dyn ::toolc_runtime::Toolbox> =
+                    ::std::sync::Arc::new(super::toolboxes::#m::#server::new(#v));
+            });
+            toolbox_vars.insert(t, v);
+        }
+        if let Some(p) = cap.playbook
+            && !playbook_vars.contains_key(&p)
+        {
+            let pb = &set.playbooks[p];
+            let mut var = pb.idents.snake.trim_start_matches("r#").to_string();
+            if !used_names.insert(var.clone()) {
+                var = format!("{var}_playbook");
+                used_names.insert(var.clone());
+            }
+            let v = format_ident!("{var}");
+            let m = ident(&pb.idents.snake);
+            let tr = format_ident!("{}", pb.idents.pascal.trim_start_matches("r#"));
+            let server = format_ident!("{}Playbook", pb.idents.pascal.trim_start_matches("r#"));
+            args.push(quote!(#v: impl super::playbooks::#m::#tr));
+            setup.push(quote! {
+                let #v: ::std::sync::Arc<dyn ::toolc_runtime::Playbook> =
+                    ::std::sync::Arc::new(super::playbooks::#m::#server::new(#v));
+            });
+            playbook_vars.insert(p, v);
+        }
+    }
+    let caps = a.capabilities.iter().map(|&c| {
+        let cap = &set.capabilities[c];
+        let name = &cap.name;
+        let description = &cap.description;
+        let manual = opt_str(cap.manual.map(|m| set.manuals[m].text.as_str()));
+        let tb = match cap.toolbox.and_then(|t| toolbox_vars.get(&t)) {
+            Some(v) => quote!(::std::option::Option::Some(::std::sync::Arc::clone(&#v))),
+            None => quote!(::std::option::Option::None),
+        };
+        let pb = match cap.playbook.and_then(|p| playbook_vars.get(&p)) {
+            Some(v) => quote!(::std::option::Option::Some(::std::sync::Arc::clone(&#v))),
+            None => quote!(::std::option::Option::None),
+        };
+        quote! {
+            ::toolc_runtime::Capability {
+                name: #name,
+                description: #description,
+                manual: #manual,
+                toolbox: #tb,
+                playbook: #pb,
+            }
+        }
+    });
+    let name = &a.name;
+    let description = &a.description;
+    let mut doc_text = format!("Agent `{}`: {}", a.name, a.description);
+    if let Some(s) = &a.scope {
+        doc_text.push_str(&format!(
+            "\n\nIts tools read the scope `types::{s}`: bind it per call with `CallContext::with_scope`."
+        ));
+    }
+    let doc = docs::doc_attrs(&doc_text);
+    quote! {
+        #doc
+        pub fn #fn_id(#(#args),*) -> ::toolc_runtime::Agent {
+            #(#setup)*
+            ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#(#caps),*])
+        }
+    }
+}
