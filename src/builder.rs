@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 /// The name of the generated file in the output folder.
 pub const DEFAULT_FILE_NAME: &str = "toolset.rs";
 
-/// Why a compile failed: the rendered diagnostics, ready to print.
-#[derive(Debug, Clone)]
+/// Why a compile failed: the rendered diagnostics, ready to print. Its
+/// `Debug` is the same text, so `fn main() -> Result<(), Box<dyn Error>>`
+/// in a build script prints the diagnostics, not a struct.
+#[derive(Clone)]
 pub struct Error {
     message: String,
 }
@@ -24,6 +26,12 @@ impl Error {
 }
 
 impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }

@@ -167,6 +167,9 @@ pub struct TypeGen<'a> {
     set: &'a Toolset,
     /// Named types that are part of a reference cycle, with their cycle.
     cycles: BTreeMap<String, BTreeSet<String>>,
+    /// Set while mapping an array item or map value: a recursive reference
+    /// there needs no `Box`, the collection already is one.
+    indirect: bool,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -183,6 +186,7 @@ impl<'a> TypeGen<'a> {
         TypeGen {
             set,
             cycles: find_cycles(set),
+            indirect: false,
             diags: Vec::new(),
         }
     }
@@ -209,6 +213,7 @@ impl<'a> TypeGen<'a> {
         hint: &str,
         module: &mut Module,
     ) -> Ty {
+        let indirect = std::mem::replace(&mut self.indirect, false);
         let obj = match v {
             Value::Bool(true) => return Ty::Json,
             Value::Object(o) => o,
@@ -237,7 +242,7 @@ impl<'a> TypeGen<'a> {
         }
         let nullable = obj.get("nullable") == Some(&Value::Bool(true))
             || matches!(obj.get("type"), Some(Value::Array(t)) if t.iter().any(|x| x == "null"));
-        let base = self.base_ty(at, obj, pointer, hint, module);
+        let base = self.base_ty(at, obj, pointer, hint, module, indirect);
         if nullable && !base.is_option() && base != Ty::Unit && base != Ty::Json {
             Ty::Option(Box::new(base))
         } else {
@@ -252,6 +257,7 @@ impl<'a> TypeGen<'a> {
         pointer: &str,
         hint: &str,
         module: &mut Module,
+        indirect: bool,
     ) -> Ty {
         if let Some(Value::String(target)) = obj.get("$ref") {
             let Some(name) = ref_type_name(target).filter(|n| self.set.types.contains_key(*n))
@@ -260,10 +266,11 @@ impl<'a> TypeGen<'a> {
                 return Ty::Json;
             };
             let ty = Ty::Shared(name.to_string());
-            let boxed = at
-                .within
-                .and_then(|w| self.cycles.get(w))
-                .is_some_and(|c| c.contains(name));
+            let boxed = !indirect
+                && at
+                    .within
+                    .and_then(|w| self.cycles.get(w))
+                    .is_some_and(|c| c.contains(name));
             return if boxed { Ty::Box(Box::new(ty)) } else { ty };
         }
         if let Some(all) = obj.get("allOf").and_then(Value::as_array) {
@@ -351,13 +358,16 @@ impl<'a> TypeGen<'a> {
                     );
                     Ty::Json
                 }
-                Some(items) => Ty::Vec(Box::new(self.ty(
-                    at,
-                    items,
-                    &format!("{pointer}/items"),
-                    &format!("{hint}Item"),
-                    module,
-                ))),
+                Some(items) => Ty::Vec(Box::new({
+                    self.indirect = true;
+                    self.ty(
+                        at,
+                        items,
+                        &format!("{pointer}/items"),
+                        &format!("{hint}Item"),
+                        module,
+                    )
+                })),
                 None => Ty::Vec(Box::new(Ty::Json)),
             },
             "object" => self.object(at, obj, pointer, hint, module),
@@ -426,6 +436,7 @@ impl<'a> TypeGen<'a> {
                 Some(Value::Bool(false)) => {}
                 Some(Value::Object(_)) => {
                     let ap = additional.unwrap_or(&Value::Bool(true));
+                    self.indirect = true;
                     let value = self.ty(
                         at,
                         ap,
