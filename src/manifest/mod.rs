@@ -104,8 +104,10 @@ pub fn load(paths: &[PathBuf]) -> Loaded {
             }
             (path.clone(), files)
         } else {
+            // `a.yaml` has the parent `""`: its root is the current folder.
             let root = path
                 .parent()
+                .filter(|p| !p.as_os_str().is_empty())
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| PathBuf::from("."));
             (root, vec![path.clone()])
@@ -120,29 +122,36 @@ pub fn load(paths: &[PathBuf]) -> Loaded {
     loaded
 }
 
-/// Loads one manifest from text; `path` names it in diagnostics.
+/// Loads one manifest from text; `path` names it in diagnostics. Text over
+/// [`MAX_FILE_BYTES`] is refused, as a file of that size would be.
 pub fn load_str(loaded: &mut Loaded, root: &Path, path: &Path, text: String) {
     let format = Format::of(path).unwrap_or(Format::Yaml);
+    if text.len() as u64 > MAX_FILE_BYTES {
+        loaded.diagnostics.push(too_large(path, text.len() as u64));
+        return;
+    }
     let id = loaded.sources.add(path, text);
     loaded.roots.push(root.to_path_buf());
     parse_and_decode(loaded, id, format);
+}
+
+fn too_large(path: &Path, len: u64) -> Diagnostic {
+    Diagnostic::new(
+        Code::TooLarge,
+        format!(
+            "`{}` is {len} bytes; manifests are limited to {MAX_FILE_BYTES} bytes",
+            path.display()
+        ),
+    )
+    .path(path)
+    .help("split the toolset into several manifest files")
 }
 
 fn load_file(loaded: &mut Loaded, root: &Path, path: &Path) {
     let format = Format::of(path).unwrap_or(Format::Yaml);
     let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if len > MAX_FILE_BYTES {
-        loaded.diagnostics.push(
-            Diagnostic::new(
-                Code::TooLarge,
-                format!(
-                    "`{}` is {len} bytes; manifests are limited to {MAX_FILE_BYTES} bytes",
-                    path.display()
-                ),
-            )
-            .path(path)
-            .help("split the toolset into several manifest files"),
-        );
+        loaded.diagnostics.push(too_large(path, len));
         return;
     }
     let bytes = match std::fs::read(path) {

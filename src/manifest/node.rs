@@ -11,6 +11,11 @@ use std::collections::BTreeMap;
 /// enough that no stage can run out of stack.
 pub const MAX_DEPTH: usize = 128;
 
+/// How many nodes (keys, values, lists and mappings; in YAML every alias
+/// expansion counts again) one manifest file may hold. Far above any real
+/// toolset, low enough that no input can make loading slow or large.
+pub const MAX_NODES: usize = 250_000;
+
 /// A value with the span it was read from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {

@@ -5,7 +5,7 @@
 //! rebuilds the tree with those locations. Duplicate keys are caught by the
 //! visitor (with both places) before the parser's own duplicate check.
 
-use super::node::{Entry, MAX_DEPTH, Node, Value};
+use super::node::{Entry, MAX_DEPTH, MAX_NODES, Node, Value};
 use crate::diag::{Code, Diagnostic, FileId, SourceFile, Span};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::{Location, Spanned};
@@ -201,12 +201,38 @@ fn options() -> serde_saphyr::Options {
     o.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
+    budget.max_nodes = MAX_NODES;
+    // A file's own strings stay under the file size limit; aliases may not
+    // expand them past twice that.
+    budget.max_total_scalar_bytes = 2 * super::MAX_FILE_BYTES as usize;
     o.budget = Some(budget);
     o
 }
 
+/// The stack the YAML parse runs on. serde-saphyr recurses once per nesting
+/// level with large frames when unoptimized (as build scripts usually are):
+/// the [`MAX_DEPTH`] levels it allows take about 8 MiB, more than a test
+/// thread or an async worker has. Only the pages used are ever touched.
+const PARSE_STACK_BYTES: usize = 64 * 1024 * 1024;
+
 /// Parses one YAML file. Returns the tree, or the diagnostics that stopped it.
 pub fn parse(file: &SourceFile, id: FileId) -> Result<Node, Vec<Diagnostic>> {
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("toolc-yaml".into())
+            .stack_size(PARSE_STACK_BYTES)
+            .spawn_scoped(scope, || parse_here(file, id));
+        match spawned {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: parse here, on the caller's stack.
+            Err(_) => parse_here(file, id),
+        }
+    })
+}
+
+fn parse_here(file: &SourceFile, id: FileId) -> Result<Node, Vec<Diagnostic>> {
     DUPLICATES.with(|d| d.borrow_mut().clear());
     if file.text.trim().is_empty() {
         // An empty document is an empty mapping: the loader then says what
@@ -248,8 +274,43 @@ pub fn parse(file: &SourceFile, id: FileId) -> Result<Node, Vec<Diagnostic>> {
     }
 }
 
+/// The error itself, without the wrappers that add alias locations or
+/// source snippets.
+fn innermost(mut e: &serde_saphyr::Error) -> &serde_saphyr::Error {
+    while let serde_saphyr::Error::AliasError { error, .. }
+    | serde_saphyr::Error::WithSnippet { error, .. } = e
+    {
+        e = error;
+    }
+    e
+}
+
+/// What a breached reading budget means, in the manifest's terms.
+fn budget_message(breach: &serde_saphyr::budget::BudgetBreach) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    match breach {
+        B::Depth { .. } => format!("the manifest nests deeper than {MAX_DEPTH} levels"),
+        B::Nodes { .. } => format!(
+            "the manifest has more than {MAX_NODES} nodes (keys, values, lists and mappings, each alias expansion counted again)"
+        ),
+        B::ScalarBytes { .. } => format!(
+            "the manifest's strings add up to more than {} bytes (each alias expansion counted again)",
+            2 * super::MAX_FILE_BYTES
+        ),
+        B::Aliases { .. }
+        | B::Anchors { .. }
+        | B::AliasAnchorRatio { .. }
+        | B::RecordedAnchorEvents { .. }
+        | B::RecordedAnchorBytes { .. } => {
+            "the manifest uses too many YAML anchors and aliases".to_string()
+        }
+        other => format!("the manifest is too large to read ({other:?})"),
+    }
+}
+
 fn error_diagnostic(file: &SourceFile, id: FileId, e: &serde_saphyr::Error) -> Diagnostic {
-    let text = e.to_string();
+    let inner = innermost(e);
+    let text = inner.to_string();
     // The message without the location suffix serde-saphyr appends.
     let message = text
         .split(" at line ")
@@ -257,26 +318,30 @@ fn error_diagnostic(file: &SourceFile, id: FileId, e: &serde_saphyr::Error) -> D
         .unwrap_or(&text)
         .trim()
         .to_string();
-    let lower = message.to_ascii_lowercase();
-    let code = if lower.contains("duplicate") {
-        Code::DuplicateKey
-    } else if lower.contains("budget")
-        || lower.contains("depth")
-        || lower.contains("alias")
-        || lower.contains("limit")
-    {
-        Code::TooLarge
-    } else {
-        Code::Syntax
+    let (code, message) = match inner {
+        serde_saphyr::Error::Budget { breach, .. } => (Code::TooLarge, budget_message(breach)),
+        serde_saphyr::Error::MultipleDocuments { .. } => (
+            Code::Syntax,
+            "invalid YAML: a manifest file holds one YAML document, and this `---` starts a second"
+                .to_string(),
+        ),
+        _ if message.contains("recursion limit") => (
+            Code::TooLarge,
+            format!("the manifest nests deeper than {MAX_DEPTH} levels"),
+        ),
+        _ if message.to_ascii_lowercase().contains("duplicate") => {
+            (Code::DuplicateKey, format!("invalid YAML: {message}"))
+        }
+        _ => (Code::Syntax, format!("invalid YAML: {message}")),
     };
-    let mut d = Diagnostic::new(code, format!("invalid YAML: {message}"));
-    d = match e.location() {
+    let mut d = Diagnostic::new(code, message);
+    d = match e.location().or_else(|| inner.location()) {
         Some(loc) => d.at(span_of(file, id, &loc)),
         None => d.at(Span::new(id, 0, 0)),
     };
     if code == Code::TooLarge {
         d = d.help(
-            "manifests are small: split large files, and avoid aliases that expand many times",
+            "manifests are small: flatten deep nesting (move nested schemas into `types` and use `$ref`), split large files, and avoid aliases that expand many times",
         );
     }
     d
