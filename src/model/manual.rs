@@ -44,6 +44,27 @@ struct Locator {
 }
 
 impl Locator {
+    fn new(text: &str, base: Span, sources: &SourceMap) -> Self {
+        let written = sources.snippet(base);
+        if written == text {
+            return Locator { base, exact: true };
+        }
+        // A quoted string without escapes: the text starts after the quote.
+        let quoted = written.len() == text.len() + 2
+            && [b'"', b'\''].iter().any(|&q| {
+                written.as_bytes().first() == Some(&q) && written.as_bytes().last() == Some(&q)
+            })
+            && written.get(1..written.len() - 1) == Some(text);
+        if quoted {
+            Locator {
+                base: Span::new(base.file, base.start + 1, base.end - 1),
+                exact: true,
+            }
+        } else {
+            Locator { base, exact: false }
+        }
+    }
+
     fn span(&self, start: usize, end: usize) -> Span {
         if self.exact {
             Span::new(
@@ -64,8 +85,7 @@ pub fn scan(
     sources: &SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> ManualText {
-    let exact = sources.snippet(base) == text;
-    let loc = Locator { base, exact };
+    let loc = Locator::new(text, base, sources);
     let mut out = String::with_capacity(text.len());
     let mut refs = Vec::new();
     let mut rest = 0;
@@ -146,9 +166,7 @@ pub fn confine(file: &str, manifest: &Path, root: &Path) -> Result<PathBuf, Stri
     }
     let dir = manifest.parent().unwrap_or(Path::new(""));
     let joined = dir.join(rel);
-    let normal = normalize(&joined);
-    let root_normal = normalize(root);
-    if !normal.starts_with(&root_normal) {
+    if !absolute(&joined).starts_with(absolute(root)) {
         return Err(format!(
             "manual file `{file}` is outside the manifest root `{}`",
             root.display()
@@ -164,6 +182,18 @@ pub fn confine(file: &str, manifest: &Path, root: &Path) -> Result<PathBuf, Stri
         ));
     }
     Ok(joined)
+}
+
+/// The absolute, normalized form of a path, for comparing a path with the
+/// root: as written, a relative root such as `""` or `.` would be a prefix
+/// of every relative path, `../x.md` too.
+fn absolute(p: &Path) -> PathBuf {
+    let p = if p.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        p
+    };
+    normalize(&std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
 }
 
 /// Lexical normalization: drops `.`, folds `..` onto the previous part.
@@ -217,12 +247,30 @@ mod tests {
     }
 
     #[test]
-    fn scan_reports_bad_templates() {
-        let sources = SourceMap::new();
+    fn references_in_quoted_strings_point_at_themselves() {
+        let mut sources = SourceMap::new();
+        let written = "text: \"See {{ tool('a') }}.\"";
+        let id = sources.add("m.yaml", written.to_string());
         let mut diags = Vec::new();
-        let base = Span::new(FileId(0), 0, 0);
-        scan("{{ nope }} and {{ unclosed", base, &sources, &mut diags);
+        let m = scan(
+            "See {{ tool('a') }}.",
+            Span::new(id, 6, written.len()),
+            &sources,
+            &mut diags,
+        );
+        assert_eq!(m.refs[0].span, Span::new(id, 11, 26));
+    }
+
+    #[test]
+    fn scan_reports_bad_templates() {
+        let mut sources = SourceMap::new();
+        let text = "{{ nope }} and {{ unclosed";
+        let id = sources.add("m.md", text.to_string());
+        let mut diags = Vec::new();
+        scan(text, Span::new(id, 0, text.len()), &sources, &mut diags);
         assert_eq!(diags.len(), 2);
+        assert_eq!(diags[0].span, Some(Span::new(id, 0, 10)));
+        assert_eq!(diags[1].span, Some(Span::new(id, 15, 17)));
     }
 
     #[test]
@@ -233,5 +281,13 @@ mod tests {
         assert!(confine("../x.md", m, root).is_err());
         assert!(confine("docs/../../x.md", m, root).is_err());
         assert!(confine("/etc/passwd", m, root).is_err());
+        // A manifest given as a bare file name: its root is the current
+        // folder, or the empty path.
+        for root in [Path::new("."), Path::new("")] {
+            let m = Path::new("a.yaml");
+            assert!(confine("docs/x.md", m, root).is_ok());
+            assert!(confine("../x.md", m, root).is_err());
+            assert!(confine("./docs/../../x.md", m, root).is_err());
+        }
     }
 }

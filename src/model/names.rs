@@ -103,7 +103,9 @@ mod tests {
         assert_eq!(snake_ident("type"), "r#type");
         assert_eq!(snake_ident("self"), "self_");
         assert_eq!(pascal_ident("list-tickets"), "ListTickets");
-        assert_eq!(pascal_ident("self"), "self_".to_upper_camel_case());
+        // `Self` cannot be a raw identifier either.
+        assert_eq!(pascal_ident("self"), "Self_");
+        assert_eq!(pascal_ident("type"), "Type");
     }
 
     #[test]

@@ -118,28 +118,34 @@ fn gather<'f, T>(
     out
 }
 
-/// Reports names that differ but become the same Rust identifier.
+/// Reports names that differ but become the same Rust identifier, in snake
+/// case or in Pascal case (`a_1` and `a1` are both `A1`). `kinds` is the
+/// plural used in the message.
 fn ident_collisions<'n>(
     ctx: &mut Ctx<'_>,
-    kind: &str,
-    items: impl IntoIterator<Item = (&'n str, String, Span)>,
+    kinds: &str,
+    items: impl IntoIterator<Item = (&'n str, &'n Idents, Span)>,
 ) {
-    let mut seen: HashMap<String, (&str, Span)> = HashMap::new();
-    for (name, ident, span) in items {
-        match seen.get(&ident) {
-            Some((other, other_span)) => ctx.push(
+    let mut seen: HashMap<&str, (&str, Span)> = HashMap::new();
+    for (name, idents, span) in items {
+        let clash = [idents.snake.as_str(), idents.pascal.as_str()]
+            .into_iter()
+            .find_map(|ident| seen.get(ident).map(|&(other, at)| (ident, other, at)));
+        match clash {
+            Some((ident, other, other_span)) => ctx.push(
                 Diagnostic::new(
                     Code::IdentCollision,
                     format!(
-                        "{kind}s `{other}` and `{name}` both become the Rust identifier `{ident}`"
+                        "{kinds} `{other}` and `{name}` both become the Rust identifier `{ident}`"
                     ),
                 )
                 .at(span)
-                .secondary(*other_span, format!("`{other}` is here"))
-                .help("rename one of them so they differ by more than `-` and `_`"),
+                .secondary(other_span, format!("`{other}` is here"))
+                .help("rename one of them so they differ by more than `-`, `_` and case"),
             ),
             None => {
-                seen.insert(ident, (name, span));
+                seen.insert(&idents.snake, (name, span));
+                seen.entry(&idents.pascal).or_insert((name, span));
             }
         }
     }
@@ -201,10 +207,15 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
                     format!("type name `{}` is not PascalCase", t.name.value),
                 )
                 .at(t.name.span)
-                .help(format!(
-                    "type names match `^[A-Z][A-Za-z0-9]*$`, such as `{}`",
-                    names::pascal_ident(&t.name.value).trim_start_matches("r#")
-                )),
+                .help({
+                    let suggestion = names::pascal_ident(&t.name.value);
+                    let suggestion = suggestion.trim_start_matches("r#");
+                    if names::is_type_name(suggestion) {
+                        format!("type names match `^[A-Z][A-Za-z0-9]*$`, such as `{suggestion}`")
+                    } else {
+                        "type names match `^[A-Z][A-Za-z0-9]*$`".to_string()
+                    }
+                }),
             );
             continue;
         }
@@ -235,10 +246,10 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     }
     ident_collisions(
         ctx,
-        "toolbox",
+        "toolboxes",
         toolboxes
             .iter()
-            .map(|t| (t.name.as_str(), t.idents.snake.clone(), t.span)),
+            .map(|t| (t.name.as_str(), &t.idents, t.span)),
     );
     let mut playbooks = Vec::new();
     for pb in gather(ctx, files, "playbook", |f| &f.playbooks) {
@@ -248,10 +259,10 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     }
     ident_collisions(
         ctx,
-        "playbook",
+        "playbooks",
         playbooks
             .iter()
-            .map(|t| (t.name.as_str(), t.idents.snake.clone(), t.span)),
+            .map(|t| (t.name.as_str(), &t.idents, t.span)),
     );
 
     let mut manuals = Vec::new();
@@ -271,10 +282,10 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     }
     ident_collisions(
         ctx,
-        "capability",
+        "capabilities",
         capabilities
             .iter()
-            .map(|c| (c.name.as_str(), c.idents.pascal.clone(), c.span)),
+            .map(|c| (c.name.as_str(), &c.idents, c.span)),
     );
 
     let raw_agents = gather(ctx, files, "agent", |f| &f.agents);
@@ -286,11 +297,10 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     }
     ident_collisions(
         ctx,
-        "agent",
-        agents.iter().filter_map(|a| {
-            a.span
-                .map(|s| (a.name.as_str(), a.idents.pascal.clone(), s))
-        }),
+        "agents",
+        agents
+            .iter()
+            .filter_map(|a| a.span.map(|s| (a.name.as_str(), &a.idents, s))),
     );
     if raw_agents.is_empty() && !capabilities.is_empty() {
         agents.push(Agent {
@@ -358,10 +368,8 @@ fn toolbox(
     }
     ident_collisions(
         ctx,
-        "tool",
-        tools
-            .iter()
-            .map(|t| (t.name.as_str(), t.idents.snake.clone(), t.span)),
+        "tools",
+        tools.iter().map(|t| (t.name.as_str(), &t.idents, t.span)),
     );
     Some(Toolbox {
         name: tb.name.value.clone(),
@@ -398,10 +406,8 @@ fn playbook(
     }
     ident_collisions(
         ctx,
-        "play",
-        plays
-            .iter()
-            .map(|t| (t.name.as_str(), t.idents.snake.clone(), t.span)),
+        "plays",
+        plays.iter().map(|t| (t.name.as_str(), &t.idents, t.span)),
     );
     Some(Playbook {
         name: pb.name.value.clone(),
@@ -865,15 +871,40 @@ fn check_agent(ctx: &mut Ctx<'_>, set: &mut Toolset, i: usize) {
     let what = format!("agent `{}`", agent.name);
     let mut seen: HashMap<&str, (String, Span)> = HashMap::new();
     let mut diags = Vec::new();
+    // A toolbox or playbook bound by two of the agent's capabilities: one
+    // diagnostic for the pair, rather than one per tool it holds.
+    let mut reached: HashMap<(&str, usize), &Capability> = HashMap::new();
     for &c in &agent.capabilities {
         let cap = &set.capabilities[c];
         let tools = cap
             .toolbox
-            .map(|t| (&set.toolboxes[t].tools, "tool", &set.toolboxes[t].name));
+            .map(|t| (&set.toolboxes[t].tools, "tool", &set.toolboxes[t].name, t));
         let plays = cap
             .playbook
-            .map(|p| (&set.playbooks[p].plays, "play", &set.playbooks[p].name));
-        for (list, kind, owner) in tools.into_iter().chain(plays) {
+            .map(|p| (&set.playbooks[p].plays, "play", &set.playbooks[p].name, p));
+        for (list, kind, owner, index) in tools.into_iter().chain(plays) {
+            let group = if kind == "tool" {
+                "toolbox"
+            } else {
+                "playbook"
+            };
+            if let Some(first) = reached.get(&(group, index)) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::AgentNameCollision,
+                        format!(
+                            "{what} reaches {group} `{owner}` twice, through capabilities `{}` and `{}`, so it would see each of its {kind}s twice",
+                            first.name, cap.name
+                        ),
+                    )
+                    .at(agent.span.unwrap_or(cap.span))
+                    .secondary(first.span, format!("capability `{}` binds `{owner}`", first.name))
+                    .secondary(cap.span, format!("capability `{}` binds `{owner}` too", cap.name))
+                    .help(format!("give the agent only one capability that binds `{owner}`")),
+                );
+                continue;
+            }
+            reached.insert((group, index), cap);
             for t in list {
                 let this = if kind == "tool" {
                     format!("tool `{}` of toolbox `{owner}`", t.name)
@@ -900,10 +931,14 @@ fn check_agent(ctx: &mut Ctx<'_>, set: &mut Toolset, i: usize) {
     // Scope: every toolbox with a scope must use the agent's scope type.
     let mut scope_of_agent = agent.scope.clone();
     let mut first_scoped: Option<(String, Span, String)> = None;
+    let mut scope_checked = BTreeSet::new();
     for &c in &agent.capabilities {
         let Some(t) = set.capabilities[c].toolbox else {
             continue;
         };
+        if !scope_checked.insert(t) {
+            continue;
+        }
         let tb = &set.toolboxes[t];
         let Some(scope) = &tb.scope else { continue };
         match (&agent.scope, agent.implicit) {
