@@ -79,3 +79,15 @@ fn checked_in_output_is_fresh() {
         "generated/ is stale: run `cargo run -- build`"
     );
 }
+
+#[test]
+fn docs_reference() {
+    let checked = toolc::check(&[PathBuf::from("manifests")], &ResolveOptions::default());
+    let docs = toolc::emit::docs::reference(&checked.toolset).expect("renders");
+    // Every tool and play of the toolset is documented.
+    for t in checked.toolset.toolboxes.iter().flat_map(|t| &t.tools) {
+        assert!(docs.contains(&format!("### `{}`", t.name)), "{}", t.name);
+    }
+    assert!(docs.contains("| `limit` | integer, 1 to 100, default `20` | no |"));
+    insta::assert_snapshot!("docs_reference", docs);
+}

@@ -22,14 +22,22 @@ pub struct BuildArgs {
 /// Every output of a toolset, relative to the output folder.
 fn outputs(checked: &toolc::Checked) -> Result<Vec<Output>, Vec<toolc::diag::Diagnostic>> {
     let rust = toolc::emit::rust::generate(&checked.toolset, &Default::default())?;
-    Ok(vec![Output {
-        path: PathBuf::from("rust").join(toolc::DEFAULT_FILE_NAME),
-        contents: rust,
-    }])
+    let docs = toolc::emit::docs::reference(&checked.toolset)
+        .map_err(|e| vec![toolc::diag::Diagnostic::new(toolc::diag::Code::Io, e)])?;
+    Ok(vec![
+        Output {
+            path: PathBuf::from("rust").join(toolc::DEFAULT_FILE_NAME),
+            contents: rust,
+        },
+        Output {
+            path: PathBuf::from("docs/reference.md"),
+            contents: docs,
+        },
+    ])
 }
 
 /// The folders whose every file `toolc build` writes.
-const OWNED: &[&str] = &["rust"];
+const OWNED: &[&str] = &["rust", "docs"];
 
 pub fn run(args: BuildArgs) -> ExitCode {
     let checked = toolc::check(&args.paths, &Default::default());
