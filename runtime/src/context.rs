@@ -1,0 +1,252 @@
+//! Who is calling, and with what scope (contract rules 4 and 5).
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::errors::{ErrorKind, ToolError};
+
+/// How strongly a caller is authenticated. Ordered: `None < User < Admin`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum AuthLevel {
+    /// Anyone, unauthenticated.
+    #[default]
+    None,
+    /// An authenticated user.
+    User,
+    /// An administrator.
+    Admin,
+}
+
+impl AuthLevel {
+    /// The manifest spelling: `"none"`, `"user"` or `"admin"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AuthLevel::None => "none",
+            AuthLevel::User => "user",
+            AuthLevel::Admin => "admin",
+        }
+    }
+}
+
+impl fmt::Display for AuthLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The principal a call acts for, as established by the host.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Caller {
+    /// A stable id; rate limits are kept per caller id and tool.
+    pub id: String,
+    /// The caller's auth level.
+    pub auth: AuthLevel,
+    /// The caller's roles.
+    pub roles: Vec<String>,
+}
+
+impl Caller {
+    /// An unauthenticated caller with id `"anonymous"` and no roles.
+    pub fn anonymous() -> Caller {
+        Caller {
+            id: "anonymous".to_owned(),
+            auth: AuthLevel::None,
+            roles: Vec::new(),
+        }
+    }
+
+    /// A caller with this id, auth level `None` and no roles.
+    pub fn new(id: impl Into<String>) -> Caller {
+        Caller {
+            id: id.into(),
+            auth: AuthLevel::None,
+            roles: Vec::new(),
+        }
+    }
+
+    /// Sets the auth level.
+    pub fn with_auth(mut self, auth: AuthLevel) -> Caller {
+        self.auth = auth;
+        self
+    }
+
+    /// Adds a role.
+    pub fn with_role(mut self, role: impl Into<String>) -> Caller {
+        self.roles.push(role.into());
+        self
+    }
+
+    /// Adds several roles.
+    pub fn with_roles<I, R>(mut self, roles: I) -> Caller
+    where
+        I: IntoIterator<Item = R>,
+        R: Into<String>,
+    {
+        self.roles.extend(roles.into_iter().map(Into::into));
+        self
+    }
+
+    /// Whether the caller has `role`.
+    pub fn has_role(&self, role: &str) -> bool {
+        self.roles.iter().any(|r| r == role)
+    }
+}
+
+impl Default for Caller {
+    fn default() -> Caller {
+        Caller::anonymous()
+    }
+}
+
+/// Everything the host knows about one call: its id, the caller and the bound scope.
+#[derive(Clone)]
+pub struct CallContext {
+    call_id: String,
+    caller: Caller,
+    scope: Option<Arc<dyn Any + Send + Sync>>,
+    scope_type: Option<&'static str>,
+}
+
+impl CallContext {
+    /// A context for call `call_id`, with an anonymous caller and no scope.
+    pub fn new(call_id: impl Into<String>) -> CallContext {
+        CallContext {
+            call_id: call_id.into(),
+            caller: Caller::anonymous(),
+            scope: None,
+            scope_type: None,
+        }
+    }
+
+    /// Sets the caller.
+    pub fn with_caller(mut self, caller: Caller) -> CallContext {
+        self.caller = caller;
+        self
+    }
+
+    /// Binds the run scope; handlers read it as `ToolContext<S>::scope()`.
+    pub fn with_scope<S: Any + Send + Sync>(mut self, scope: S) -> CallContext {
+        self.scope = Some(Arc::new(scope));
+        self.scope_type = Some(std::any::type_name::<S>());
+        self
+    }
+
+    /// Binds a scope already shared behind an `Arc`.
+    pub fn with_shared_scope<S: Any + Send + Sync>(mut self, scope: Arc<S>) -> CallContext {
+        self.scope = Some(scope);
+        self.scope_type = Some(std::any::type_name::<S>());
+        self
+    }
+
+    /// The call id.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// The caller.
+    pub fn caller(&self) -> &Caller {
+        &self.caller
+    }
+
+    /// The bound scope, untyped.
+    pub fn scope_any(&self) -> Option<&(dyn Any + Send + Sync)> {
+        self.scope.as_deref()
+    }
+
+    /// The bound scope as `S`, if one of that type is bound.
+    pub fn scope<S: Any>(&self) -> Option<&S> {
+        self.scope.as_deref()?.downcast_ref::<S>()
+    }
+
+    /// The type name of the bound scope, if any.
+    pub fn scope_type_name(&self) -> Option<&'static str> {
+        self.scope_type
+    }
+}
+
+impl fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallContext")
+            .field("call_id", &self.call_id)
+            .field("caller", &self.caller)
+            .field("scope", &self.scope_type)
+            .finish()
+    }
+}
+
+/// What a handler receives: the call's context, with the scope already typed as `S`.
+pub struct ToolContext<'a, S> {
+    call: &'a CallContext,
+    scope: Option<&'a S>,
+}
+
+impl<S> Clone for ToolContext<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for ToolContext<'_, S> {}
+
+impl<'a, S: Any> ToolContext<'a, S> {
+    /// The handler's view of `call`; the scope is present only when one of type `S` is bound.
+    pub fn new(call: &'a CallContext) -> ToolContext<'a, S> {
+        ToolContext {
+            call,
+            scope: call.scope::<S>(),
+        }
+    }
+
+    /// The scope, if the host bound one of type `S`.
+    pub fn scope(&self) -> Option<&'a S> {
+        self.scope
+    }
+
+    /// The scope, or a `scope_unavailable` error that says how to bind one.
+    pub fn require_scope(&self) -> Result<&'a S, ToolError> {
+        match self.scope {
+            Some(s) => Ok(s),
+            None => {
+                let expected = std::any::type_name::<S>();
+                let found = match self.call.scope_type_name() {
+                    Some(other) => format!("the call's scope is a `{other}`"),
+                    None => "the call has no scope".to_owned(),
+                };
+                Err(ToolError::new(
+                    ErrorKind::ScopeUnavailable,
+                    "",
+                    format!(
+                        "this tool needs a scope of type `{expected}`, but {found}; \
+                         bind one with `CallContext::with_scope({expected} {{ .. }})` \
+                         before calling"
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// The call id.
+    pub fn call_id(&self) -> &'a str {
+        self.call.call_id()
+    }
+
+    /// The caller.
+    pub fn caller(&self) -> &'a Caller {
+        self.call.caller()
+    }
+
+    /// The whole call context.
+    pub fn call(&self) -> &'a CallContext {
+        self.call
+    }
+}
+
+impl<S> fmt::Debug for ToolContext<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("call", self.call)
+            .field("typed_scope", &self.scope.is_some())
+            .finish()
+    }
+}

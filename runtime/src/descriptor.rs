@@ -1,0 +1,115 @@
+//! Static, const-constructible descriptions of tools and plays.
+
+use std::time::Duration;
+
+use crate::context::AuthLevel;
+use crate::schema::Schema;
+
+/// Whether an operation is a tool (errors are `Err`) or a play (errors are envelopes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OperationKind {
+    /// A toolbox tool.
+    Tool,
+    /// A playbook play.
+    Play,
+}
+
+/// A rate limit: at most `count` calls per `period_secs` per caller, replenished evenly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RateLimit {
+    /// Calls allowed per period (the burst size). `0` refuses every call.
+    pub count: u32,
+    /// The period in seconds. `0` means no limit.
+    pub period_secs: u64,
+}
+
+impl RateLimit {
+    /// The period as a duration.
+    pub const fn period(&self) -> Duration {
+        Duration::from_secs(self.period_secs)
+    }
+}
+
+/// The policies a tool declares; enforced before its handler runs (contract rule 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Policy {
+    /// The minimum auth level of the caller.
+    pub auth: AuthLevel,
+    /// Roles the caller must all have.
+    pub roles: &'static [&'static str],
+    /// Calls per caller and tool.
+    pub rate_limit: Option<RateLimit>,
+    /// The handler's time budget in milliseconds.
+    pub timeout_ms: Option<u64>,
+}
+
+impl Policy {
+    /// No policy: anyone, any number of times, no timeout.
+    pub const NONE: Policy = Policy {
+        auth: AuthLevel::None,
+        roles: &[],
+        rate_limit: None,
+        timeout_ms: None,
+    };
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy::NONE
+    }
+}
+
+/// Everything known about one tool or play at compile time.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolDescriptor {
+    /// The name models call it by.
+    pub name: &'static str,
+    /// Tool or play.
+    pub kind: OperationKind,
+    /// A human title.
+    pub title: Option<&'static str>,
+    /// The model-facing description.
+    pub description: &'static str,
+    /// The canonical JSON Schema text of the parameters.
+    pub input_schema: &'static str,
+    /// The canonical JSON Schema text of the result, if declared.
+    pub output_schema: Option<&'static str>,
+    /// The parameters, as a validation schema.
+    pub parameters: &'static Schema,
+    /// The result, as a validation schema, if declared.
+    pub returns: Option<&'static Schema>,
+    /// Whether results are validated against `returns` (after serialization).
+    pub validate_returns: bool,
+    /// Whether a successful call ends the agent's turn.
+    pub terminal: bool,
+    /// Whether the tool is deprecated.
+    pub deprecated: bool,
+    /// Auth, roles, rate limit and timeout.
+    pub policy: Policy,
+    /// Tool annotations as JSON object text (`"{}"` when none).
+    pub annotations: &'static str,
+}
+
+impl ToolDescriptor {
+    /// The input schema as a JSON value (`{"type":"object"}` if the text does not parse).
+    pub fn input_schema_json(&self) -> serde_json::Value {
+        serde_json::from_str(self.input_schema)
+            .unwrap_or_else(|_| serde_json::json!({ "type": "object" }))
+    }
+
+    /// The output schema as a JSON value, if declared and well-formed.
+    pub fn output_schema_json(&self) -> Option<serde_json::Value> {
+        serde_json::from_str(self.output_schema?).ok()
+    }
+
+    /// The annotations as a JSON value (an empty object if the text does not parse).
+    pub fn annotations_json(&self) -> serde_json::Value {
+        serde_json::from_str(self.annotations)
+            .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new()))
+    }
+
+    /// The timeout, if any.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.policy.timeout_ms.map(Duration::from_millis)
+    }
+}

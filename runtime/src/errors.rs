@@ -1,0 +1,451 @@
+//! The closed error taxonomy (contract rule 7) and the errors handlers return.
+
+use std::error::Error;
+use std::fmt;
+use std::time::Duration;
+
+/// Why a tool or play call failed. The set is closed: every failure has exactly one kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorKind {
+    /// No tool or play of that name is served.
+    UnknownTool,
+    /// The argument text is malformed or breaks the parameters schema; the handler never ran.
+    ArgumentsInvalid,
+    /// The handler's serialized result breaks the returns schema.
+    OutputInvalid,
+    /// The caller's auth level or roles do not satisfy the tool's policy.
+    Forbidden,
+    /// The handler needs a scope and the call context carries none of the expected type.
+    ScopeUnavailable,
+    /// The caller has used up the tool's rate limit; see [`ToolError::retry_after`].
+    RateLimited,
+    /// The handler did not finish within the tool's `timeout_ms`.
+    Timeout,
+    /// The handler panicked; the panic was contained to this call.
+    Panicked,
+    /// The handler returned its own error; see [`ToolError::handler_error`].
+    Handler,
+}
+
+impl ErrorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ErrorKind; 9] = [
+        ErrorKind::UnknownTool,
+        ErrorKind::ArgumentsInvalid,
+        ErrorKind::OutputInvalid,
+        ErrorKind::Forbidden,
+        ErrorKind::ScopeUnavailable,
+        ErrorKind::RateLimited,
+        ErrorKind::Timeout,
+        ErrorKind::Panicked,
+        ErrorKind::Handler,
+    ];
+
+    /// The stable snake_case name, as it appears in envelopes and `ToolResult::cause.kind`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::UnknownTool => "unknown_tool",
+            ErrorKind::ArgumentsInvalid => "arguments_invalid",
+            ErrorKind::OutputInvalid => "output_invalid",
+            ErrorKind::Forbidden => "forbidden",
+            ErrorKind::ScopeUnavailable => "scope_unavailable",
+            ErrorKind::RateLimited => "rate_limited",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Panicked => "panicked",
+            ErrorKind::Handler => "handler",
+        }
+    }
+
+    /// The kind with this snake_case name, if any.
+    pub fn from_name(name: &str) -> Option<ErrorKind> {
+        ErrorKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
+    /// Whether the same call, repeated later, can succeed.
+    ///
+    /// Only `rate_limited` (after the retry-after) and `timeout` (a transient slowness) can;
+    /// every other kind fails again for the same arguments and caller.
+    pub const fn retryable(self) -> bool {
+        matches!(self, ErrorKind::RateLimited | ErrorKind::Timeout)
+    }
+
+    /// A CamelCase name used as `ToolResult::cause.name` when no handler error type applies.
+    pub(crate) const fn type_name(self) -> &'static str {
+        match self {
+            ErrorKind::UnknownTool => "UnknownTool",
+            ErrorKind::ArgumentsInvalid => "ArgumentsInvalid",
+            ErrorKind::OutputInvalid => "OutputInvalid",
+            ErrorKind::Forbidden => "Forbidden",
+            ErrorKind::ScopeUnavailable => "ScopeUnavailable",
+            ErrorKind::RateLimited => "RateLimited",
+            ErrorKind::Timeout => "Timeout",
+            ErrorKind::Panicked => "Panicked",
+            ErrorKind::Handler => "HandlerError",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One schema violation: where in the instance (a JSON pointer, `""` for the root) and what.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Violation {
+    /// JSON pointer (RFC 6901) into the checked instance.
+    pub pointer: String,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl Violation {
+    /// A violation at `pointer`.
+    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Violation {
+        Violation {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            write!(f, "(root): {}", self.message)
+        } else {
+            write!(f, "{}: {}", self.pointer, self.message)
+        }
+    }
+}
+
+/// A list of violations as an error: the `source()` of `output_invalid` and
+/// `arguments_invalid` tool errors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violations(pub Vec<Violation>);
+
+impl fmt::Display for Violations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{v}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Error for Violations {}
+
+type BoxError = Box<dyn Error + Send + Sync + 'static>;
+
+/// The error of a failed tool call: a kind from the closed taxonomy, the tool's name, a
+/// message for people and models (never a backtrace), and what caused it.
+///
+/// One pointer wide, so `Result<Value, ToolError>` stays small.
+pub struct ToolError(Box<Inner>);
+
+struct Inner {
+    kind: ErrorKind,
+    tool: String,
+    message: String,
+    violations: Vec<Violation>,
+    retry_after: Option<Duration>,
+    handler: Option<HandlerError>,
+    source: Option<Violations>,
+}
+
+impl ToolError {
+    /// A tool error of `kind` for `tool` with a complete `message`.
+    pub fn new(kind: ErrorKind, tool: impl Into<String>, message: impl Into<String>) -> ToolError {
+        ToolError(Box::new(Inner {
+            kind,
+            tool: tool.into(),
+            message: message.into(),
+            violations: Vec::new(),
+            retry_after: None,
+            handler: None,
+            source: None,
+        }))
+    }
+
+    /// `unknown_tool`: nothing named `tool` is served here.
+    pub fn unknown_tool(tool: &str) -> ToolError {
+        ToolError::new(
+            ErrorKind::UnknownTool,
+            tool,
+            format!("unknown tool '{}'", Truncated(tool)),
+        )
+    }
+
+    /// `arguments_invalid` with every violation listed in the message.
+    pub fn arguments_invalid(tool: &str, violations: Vec<Violation>) -> ToolError {
+        ToolError::with_violations(ErrorKind::ArgumentsInvalid, "tool", tool, violations)
+    }
+
+    /// `output_invalid`: `tool 'x' output violated its returns schema: …`, the violations
+    /// kept as the source.
+    pub fn output_invalid(tool: &str, violations: Vec<Violation>) -> ToolError {
+        ToolError::with_violations(ErrorKind::OutputInvalid, "tool", tool, violations)
+    }
+
+    /// `handler`: the handler's own error, kept for [`ToolError::downcast_ref`].
+    pub fn handler(tool: &str, error: HandlerError) -> ToolError {
+        ToolError::handler_of("tool", tool, error)
+    }
+
+    /// `arguments_invalid` or `output_invalid`, for a `noun` ("tool" or "play").
+    pub(crate) fn with_violations(
+        kind: ErrorKind,
+        noun: &str,
+        name: &str,
+        violations: Vec<Violation>,
+    ) -> ToolError {
+        let list = Violations(violations);
+        let message = match kind {
+            ErrorKind::OutputInvalid => {
+                format!("{noun} '{name}' output violated its returns schema: {list}")
+            }
+            _ => format!("{noun} '{name}' arguments are invalid: {list}"),
+        };
+        let mut e = ToolError::new(kind, name, message);
+        e.0.violations = list.0.clone();
+        e.0.source = Some(list);
+        e
+    }
+
+    pub(crate) fn handler_of(noun: &str, name: &str, error: HandlerError) -> ToolError {
+        let mut e = ToolError::new(
+            ErrorKind::Handler,
+            name,
+            format!("{noun} '{name}' failed: {error}"),
+        );
+        e.0.handler = Some(error);
+        e
+    }
+
+    /// Sets the retry-after hint (used with `rate_limited`).
+    pub fn with_retry_after(mut self, after: Duration) -> ToolError {
+        self.0.retry_after = Some(after);
+        self
+    }
+
+    /// Sets the tool name when it was not known where the error was made; a message that
+    /// speaks of "this tool" then names it.
+    pub fn with_tool(mut self, tool: &str) -> ToolError {
+        if let Some(rest) = self.0.message.strip_prefix("this tool ") {
+            self.0.message = format!("tool '{tool}' {rest}");
+        }
+        self.0.tool = tool.to_owned();
+        self
+    }
+
+    /// The kind of failure.
+    pub fn kind(&self) -> ErrorKind {
+        self.0.kind
+    }
+
+    /// The tool (or play) the call named; empty when not known where the error was made.
+    pub fn tool(&self) -> &str {
+        &self.0.tool
+    }
+
+    /// The full message, the same text as `Display`.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// The schema violations of `arguments_invalid` and `output_invalid`; empty otherwise.
+    pub fn violations(&self) -> &[Violation] {
+        &self.0.violations
+    }
+
+    /// For `rate_limited`: how long until the caller may call this tool again.
+    pub fn retry_after(&self) -> Option<Duration> {
+        self.0.retry_after
+    }
+
+    /// Whether a retry can help (see [`ErrorKind::retryable`]).
+    pub fn retryable(&self) -> bool {
+        self.0.kind.retryable()
+    }
+
+    /// The handler's original error, for kind `handler`.
+    pub fn handler_error(&self) -> Option<&(dyn Error + Send + Sync + 'static)> {
+        self.0.handler.as_ref().map(|h| h.as_error())
+    }
+
+    /// The handler's original error as `E`, if it is one.
+    pub fn downcast_ref<E: Error + 'static>(&self) -> Option<&E> {
+        self.0.handler.as_ref()?.downcast_ref::<E>()
+    }
+
+    /// The type name of the handler's original error (`ToolResult::cause.name`), or the kind's
+    /// CamelCase name.
+    pub fn cause_name(&self) -> &'static str {
+        match &self.0.handler {
+            Some(h) => h.type_name,
+            None => self.0.kind.type_name(),
+        }
+    }
+
+    /// The message without the `tool 'x' …` prefix: the handler error's own text, or the
+    /// violations, or the whole message.
+    pub fn cause_message(&self) -> String {
+        if let Some(h) = &self.0.handler {
+            return h.to_string();
+        }
+        if let Some(v) = &self.0.source {
+            return v.to_string();
+        }
+        self.0.message.clone()
+    }
+
+    /// Takes the handler error out, if any.
+    pub fn into_handler_error(self) -> Option<HandlerError> {
+        self.0.handler
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.message)
+    }
+}
+
+impl fmt::Debug for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("ToolError");
+        d.field("kind", &self.0.kind)
+            .field("tool", &self.0.tool)
+            .field("message", &self.0.message);
+        if !self.0.violations.is_empty() {
+            d.field("violations", &self.0.violations);
+        }
+        if let Some(r) = self.0.retry_after {
+            d.field("retry_after", &r);
+        }
+        if let Some(h) = &self.0.handler {
+            d.field("handler_error", &h.inner);
+        }
+        d.finish()
+    }
+}
+
+impl Error for ToolError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        if let Some(h) = &self.0.handler {
+            return Some(h.as_error());
+        }
+        self.0.source.as_ref().map(|v| v as &(dyn Error + 'static))
+    }
+}
+
+/// What handlers return on failure. Any `std::error::Error + Send + Sync + 'static` converts
+/// into it with `?`; [`HandlerError::msg`] makes one from a message.
+///
+/// Like `anyhow::Error`, it does not implement `std::error::Error` itself, which keeps the
+/// blanket `From` coherent. The original error stays reachable from the [`ToolError`] with
+/// [`ToolError::downcast_ref`].
+pub struct HandlerError {
+    inner: BoxError,
+    type_name: &'static str,
+}
+
+impl HandlerError {
+    /// Wraps an error.
+    pub fn new<E: Error + Send + Sync + 'static>(error: E) -> HandlerError {
+        HandlerError {
+            inner: Box::new(error),
+            type_name: std::any::type_name::<E>(),
+        }
+    }
+
+    /// A handler error made of a message.
+    pub fn msg<M>(message: M) -> HandlerError
+    where
+        M: fmt::Display + fmt::Debug + Send + Sync + 'static,
+    {
+        HandlerError {
+            inner: Box::new(MessageError(message)),
+            type_name: "HandlerError",
+        }
+    }
+
+    pub(crate) fn from_boxed(inner: BoxError, type_name: &'static str) -> HandlerError {
+        HandlerError { inner, type_name }
+    }
+
+    /// The wrapped error.
+    pub fn as_error(&self) -> &(dyn Error + Send + Sync + 'static) {
+        &*self.inner
+    }
+
+    /// The wrapped error as `E`, if it is one.
+    pub fn downcast_ref<E: Error + 'static>(&self) -> Option<&E> {
+        self.inner.downcast_ref::<E>()
+    }
+
+    /// The wrapped error, by value.
+    pub fn into_inner(self) -> Box<dyn Error + Send + Sync + 'static> {
+        self.inner
+    }
+
+    /// The type name of the wrapped error (`"HandlerError"` for [`HandlerError::msg`]).
+    pub fn type_name(&self) -> &'static str {
+        self.type_name
+    }
+}
+
+impl<E: Error + Send + Sync + 'static> From<E> for HandlerError {
+    fn from(error: E) -> HandlerError {
+        HandlerError::new(error)
+    }
+}
+
+impl fmt::Display for HandlerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.inner, f)
+    }
+}
+
+impl fmt::Debug for HandlerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.inner, f)
+    }
+}
+
+struct MessageError<M>(M);
+
+impl<M: fmt::Display> fmt::Display for MessageError<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<M: fmt::Debug> fmt::Debug for MessageError<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<M: fmt::Display + fmt::Debug> Error for MessageError<M> {}
+
+/// Displays at most 200 bytes of a name that came from outside (a model may send anything).
+pub(crate) struct Truncated<'a>(pub &'a str);
+
+impl fmt::Display for Truncated<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const MAX: usize = 200;
+        if self.0.len() <= MAX {
+            return f.write_str(self.0);
+        }
+        let mut end = MAX;
+        while !self.0.is_char_boundary(end) {
+            end -= 1;
+        }
+        write!(f, "{}…", &self.0[..end])
+    }
+}

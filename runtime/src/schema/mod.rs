@@ -1,0 +1,335 @@
+//! Static validation schemas, interpreted at run time.
+//!
+//! Generated code describes each parameters and returns schema as a tree of `static`
+//! [`Schema`] values; [`Schema::validate`] checks a JSON value against it with JSON Schema
+//! 2020-12 semantics and reports every violation with its JSON pointer. No schema compiler
+//! runs in the user's program: the tree is the compiled form.
+
+mod equal;
+mod format;
+mod number;
+mod pattern;
+mod validate;
+
+use std::fmt;
+
+pub use format::Format;
+pub use pattern::Pattern;
+
+#[doc(hidden)]
+pub use regex;
+
+/// A set of JSON types: the `type` keyword. `INTEGER` is the integers (`1.0` included),
+/// `NUMBER` every number.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Types(u8);
+
+impl Types {
+    /// No type at all: no value is valid (the `false` schema).
+    pub const NONE: Types = Types(0);
+    /// `null`.
+    pub const NULL: Types = Types(1);
+    /// `true` and `false`.
+    pub const BOOLEAN: Types = Types(1 << 1);
+    /// Numbers without a fractional part.
+    pub const INTEGER: Types = Types(1 << 2);
+    /// All numbers.
+    pub const NUMBER: Types = Types(1 << 3);
+    /// Strings.
+    pub const STRING: Types = Types(1 << 4);
+    /// Arrays.
+    pub const ARRAY: Types = Types(1 << 5);
+    /// Objects.
+    pub const OBJECT: Types = Types(1 << 6);
+    /// Every type: no `type` keyword.
+    pub const ANY: Types = Types(0x7f);
+
+    /// Both sets.
+    pub const fn union(self, other: Types) -> Types {
+        Types(self.0 | other.0)
+    }
+
+    /// Whether every type of `other` is in `self`.
+    pub const fn contains(self, other: Types) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The raw bits.
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The set with these bits (unknown bits dropped).
+    pub const fn from_bits(bits: u8) -> Types {
+        Types(bits & 0x7f)
+    }
+
+    fn names(self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (t, n) in [
+            (Types::NULL, "null"),
+            (Types::BOOLEAN, "boolean"),
+            (Types::INTEGER, "integer"),
+            (Types::NUMBER, "number"),
+            (Types::STRING, "string"),
+            (Types::ARRAY, "array"),
+            (Types::OBJECT, "object"),
+        ] {
+            if self.contains(t) {
+                out.push(n);
+            }
+        }
+        out
+    }
+}
+
+impl std::ops::BitOr for Types {
+    type Output = Types;
+    fn bitor(self, rhs: Types) -> Types {
+        self.union(rhs)
+    }
+}
+
+impl fmt::Debug for Types {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Types::ANY {
+            return f.write_str("Types::ANY");
+        }
+        write!(f, "Types({})", self.names().join(" | "))
+    }
+}
+
+/// A JSON value known at compile time (`enum` and `const`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Json {
+    /// `null`.
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A signed integer.
+    Int(i64),
+    /// An unsigned integer above `i64::MAX`.
+    UInt(u64),
+    /// A number with a fractional part or exponent.
+    Float(f64),
+    /// A string.
+    Str(&'static str),
+    /// An array or object, as JSON text.
+    Raw(&'static str),
+}
+
+impl Json {
+    /// This constant as a JSON value (`null` if raw text does not parse).
+    pub fn to_value(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match *self {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(b),
+            Json::Int(i) => Value::from(i),
+            Json::UInt(u) => Value::from(u),
+            Json::Float(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
+            Json::Str(s) => Value::String(s.to_owned()),
+            Json::Raw(text) => serde_json::from_str(text).unwrap_or(Value::Null),
+        }
+    }
+
+    /// Whether `value` equals this constant under JSON Schema equality (`1 == 1.0`, object
+    /// key order ignored).
+    pub fn matches(&self, value: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (*self, value) {
+            (Json::Null, Value::Null) => true,
+            (Json::Bool(a), Value::Bool(b)) => a == *b,
+            (Json::Int(a), Value::Number(n)) => number::eq_i128(n, i128::from(a)),
+            (Json::UInt(a), Value::Number(n)) => number::eq_i128(n, i128::from(a)),
+            (Json::Float(a), Value::Number(n)) => number::eq_f64(n, a),
+            (Json::Str(a), Value::String(b)) => a == b,
+            (Json::Raw(text), Value::Array(_) | Value::Object(_)) => {
+                match serde_json::from_str::<Value>(text) {
+                    Ok(expected) => equal::json_eq(&expected, value),
+                    Err(_) => false,
+                }
+            }
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Json {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Json::Null => f.write_str("null"),
+            Json::Bool(b) => write!(f, "{b}"),
+            Json::Int(i) => write!(f, "{i}"),
+            Json::UInt(u) => write!(f, "{u}"),
+            Json::Float(x) => write!(f, "{x}"),
+            Json::Str(s) => write!(f, "{}", serde_json::Value::String(s.to_owned())),
+            Json::Raw(text) => f.write_str(text),
+        }
+    }
+}
+
+/// What `additionalProperties` allows: properties matched neither by `properties` nor by
+/// `pattern_properties`.
+#[derive(Debug, Clone, Copy)]
+pub enum Additional {
+    /// Anything (the default).
+    Allowed,
+    /// Nothing (`additionalProperties: false`).
+    Forbidden,
+    /// Values valid against this schema.
+    Schema(&'static Schema),
+}
+
+/// One JSON Schema (2020-12) as a static tree. Write it as
+/// `Schema { types: Types::OBJECT, properties: &[...], ..Schema::ANY }`.
+///
+/// Every keyword applies only to instances of its own type, as in JSON Schema: `minimum`
+/// ignores strings, `properties` ignores arrays, and so on.
+#[derive(Debug, Clone, Copy)]
+pub struct Schema {
+    /// `type` ([`Types::ANY`] when absent).
+    pub types: Types,
+    /// `enum`: the instance equals one of these (when non-empty).
+    pub enum_values: &'static [Json],
+    /// `const`.
+    pub const_value: Option<Json>,
+    /// `minimum`.
+    pub minimum: Option<f64>,
+    /// `maximum`.
+    pub maximum: Option<f64>,
+    /// `exclusiveMinimum`.
+    pub exclusive_minimum: Option<f64>,
+    /// `exclusiveMaximum`.
+    pub exclusive_maximum: Option<f64>,
+    /// `multipleOf` (exact in the decimal reading: `0.3` is a multiple of `0.1`).
+    pub multiple_of: Option<f64>,
+    /// `minLength`, in Unicode code points.
+    pub min_length: Option<u64>,
+    /// `maxLength`, in Unicode code points.
+    pub max_length: Option<u64>,
+    /// `pattern` (ECMA-262 syntax, unanchored).
+    pub pattern: Option<&'static Pattern>,
+    /// `format`; the listed formats are asserted, [`Format::Other`] is an annotation.
+    pub format: Option<Format>,
+    /// `prefixItems`.
+    pub prefix_items: &'static [&'static Schema],
+    /// `items`: every item after the `prefix_items`.
+    pub items: Option<&'static Schema>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// `uniqueItems`.
+    pub unique_items: bool,
+    /// `contains`.
+    pub contains: Option<&'static Schema>,
+    /// `minContains` (1 when absent and `contains` is set).
+    pub min_contains: Option<u64>,
+    /// `maxContains`.
+    pub max_contains: Option<u64>,
+    /// `properties`.
+    pub properties: &'static [(&'static str, &'static Schema)],
+    /// `patternProperties`.
+    pub pattern_properties: &'static [(&'static Pattern, &'static Schema)],
+    /// `required`.
+    pub required: &'static [&'static str],
+    /// `additionalProperties`.
+    pub additional_properties: Additional,
+    /// `propertyNames`.
+    pub property_names: Option<&'static Schema>,
+    /// `minProperties`.
+    pub min_properties: Option<u64>,
+    /// `maxProperties`.
+    pub max_properties: Option<u64>,
+    /// `dependentRequired`.
+    pub dependent_required: &'static [(&'static str, &'static [&'static str])],
+    /// `anyOf`.
+    pub any_of: &'static [&'static Schema],
+    /// `oneOf`.
+    pub one_of: &'static [&'static Schema],
+    /// `allOf`.
+    pub all_of: &'static [&'static Schema],
+    /// `not`.
+    pub not: Option<&'static Schema>,
+    /// `if`.
+    pub if_: Option<&'static Schema>,
+    /// `then`.
+    pub then: Option<&'static Schema>,
+    /// `else`.
+    pub else_: Option<&'static Schema>,
+    /// `$ref`: checked in addition to the sibling keywords; may point back up the tree.
+    pub reference: Option<&'static Schema>,
+}
+
+impl Schema {
+    /// The empty schema (`true`): every value is valid.
+    pub const ANY: Schema = Schema {
+        types: Types::ANY,
+        enum_values: &[],
+        const_value: None,
+        minimum: None,
+        maximum: None,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
+        multiple_of: None,
+        min_length: None,
+        max_length: None,
+        pattern: None,
+        format: None,
+        prefix_items: &[],
+        items: None,
+        min_items: None,
+        max_items: None,
+        unique_items: false,
+        contains: None,
+        min_contains: None,
+        max_contains: None,
+        properties: &[],
+        pattern_properties: &[],
+        required: &[],
+        additional_properties: Additional::Allowed,
+        property_names: None,
+        min_properties: None,
+        max_properties: None,
+        dependent_required: &[],
+        any_of: &[],
+        one_of: &[],
+        all_of: &[],
+        not: None,
+        if_: None,
+        then: None,
+        else_: None,
+        reference: None,
+    };
+
+    /// The `false` schema: no value is valid.
+    pub const NOTHING: Schema = Schema {
+        types: Types::NONE,
+        ..Schema::ANY
+    };
+
+    /// Every violation of `value` against this schema, each with its JSON pointer; empty
+    /// when `value` is valid.
+    pub fn validate(&self, value: &serde_json::Value) -> Vec<crate::errors::Violation> {
+        validate::validate(self, value)
+    }
+
+    /// Whether `value` is valid; stops at the first violation.
+    pub fn is_valid(&self, value: &serde_json::Value) -> bool {
+        validate::is_valid(self, value)
+    }
+}
+
+/// How deep the validator follows the instance and `$ref`s before it reports a violation
+/// instead of recursing further (keeps deep instances and reference cycles off the stack).
+pub const MAX_VALIDATION_DEPTH: usize = 512;
+
+/// The JSON pointer (RFC 6901) made of these reference tokens: `["a/b", "0"]` → `/a~1b/0`.
+pub fn json_pointer<'a, I: IntoIterator<Item = &'a str>>(segments: I) -> String {
+    let mut p = String::new();
+    for s in segments {
+        validate::push_pointer(&mut p, s);
+    }
+    p
+}

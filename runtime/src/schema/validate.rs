@@ -1,0 +1,532 @@
+//! The interpreter behind [`Schema::validate`](super::Schema::validate).
+
+use std::cmp::Ordering;
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+use super::{Additional, MAX_VALIDATION_DEPTH, Schema, Types, equal, number};
+use crate::errors::Violation;
+
+pub(crate) fn validate(schema: &Schema, value: &Value) -> Vec<Violation> {
+    let mut w = Walker::new(true, 0);
+    w.eval(schema, value);
+    w.out
+}
+
+pub(crate) fn is_valid(schema: &Schema, value: &Value) -> bool {
+    Walker::new(false, 0).eval(schema, value)
+}
+
+enum Seg<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+struct Walker<'v> {
+    path: Vec<Seg<'v>>,
+    out: Vec<Violation>,
+    collect: bool,
+    depth: usize,
+}
+
+/// Appends `segment` to `pointer`, escaped per RFC 6901.
+pub(crate) fn push_pointer(pointer: &mut String, segment: &str) {
+    pointer.push('/');
+    for c in segment.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+fn type_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if number::is_integer(n) => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn admits(types: Types, v: &Value) -> bool {
+    match v {
+        Value::Null => types.contains(Types::NULL),
+        Value::Bool(_) => types.contains(Types::BOOLEAN),
+        Value::Number(n) => {
+            types.contains(Types::NUMBER)
+                || (types.contains(Types::INTEGER) && number::is_integer(n))
+        }
+        Value::String(_) => types.contains(Types::STRING),
+        Value::Array(_) => types.contains(Types::ARRAY),
+        Value::Object(_) => types.contains(Types::OBJECT),
+    }
+}
+
+fn list<T: std::fmt::Display>(items: &[T]) -> String {
+    let mut s = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i == 10 {
+            let _ = write!(s, ", … ({} more)", items.len() - 10);
+            break;
+        }
+        if i > 0 {
+            s.push_str(", ");
+        }
+        let _ = write!(s, "{item}");
+    }
+    s
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+impl<'v> Walker<'v> {
+    fn new(collect: bool, depth: usize) -> Walker<'v> {
+        Walker {
+            path: Vec::new(),
+            out: Vec::new(),
+            collect,
+            depth,
+        }
+    }
+
+    fn pointer(&self) -> String {
+        let mut p = String::new();
+        for seg in &self.path {
+            match seg {
+                Seg::Key(k) => push_pointer(&mut p, k),
+                Seg::Index(i) => {
+                    let _ = write!(p, "/{i}");
+                }
+            }
+        }
+        p
+    }
+
+    fn report(&mut self, message: String) {
+        let pointer = self.pointer();
+        self.out.push(Violation { pointer, message });
+    }
+
+    fn report_at(&mut self, key: &str, message: String) {
+        let mut pointer = self.pointer();
+        push_pointer(&mut pointer, key);
+        self.out.push(Violation { pointer, message });
+    }
+
+    /// Validity of `v` against `s` without recording violations.
+    fn test(&mut self, s: &Schema, v: &'v Value) -> bool {
+        let saved = self.collect;
+        self.collect = false;
+        let ok = self.eval(s, v);
+        self.collect = saved;
+        ok
+    }
+
+    /// The violations of `v` against `s`, recorded apart.
+    fn violations_of(&mut self, s: &Schema, v: &'v Value) -> Vec<Violation> {
+        let saved_out = std::mem::take(&mut self.out);
+        let saved = self.collect;
+        self.collect = true;
+        self.eval(s, v);
+        self.collect = saved;
+        std::mem::replace(&mut self.out, saved_out)
+    }
+
+    fn child(&mut self, seg: Seg<'v>, s: &Schema, v: &'v Value) -> bool {
+        self.path.push(seg);
+        let ok = self.eval(s, v);
+        self.path.pop();
+        ok
+    }
+
+    fn eval(&mut self, s: &Schema, v: &'v Value) -> bool {
+        if self.depth >= MAX_VALIDATION_DEPTH {
+            if self.collect {
+                self.report(format!(
+                    "nested too deeply to validate (more than {MAX_VALIDATION_DEPTH} levels of values and references)"
+                ));
+            }
+            return false;
+        }
+        self.depth += 1;
+        let ok = self.eval_here(s, v);
+        self.depth -= 1;
+        ok
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn eval_here(&mut self, s: &Schema, v: &'v Value) -> bool {
+        let mut ok = true;
+        macro_rules! fail {
+            ($($arg:tt)*) => {{
+                ok = false;
+                if !self.collect {
+                    return false;
+                }
+                self.report(format!($($arg)*));
+            }};
+        }
+
+        if let Some(r) = s.reference
+            && !self.eval(r, v)
+        {
+            ok = false;
+            if !self.collect {
+                return false;
+            }
+        }
+
+        if s.types != Types::ANY && !admits(s.types, v) {
+            if s.types == Types::NONE {
+                fail!("no value is allowed here");
+            } else {
+                fail!(
+                    "expected {}, got {}",
+                    s.types.names().join(" or "),
+                    type_of(v)
+                );
+            }
+        }
+
+        if !s.enum_values.is_empty() && !s.enum_values.iter().any(|e| e.matches(v)) {
+            fail!("must be one of {}", list(s.enum_values));
+        }
+        if let Some(c) = &s.const_value
+            && !c.matches(v)
+        {
+            fail!("must equal {c}");
+        }
+
+        match v {
+            Value::Number(n) => {
+                let below = |b: Option<f64>, bad: &[Ordering]| {
+                    b.filter(|b| number::cmp(n, *b).is_some_and(|o| bad.contains(&o)))
+                };
+                if let Some(m) = below(s.minimum, &[Ordering::Less]) {
+                    fail!("must be >= {m}, got {n}");
+                }
+                if let Some(m) = below(s.maximum, &[Ordering::Greater]) {
+                    fail!("must be <= {m}, got {n}");
+                }
+                if let Some(m) = below(s.exclusive_minimum, &[Ordering::Less, Ordering::Equal]) {
+                    fail!("must be > {m}, got {n}");
+                }
+                if let Some(m) = below(s.exclusive_maximum, &[Ordering::Greater, Ordering::Equal]) {
+                    fail!("must be < {m}, got {n}");
+                }
+                if let Some(m) = s.multiple_of
+                    && !number::is_multiple_of(n, m)
+                {
+                    fail!("must be a multiple of {m}, got {n}");
+                }
+            }
+            Value::String(text) => {
+                if s.min_length.is_some() || s.max_length.is_some() {
+                    let len = text.chars().count() as u64;
+                    if let Some(min) = s.min_length
+                        && len < min
+                    {
+                        fail!(
+                            "must be at least {} long, got {len}",
+                            plural(min, "character", "characters")
+                        );
+                    }
+                    if let Some(max) = s.max_length
+                        && len > max
+                    {
+                        fail!(
+                            "must be at most {} long, got {len}",
+                            plural(max, "character", "characters")
+                        );
+                    }
+                }
+                if let Some(p) = s.pattern {
+                    match p.is_match(text) {
+                        Ok(true) => {}
+                        Ok(false) => fail!("does not match the pattern {:?}", p.source()),
+                        Err(e) => fail!(
+                            "cannot be checked: the pattern {:?} does not compile: {e}",
+                            p.source()
+                        ),
+                    }
+                }
+                if let Some(f) = s.format
+                    && !f.is_valid(text)
+                {
+                    fail!("is not a valid {}", f.name().unwrap_or("value"));
+                }
+            }
+            Value::Array(items) => {
+                let len = items.len() as u64;
+                if let Some(min) = s.min_items
+                    && len < min
+                {
+                    fail!(
+                        "must have at least {}, got {len}",
+                        plural(min, "item", "items")
+                    );
+                }
+                if let Some(max) = s.max_items
+                    && len > max
+                {
+                    fail!(
+                        "must have at most {}, got {len}",
+                        plural(max, "item", "items")
+                    );
+                }
+                if s.unique_items
+                    && let Some((i, j)) = equal::first_duplicate(items)
+                {
+                    fail!("items {i} and {j} are equal; items must be unique");
+                }
+                for (i, item) in items.iter().enumerate() {
+                    let sub = match s.prefix_items.get(i) {
+                        Some(p) => Some(*p),
+                        None => s.items,
+                    };
+                    if let Some(sub) = sub
+                        && !self.child(Seg::Index(i), sub, item)
+                    {
+                        ok = false;
+                        if !self.collect {
+                            return false;
+                        }
+                    }
+                }
+                if let Some(c) = s.contains {
+                    let count = items.iter().filter(|item| self.test(c, item)).count() as u64;
+                    let min = s.min_contains.unwrap_or(1);
+                    if count < min {
+                        fail!(
+                            "must contain at least {} matching the `contains` schema, found {count}",
+                            plural(min, "item", "items")
+                        );
+                    }
+                    if let Some(max) = s.max_contains
+                        && count > max
+                    {
+                        fail!(
+                            "must contain at most {} matching the `contains` schema, found {count}",
+                            plural(max, "item", "items")
+                        );
+                    }
+                }
+            }
+            Value::Object(map) => {
+                if !self.object(s, map) {
+                    ok = false;
+                    if !self.collect {
+                        return false;
+                    }
+                }
+            }
+            Value::Null | Value::Bool(_) => {}
+        }
+
+        for sub in s.all_of {
+            if !self.eval(sub, v) {
+                ok = false;
+                if !self.collect {
+                    return false;
+                }
+            }
+        }
+
+        if !s.any_of.is_empty() && !s.any_of.iter().any(|b| self.test(b, v)) {
+            fail!(
+                "does not match any of the {} `anyOf` alternatives",
+                s.any_of.len()
+            );
+            self.explain_closest(s.any_of, v);
+        }
+
+        if !s.one_of.is_empty() {
+            let matching: Vec<usize> = (0..s.one_of.len())
+                .filter(|&i| self.test(s.one_of[i], v))
+                .collect();
+            match matching.len() {
+                1 => {}
+                0 => {
+                    fail!(
+                        "does not match any of the {} `oneOf` alternatives",
+                        s.one_of.len()
+                    );
+                    self.explain_closest(s.one_of, v);
+                }
+                _ => fail!(
+                    "matches {} `oneOf` alternatives (#{}); exactly one must match",
+                    matching.len(),
+                    list(&matching).replace(", ", ", #")
+                ),
+            }
+        }
+
+        if let Some(n) = s.not
+            && self.test(n, v)
+        {
+            fail!("must not match the `not` schema");
+        }
+
+        if let Some(cond) = s.if_ {
+            let branch = if self.test(cond, v) { s.then } else { s.else_ };
+            if let Some(b) = branch
+                && !self.eval(b, v)
+            {
+                ok = false;
+                if !self.collect {
+                    return false;
+                }
+            }
+        }
+
+        ok
+    }
+
+    /// After an `anyOf`/`oneOf` miss, records the violations of the closest alternative.
+    fn explain_closest(&mut self, branches: &[&Schema], v: &'v Value) {
+        let best = branches
+            .iter()
+            .map(|b| self.violations_of(b, v))
+            .min_by_key(Vec::len);
+        if let Some(best) = best {
+            self.out.extend(best);
+        }
+    }
+
+    fn object(&mut self, s: &Schema, map: &'v Map<String, Value>) -> bool {
+        let mut ok = true;
+        macro_rules! fail {
+            ($($arg:tt)*) => {{
+                ok = false;
+                if !self.collect {
+                    return false;
+                }
+                self.report(format!($($arg)*));
+            }};
+        }
+        macro_rules! sub {
+            ($e:expr) => {
+                if !$e {
+                    ok = false;
+                    if !self.collect {
+                        return false;
+                    }
+                }
+            };
+        }
+
+        for r in s.required {
+            if !map.contains_key(*r) {
+                fail!("missing required property '{r}'");
+            }
+        }
+        let n = map.len() as u64;
+        if let Some(min) = s.min_properties
+            && n < min
+        {
+            fail!(
+                "must have at least {}, got {n}",
+                plural(min, "property", "properties")
+            );
+        }
+        if let Some(max) = s.max_properties
+            && n > max
+        {
+            fail!(
+                "must have at most {}, got {n}",
+                plural(max, "property", "properties")
+            );
+        }
+        for (key, deps) in s.dependent_required {
+            if map.contains_key(*key) {
+                for d in *deps {
+                    if !map.contains_key(*d) {
+                        fail!("property '{key}' requires property '{d}'");
+                    }
+                }
+            }
+        }
+
+        for (key, value) in map {
+            let mut matched = false;
+            for (name, sub) in s.properties {
+                if name == key {
+                    matched = true;
+                    sub!(self.child(Seg::Key(key), sub, value));
+                }
+            }
+            for (pattern, sub) in s.pattern_properties {
+                match pattern.is_match(key) {
+                    Ok(true) => {
+                        matched = true;
+                        sub!(self.child(Seg::Key(key), sub, value));
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        let message = format!(
+                            "cannot be checked: the pattern {:?} does not compile: {e}",
+                            pattern.source()
+                        );
+                        ok = false;
+                        if !self.collect {
+                            return false;
+                        }
+                        self.report_at(key, message);
+                    }
+                }
+            }
+            if !matched {
+                match s.additional_properties {
+                    Additional::Allowed => {}
+                    Additional::Forbidden => {
+                        ok = false;
+                        if !self.collect {
+                            return false;
+                        }
+                        let allowed: Vec<&str> = s.properties.iter().map(|(k, _)| *k).collect();
+                        let message = if allowed.is_empty() {
+                            format!("property '{key}' is not allowed")
+                        } else {
+                            format!(
+                                "property '{key}' is not allowed (expected one of: {})",
+                                list(&allowed)
+                            )
+                        };
+                        self.report_at(key, message);
+                    }
+                    Additional::Schema(sub) => sub!(self.child(Seg::Key(key), sub, value)),
+                }
+            }
+            if let Some(names) = s.property_names {
+                // The name is checked as a string instance located at the object.
+                let name = Value::String(key.clone());
+                let mut w = Walker::new(self.collect, self.depth);
+                if !w.eval(names, &name) {
+                    ok = false;
+                    if !self.collect {
+                        return false;
+                    }
+                    let base = self.pointer();
+                    for mut violation in w.out {
+                        violation.pointer = base.clone();
+                        violation.message = format!("property name '{key}' {}", violation.message);
+                        self.out.push(violation);
+                    }
+                }
+            }
+        }
+        ok
+    }
+}
