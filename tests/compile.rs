@@ -93,10 +93,10 @@ fn generated_code_compiles_cleanly_in_both_editions_and_build_scripts_do_not_rer
         "[workspace]\nmembers = [\"edition2024\", \"edition2021\"]\nresolver = \"2\"\n",
     );
     // The repository's lock file: the same dependency versions, no resolution.
-    if let Ok(lock) = std::fs::read_to_string(repo().join("Cargo.lock")) {
-        if !root.join("Cargo.lock").exists() {
-            write(&root.join("Cargo.lock"), &lock);
-        }
+    if let Ok(lock) = std::fs::read_to_string(repo().join("Cargo.lock"))
+        && !root.join("Cargo.lock").exists()
+    {
+        write(&root.join("Cargo.lock"), &lock);
     }
     user_crate(&root.join("edition2024"), "edition2024", "2024");
     user_crate(&root.join("edition2021"), "edition2021", "2021");

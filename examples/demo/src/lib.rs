@@ -115,9 +115,24 @@ impl Default for Support {
         };
         Support {
             tickets: Mutex::new(vec![
-                ticket("T-1", "Cannot log in", TicketStatus::Open, TicketPriority::High),
-                ticket("T-2", "Invoice is wrong", TicketStatus::Pending, TicketPriority::Medium),
-                ticket("T-3", "Feature request", TicketStatus::Open, TicketPriority::Low),
+                ticket(
+                    "T-1",
+                    "Cannot log in",
+                    TicketStatus::Open,
+                    TicketPriority::High,
+                ),
+                ticket(
+                    "T-2",
+                    "Invoice is wrong",
+                    TicketStatus::Pending,
+                    TicketPriority::Medium,
+                ),
+                ticket(
+                    "T-3",
+                    "Feature request",
+                    TicketStatus::Open,
+                    TicketPriority::Low,
+                ),
             ]),
         }
     }
@@ -129,7 +144,10 @@ impl support::Support for Support {
         params: support::ListTicketsParams,
         _ctx: &ToolContext<'_, support::Scope>,
     ) -> Result<Vec<Ticket>, HandlerError> {
-        let tickets = self.tickets.lock().map_err(|_| HandlerError::msg("ticket store poisoned"))?;
+        let tickets = self
+            .tickets
+            .lock()
+            .map_err(|_| HandlerError::msg("ticket store poisoned"))?;
         Ok(tickets
             .iter()
             .filter(|t| params.status.is_none_or(|s| t.status == s))
@@ -143,7 +161,10 @@ impl support::Support for Support {
         params: support::UpdateTicketParams,
         _ctx: &ToolContext<'_, support::Scope>,
     ) -> Result<Ticket, HandlerError> {
-        let mut tickets = self.tickets.lock().map_err(|_| HandlerError::msg("ticket store poisoned"))?;
+        let mut tickets = self
+            .tickets
+            .lock()
+            .map_err(|_| HandlerError::msg("ticket store poisoned"))?;
         let ticket = tickets
             .iter_mut()
             .find(|t| t.id == params.id)

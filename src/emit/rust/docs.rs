@@ -32,10 +32,7 @@ pub fn sanitize(text: &str) -> String {
         let marker = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m));
         let line = match (marker, &fence) {
             (Some(m), None) => {
-                let run: String = trimmed
-                    .chars()
-                    .take_while(|c| Some(*c) == m.chars().next())
-                    .collect();
+                let run: String = trimmed.chars().take_while(|c| m.starts_with(*c)).collect();
                 fence = Some(run.clone());
                 format!("{run}text")
             }

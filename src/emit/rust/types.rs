@@ -727,7 +727,7 @@ fn discriminator(branches: &[&Value]) -> Option<String> {
     'next: for key in candidates {
         let mut seen = BTreeSet::new();
         for b in branches {
-            let Some(o) = b.as_object() else { return None };
+            let o = b.as_object()?;
             let required = o
                 .get("required")
                 .and_then(Value::as_array)
