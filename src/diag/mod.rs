@@ -50,6 +50,9 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// The path a span-less diagnostic is about, when there is one.
     pub path: Option<std::path::PathBuf>,
+    /// The lint rule a [`Code::Lint`] diagnostic comes from; it is printed
+    /// where the code goes.
+    pub rule: Option<&'static str>,
 }
 
 impl Diagnostic {
@@ -64,6 +67,7 @@ impl Diagnostic {
             secondary: Vec::new(),
             help: None,
             path: None,
+            rule: None,
         }
     }
 
@@ -98,6 +102,17 @@ impl Diagnostic {
     pub fn path(mut self, path: impl Into<std::path::PathBuf>) -> Self {
         self.path = Some(path.into());
         self
+    }
+
+    /// Sets the lint rule id, printed in place of the code.
+    pub fn rule(mut self, rule: &'static str) -> Self {
+        self.rule = Some(rule);
+        self
+    }
+
+    /// What is printed as the diagnostic's id: the lint rule, or the code.
+    pub fn id(&self) -> &'static str {
+        self.rule.unwrap_or(self.code.as_str())
     }
 
     pub fn is_error(&self) -> bool {

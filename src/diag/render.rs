@@ -15,7 +15,7 @@ fn level(severity: Severity) -> Level<'static> {
 fn render_with(renderer: &Renderer, map: &SourceMap, d: &Diagnostic) -> String {
     let title = level(d.severity)
         .primary_title(d.message.as_str())
-        .id(d.code.as_str());
+        .id(d.id());
     let mut elements: Vec<annotate_snippets::Element<'_>> = Vec::new();
     if let Some(span) = d.span {
         let file = map.file(span.file);
@@ -90,7 +90,7 @@ pub fn render_plain(map: &SourceMap, d: &Diagnostic) -> String {
     out.push_str(&format!(
         "{}[{}]: {}",
         d.severity.as_str(),
-        d.code.as_str(),
+        d.id(),
         d.message
     ));
     for l in &d.secondary {
@@ -125,7 +125,7 @@ fn location_json(map: &SourceMap, span: super::Span) -> serde_json::Value {
 /// A JSON object per diagnostic, stable for tools to read.
 pub fn render_json(map: &SourceMap, d: &Diagnostic) -> serde_json::Value {
     let mut v = serde_json::json!({
-        "code": d.code.as_str(),
+        "code": d.id(),
         "severity": d.severity.as_str(),
         "message": d.message,
     });
