@@ -232,9 +232,18 @@ pub fn parse(file: &SourceFile, id: FileId) -> Result<Node, Vec<Diagnostic>> {
     })
 }
 
+/// Whether a YAML text holds nothing but blank lines, comments and document
+/// markers: an empty document, rather than a `null` one.
+fn has_no_content(text: &str) -> bool {
+    text.lines().all(|line| {
+        let line = line.trim();
+        line.is_empty() || line.starts_with('#') || line == "---" || line == "..."
+    })
+}
+
 fn parse_here(file: &SourceFile, id: FileId) -> Result<Node, Vec<Diagnostic>> {
     DUPLICATES.with(|d| d.borrow_mut().clear());
-    if file.text.trim().is_empty() {
+    if has_no_content(&file.text) {
         // An empty document is an empty mapping: the loader then says what
         // is missing, at the top of the file.
         return Ok(Node {
@@ -322,7 +331,7 @@ fn error_diagnostic(file: &SourceFile, id: FileId, e: &serde_saphyr::Error) -> D
         serde_saphyr::Error::Budget { breach, .. } => (Code::TooLarge, budget_message(breach)),
         serde_saphyr::Error::MultipleDocuments { .. } => (
             Code::Syntax,
-            "invalid YAML: a manifest file holds one YAML document, and this `---` starts a second"
+            "invalid YAML: a manifest file holds one YAML document, and a second one starts here"
                 .to_string(),
         ),
         _ if message.contains("recursion limit") => (
