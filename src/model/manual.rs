@@ -5,7 +5,8 @@ use crate::diag::{Code, Diagnostic, FileId, SourceMap, Span};
 use std::path::{Component, Path, PathBuf};
 
 /// What a manual reference names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum RefKind {
     Tool,
     Play,
@@ -21,10 +22,11 @@ impl RefKind {
 }
 
 /// `{{ tool("name") }}` in a manual.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ManualRef {
     pub kind: RefKind,
     pub name: String,
+    #[serde(skip)]
     pub span: Span,
 }
 

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// The whole toolset: every manifest file merged.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Toolset {
     /// The toolset's name, which the implicit agent takes.
     pub name: String,
@@ -35,16 +35,17 @@ pub struct Toolset {
     pub inputs: Vec<PathBuf>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct NamedType {
     pub name: String,
     pub schema: Schema,
     /// The type name as written.
+    #[serde(skip)]
     pub span: Span,
 }
 
 /// Rust identifiers for a named thing, assigned once.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Idents {
     /// snake_case, keyword-escaped: a module or function name.
     pub snake: String,
@@ -61,7 +62,7 @@ impl Idents {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Toolbox {
     pub name: String,
     pub idents: Idents,
@@ -69,10 +70,11 @@ pub struct Toolbox {
     /// The named type of the session scope its tools read.
     pub scope: Option<String>,
     pub tools: Vec<Tool>,
+    #[serde(skip)]
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Playbook {
     pub name: String,
     pub idents: Idents,
@@ -80,17 +82,18 @@ pub struct Playbook {
     /// Plays are tools without policies, `terminal` or context; their
     /// `returns` is always present.
     pub plays: Vec<Tool>,
+    #[serde(skip)]
     pub span: Span,
 }
 
 /// Why a tool or play is deprecated.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Deprecation {
     pub note: Option<String>,
 }
 
 /// Policies enforced before a tool's handler runs.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Policy {
     pub auth: AuthLevel,
     pub roles: Vec<String>,
@@ -99,7 +102,7 @@ pub struct Policy {
 }
 
 /// A tool of a toolbox, or a play of a playbook.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Tool {
     /// The name the model sees, never re-cased.
     pub name: String,
@@ -117,26 +120,28 @@ pub struct Tool {
     pub annotations: serde_json::Map<String, serde_json::Value>,
     pub deprecated: Option<Deprecation>,
     pub examples: Vec<Example>,
+    #[serde(skip)]
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Example {
     pub arguments: serde_json::Value,
     pub result: Option<serde_json::Value>,
     pub description: Option<String>,
+    #[serde(skip)]
     pub span: Span,
 }
 
 /// Where a manual's text came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub enum ManualSource {
     Inline,
     /// The file, as a path relative to where toolc was run.
     File(PathBuf),
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Manual {
     pub name: String,
     pub description: Option<String>,
@@ -144,10 +149,11 @@ pub struct Manual {
     pub text: String,
     pub refs: Vec<ManualRef>,
     pub source: ManualSource,
+    #[serde(skip)]
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Capability {
     pub name: String,
     pub idents: Idents,
@@ -159,10 +165,11 @@ pub struct Capability {
     /// Index into [`Toolset::manuals`] (inline manuals are added there, named
     /// after their capability).
     pub manual: Option<usize>,
+    #[serde(skip)]
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Agent {
     pub name: String,
     pub idents: Idents,
@@ -173,6 +180,7 @@ pub struct Agent {
     /// True for the agent made when the manifests define none.
     pub implicit: bool,
     /// Where the agent is defined; `None` for the implicit agent.
+    #[serde(skip)]
     pub span: Option<Span>,
 }
 

@@ -2,7 +2,8 @@
 //! manifest spelling.
 
 /// The least caller level a tool allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum AuthLevel {
     #[default]
     None,
@@ -33,7 +34,7 @@ impl AuthLevel {
 }
 
 /// `N/unit`: at most `count` calls per `period_secs` seconds, per caller and tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct RateLimit {
     pub count: u32,
     pub period_secs: u64,

@@ -11,12 +11,15 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const TYPE_REF_PREFIX: &str = "#/types/";
 
 /// A JSON Schema from a manifest, with where each of its nodes was written.
-#[derive(Debug, Clone, PartialEq)]
+/// It serializes as its JSON alone.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Schema {
     pub json: Value,
     /// JSON pointer (relative to this schema) → span.
+    #[serde(skip)]
     pub spans: PointerSpans,
     /// The span of the whole schema.
+    #[serde(skip)]
     pub span: Span,
 }
 
