@@ -1,0 +1,106 @@
+//! Rule 8: `started` / `completed` / `failed` events with the call id, the tool, the duration
+//! and a `result_preview` capped at 16 KiB of valid JSON text.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use common::DemoToolbox;
+use serde_json::Value;
+use toolc_runtime::{CallContext, RESULT_PREVIEW_LIMIT, Toolbox};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
+
+type Fields = BTreeMap<String, String>;
+
+/// Records every event's fields as strings.
+#[derive(Clone, Default)]
+struct Recorder(Arc<Mutex<Vec<Fields>>>);
+
+struct Collect<'a>(&'a mut Fields);
+
+impl Visit for Collect<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+    fn record_u64(&mut self, field: &Field, value: u64) {
+        self.0.insert(field.name().to_owned(), value.to_string());
+    }
+}
+
+impl Subscriber for Recorder {
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, event: &Event<'_>) {
+        let mut fields = Fields::new();
+        event.record(&mut Collect(&mut fields));
+        fields.insert("level".into(), event.metadata().level().to_string());
+        fields.insert("target".into(), event.metadata().target().to_owned());
+        self.0.lock().unwrap().push(fields);
+    }
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+fn record(tool: &str, args: &str) -> Vec<Fields> {
+    let recorder = Recorder::default();
+    let tb = DemoToolbox::new();
+    let ctx = CallContext::new(format!("id-{tool}"));
+    tracing::subscriber::with_default(recorder.clone(), || {
+        let _ = common::runtime().block_on(tb.call(tool, args, &ctx));
+    });
+    let events = recorder.0.lock().unwrap().clone();
+    events
+}
+
+#[test]
+fn a_successful_call_emits_started_then_completed() {
+    let events = record("greet", r#"{"name":"Ada"}"#);
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[0]["event"], "started");
+    assert_eq!(events[1]["event"], "completed");
+    for e in &events {
+        assert_eq!(e["call_id"], "id-greet");
+        assert_eq!(e["tool"], "greet");
+        assert_eq!(e["target"], "toolc_runtime");
+    }
+    assert!(events[1]["duration_us"].parse::<u64>().is_ok());
+    assert_eq!(events[1]["result_preview"], r#"{"greeting":"hello Ada"}"#);
+}
+
+#[test]
+fn a_failed_call_emits_failed_with_its_kind() {
+    let events = record("greet", "[]");
+    assert_eq!(events.len(), 2, "{events:?}");
+    let failed = &events[1];
+    assert_eq!(failed["event"], "failed");
+    assert_eq!(failed["kind"], "arguments_invalid");
+    assert_eq!(failed["level"], "WARN");
+    assert!(failed["error"].starts_with("tool 'greet' arguments are invalid"));
+    let preview: Value = serde_json::from_str(&failed["result_preview"]).unwrap();
+    assert_eq!(preview["ok"], Value::Bool(false));
+    assert_eq!(preview["cause"]["kind"], "arguments_invalid");
+}
+
+#[test]
+fn the_result_preview_is_capped_valid_json() {
+    // `big` returns more than a megabyte.
+    let events = record("big", "{}");
+    let preview = &events[1]["result_preview"];
+    assert!(preview.len() <= RESULT_PREVIEW_LIMIT, "{}", preview.len());
+    assert!(preview.len() > RESULT_PREVIEW_LIMIT - 64, "{}", preview.len());
+    let v: Value = serde_json::from_str(preview).expect("valid JSON");
+    assert!(v["blob"].as_str().unwrap().ends_with('…'));
+}
