@@ -61,8 +61,8 @@ fn record(tool: &str, args: &str) -> Vec<Fields> {
     tracing::subscriber::with_default(recorder.clone(), || {
         let _ = common::runtime().block_on(tb.call(tool, args, &ctx));
     });
-    let events = recorder.0.lock().unwrap().clone();
-    events
+    let events = recorder.0.lock().unwrap();
+    events.clone()
 }
 
 #[test]
