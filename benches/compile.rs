@@ -1,0 +1,60 @@
+//! The whole compile, load → resolve → emit → write, for synthetic toolsets
+//! of 100, 1,000 and 10,000 tools, to show how the cost grows. The baseline
+//! in each group is reading and parsing the same YAML into an untyped value.
+
+mod common;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+fn compile_to(paths: &[PathBuf], out: &std::path::Path) {
+    let checked = toolc::check(paths, &Default::default());
+    assert!(!checked.diagnostics.has_errors());
+    let rust =
+        toolc::emit::rust::generate(&checked.toolset, &Default::default()).expect("generates");
+    let docs = toolc::emit::docs::reference(&checked.toolset).expect("renders");
+    toolc::write::write_all(
+        out,
+        &[
+            toolc::write::Output {
+                path: "toolset.rs".into(),
+                contents: rust,
+            },
+            toolc::write::Output {
+                path: "reference.md".into(),
+                contents: docs,
+            },
+        ],
+    )
+    .expect("writes");
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("compile");
+    g.sample_size(10);
+    for n in [100usize, 1_000, 10_000] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let paths = common::write_toolset(dir.path(), n);
+        let out = dir.path().join("out");
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("toolc_load_to_write", n), &n, |b, _| {
+            // A fresh output folder each time would measure the file system;
+            // removing the outputs makes every write a real write.
+            b.iter(|| {
+                let _ = std::fs::remove_dir_all(&out);
+                compile_to(&paths, &out)
+            })
+        });
+        g.bench_with_input(BenchmarkId::new("baseline_parse_yaml", n), &n, |b, _| {
+            b.iter(|| {
+                for path in &paths {
+                    let text = std::fs::read_to_string(path).expect("read");
+                    serde_saphyr::from_str::<serde_json::Value>(&text).expect("parse");
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
