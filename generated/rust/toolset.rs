@@ -7,6 +7,7 @@
 //   manifests/manuals/support.md
 
 /// The toolset's named types.
+#[allow(dead_code)]
 pub mod types {
     /// The meetings of one day.
     #[derive(
@@ -138,6 +139,7 @@ pub mod types {
 }
 /// One module per toolbox: parameter and return types, the trait to
 /// implement, and its dispatcher.
+#[allow(dead_code)]
 pub mod toolboxes {
     /// Toolbox `meetings`: Meeting management tools
     pub mod meetings {
@@ -691,6 +693,7 @@ pub mod toolboxes {
 }
 /// One module per playbook: parameter and return types, the trait to
 /// implement, and its dispatcher.
+#[allow(dead_code)]
 pub mod playbooks {
     /// Playbook `recipes`: Named multi-step recipes
     pub mod recipes {
@@ -812,6 +815,7 @@ pub mod playbooks {
     }
 }
 /// One constructor per agent, assembling its capabilities.
+#[allow(dead_code)]
 pub mod agents {
     /// Agent `assistant`: The meeting assistant
     ///
@@ -870,6 +874,7 @@ pub mod agents {
 }
 /// Validation tables the dispatchers check arguments and results against.
 #[doc(hidden)]
+#[allow(dead_code)]
 pub mod __schemas {
     pub static S1: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,

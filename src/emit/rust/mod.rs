@@ -174,20 +174,24 @@ pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diag
     let schemas = tables.module();
     let file = quote! {
         /// The toolset's named types.
+        #[allow(dead_code)]
         pub mod types {
             #(#type_items)*
         }
         /// One module per toolbox: parameter and return types, the trait to
         /// implement, and its dispatcher.
+        #[allow(dead_code)]
         pub mod toolboxes {
             #(#toolbox_modules)*
         }
         /// One module per playbook: parameter and return types, the trait to
         /// implement, and its dispatcher.
+        #[allow(dead_code)]
         pub mod playbooks {
             #(#playbook_modules)*
         }
         /// One constructor per agent, assembling its capabilities.
+        #[allow(dead_code)]
         pub mod agents {
             #(#agents)*
         }

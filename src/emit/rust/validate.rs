@@ -206,6 +206,7 @@ impl<'a> Tables<'a> {
         quote! {
             /// Validation tables the dispatchers check arguments and results against.
             #[doc(hidden)]
+            #[allow(dead_code)]
             pub mod __schemas {
                 #(#statics)*
             }
