@@ -11,8 +11,10 @@
 //! with every diagnostic found.
 
 mod builder;
+pub mod config;
 pub mod diag;
 pub mod emit;
+pub mod lint;
 pub mod manifest;
 pub mod model;
 pub mod write;

@@ -2,6 +2,8 @@
 
 mod build;
 mod check;
+mod dump;
+mod lint;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -19,6 +21,10 @@ enum Command {
     Check(check::CheckArgs),
     /// Generate Rust and the other outputs into a folder (default `generated/`).
     Build(build::BuildArgs),
+    /// Lint every model-facing schema and tool list for the provider dialects.
+    Lint(lint::LintArgs),
+    /// Print one agent's tool list in one dialect's request shape.
+    Dump(dump::DumpArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,5 +43,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Build(args) => build::run(args),
+        Command::Lint(args) => lint::run(args),
+        Command::Dump(args) => dump::run(args),
     }
 }

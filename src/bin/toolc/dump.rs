@@ -1,0 +1,117 @@
+//! `toolc dump`: print one agent's tool list in one dialect's request shape.
+
+use crate::lint::{Color, Format, human_and_color, load_config, parse_dialect, print_diagnostics};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use toolc::config::Options;
+use toolc::diag::{Code, Diagnostic, did_you_mean};
+use toolc::emit::dialect::emit_tool_list;
+use toolc::lint::{self, Dialect};
+
+#[derive(clap::Args)]
+pub struct DumpArgs {
+    /// Manifest files or folders.
+    #[arg(default_value = "manifests")]
+    paths: Vec<PathBuf>,
+    /// The agent whose tools to list. May be left out when there is one agent.
+    #[arg(long)]
+    agent: Option<String>,
+    /// The dialect: openai, openai-strict, azure-openai-strict, gemini,
+    /// gemini-vertex, gemini-jsonschema, anthropic, anthropic-strict or mcp.
+    #[arg(long, value_parser = parse_dialect, required_unless_present = "list_agents")]
+    dialect: Option<Dialect>,
+    /// Print the agents' names, one a line, instead.
+    #[arg(long)]
+    list_agents: bool,
+    /// How to print diagnostics (on stderr): human or plain.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// When to color human output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+    /// The config file. Default: toolc.toml in the manifest root, or beside it.
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+pub fn run(args: DumpArgs) -> ExitCode {
+    let checked = toolc::check(&args.paths, &Default::default());
+    let mut sources = checked.sources;
+    let (format, color) = human_and_color(args.format, args.color);
+    let human = format == Format::Human;
+    let mut diags = checked.diagnostics.into_vec();
+    let (config, config_diags) = load_config(args.config.as_ref(), &args.paths, &mut sources);
+    diags.extend(config_diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        print_diagnostics(&sources, &diags, human, color);
+        let io = diags.iter().any(|d| d.code == Code::Io);
+        return ExitCode::from(if io { 2 } else { 1 });
+    }
+    let toolset = &checked.toolset;
+    let mut stdout = std::io::stdout().lock();
+    if args.list_agents {
+        for a in &toolset.agents {
+            let _ = writeln!(stdout, "{}", a.name);
+        }
+        return ExitCode::SUCCESS;
+    }
+    let Some(dialect) = args.dialect else {
+        return ExitCode::from(2);
+    };
+    let agent = match &args.agent {
+        Some(name) => toolset.agents.iter().find(|a| &a.name == name),
+        None if toolset.agents.len() == 1 => toolset.agents.first(),
+        None => None,
+    };
+    let Some(agent) = agent else {
+        let names = toolset.agents.iter().map(|a| a.name.as_str());
+        let mut d = match &args.agent {
+            Some(name) => {
+                let d = Diagnostic::new(
+                    Code::UnknownReference,
+                    format!("there is no agent named `{name}`"),
+                );
+                match did_you_mean(name, names.clone()) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None => d,
+                }
+            }
+            None => Diagnostic::new(
+                Code::MissingKey,
+                "this toolset has several agents: say which with `--agent`",
+            ),
+        };
+        let all: Vec<&str> = names.collect();
+        if d.help.is_none() {
+            d = d.help(format!("the agents are {}", all.join(", ")));
+        }
+        print_diagnostics(&sources, &[d], human, color);
+        return ExitCode::from(2);
+    };
+    // The config's grading applies; the dialect is the one asked for.
+    let options = Options {
+        dialects: Some(vec![dialect]),
+        ..Default::default()
+    }
+    .or(config.options);
+    let settings = match options.lint_settings() {
+        Ok(s) => s,
+        Err(e) => {
+            print_diagnostics(&sources, &e, human, color);
+            return ExitCode::from(2);
+        }
+    };
+    let emitted = emit_tool_list(toolset, agent, dialect, &settings);
+    print_diagnostics(
+        &sources,
+        &lint::to_diagnostics(&emitted.findings),
+        human,
+        color,
+    );
+    if emitted.has_errors() {
+        return ExitCode::from(1);
+    }
+    let _ = writeln!(stdout, "{:#}", emitted.list);
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,472 @@
+//! `toolc.toml`: the optional project config, beside the manifests' root.
+//!
+//! ```toml
+//! [lint]
+//! dialects = ["openai-strict", "gemini", "anthropic", "mcp"]
+//! require_describe = false          # missing-description warnings
+//! deny = ["missing-description"]    # raise to error
+//! allow = ["gemini-string-format"]  # silence
+//!
+//! [emit]
+//! out_dir = "generated"
+//! ```
+//!
+//! The same options can be set in code ([`Options`]); code wins, field by
+//! field ([`Options::or`]). Paths in the file are relative to its folder.
+
+use crate::diag::{Code, Diagnostic, FileId, SourceMap, Span, did_you_mean};
+use crate::lint::{Dialect, LintSettings, rules};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+/// The config file's name.
+pub const FILE_NAME: &str = crate::manifest::CONFIG_FILE;
+
+/// The default `[emit] out_dir`.
+pub const DEFAULT_OUT_DIR: &str = "generated";
+
+/// Every option of `toolc.toml`; `None` where not given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `[lint] dialects`: the dialects linted.
+    pub dialects: Option<Vec<Dialect>>,
+    /// `[lint] require_describe`: turns on `missing-description`.
+    pub require_describe: Option<bool>,
+    /// `[lint] deny`: rule ids raised to errors.
+    pub deny: Option<Vec<String>>,
+    /// `[lint] allow`: rule ids silenced.
+    pub allow: Option<Vec<String>>,
+    /// `[emit] out_dir`: where generated files go.
+    pub out_dir: Option<PathBuf>,
+}
+
+impl Options {
+    /// These options where set, `fallback`'s elsewhere: `code.or(file)`.
+    pub fn or(self, fallback: Options) -> Options {
+        Options {
+            dialects: self.dialects.or(fallback.dialects),
+            require_describe: self.require_describe.or(fallback.require_describe),
+            deny: self.deny.or(fallback.deny),
+            allow: self.allow.or(fallback.allow),
+            out_dir: self.out_dir.or(fallback.out_dir),
+        }
+    }
+
+    /// The lint settings these options give, defaults filled in. Rule ids
+    /// that do not exist (set in code; the file's are checked on load) are
+    /// errors without a place.
+    pub fn lint_settings(&self) -> Result<LintSettings, Vec<Diagnostic>> {
+        let mut errors = Vec::new();
+        let mut ids = |list: &Option<Vec<String>>, what: &str| -> BTreeSet<&'static str> {
+            let mut out = BTreeSet::new();
+            for id in list.iter().flatten() {
+                match rules::rule(id) {
+                    Some(r) => {
+                        out.insert(r.id);
+                    }
+                    None => {
+                        let (msg, help) = rules::unknown_message(id);
+                        errors.push(
+                            Diagnostic::new(Code::UnknownRule, format!("{what}: {msg}")).help(help),
+                        );
+                    }
+                }
+            }
+            out
+        };
+        let deny = ids(&self.deny, "lint `deny`");
+        let allow = ids(&self.allow, "lint `allow`");
+        for both in deny.intersection(&allow) {
+            errors.push(
+                Diagnostic::new(
+                    Code::UnknownRule,
+                    format!("lint rule `{both}` is both denied and allowed"),
+                )
+                .help("keep it in one of `deny` and `allow`"),
+            );
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut dialects = self
+            .dialects
+            .clone()
+            .unwrap_or_else(|| Dialect::DEFAULT.to_vec());
+        let mut seen = BTreeSet::new();
+        dialects.retain(|d| seen.insert(*d));
+        Ok(LintSettings {
+            dialects,
+            require_describe: self.require_describe.unwrap_or(false),
+            deny,
+            allow,
+        })
+    }
+}
+
+/// A loaded config: the file (when there is one) and its options.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Config {
+    pub path: Option<PathBuf>,
+    pub options: Options,
+}
+
+impl Config {
+    /// The folder paths in the file are relative to: the file's own, or
+    /// `.` when there is no file.
+    pub fn dir(&self) -> PathBuf {
+        self.path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// `[emit] out_dir` resolved against [`Config::dir`].
+    pub fn out_dir(&self) -> PathBuf {
+        let rel = self
+            .options
+            .out_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT_DIR));
+        if rel.is_absolute() {
+            rel
+        } else {
+            self.dir().join(rel)
+        }
+    }
+}
+
+/// Where the config for these manifest paths is: `toolc.toml` in the first
+/// manifest root (a folder given, or a file's folder), else beside it (in
+/// the root's parent).
+pub fn find(paths: &[PathBuf]) -> Option<PathBuf> {
+    let first = paths.first()?;
+    let root = if first.is_dir() {
+        first.clone()
+    } else {
+        first.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let inside = root.join(FILE_NAME);
+    if inside.is_file() {
+        return Some(inside);
+    }
+    let parent = if root.as_os_str().is_empty() || root == Path::new(".") {
+        return None;
+    } else {
+        root.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let beside = parent.join(FILE_NAME);
+    beside.is_file().then_some(beside)
+}
+
+/// Finds and loads the config for these manifest paths. The file is added
+/// to `sources` so its diagnostics render with excerpts.
+pub fn discover(paths: &[PathBuf], sources: &mut SourceMap) -> (Config, Vec<Diagnostic>) {
+    match find(paths) {
+        Some(p) => load(&p, sources),
+        None => (Config::default(), Vec::new()),
+    }
+}
+
+/// Loads one config file.
+pub fn load(path: &Path, sources: &mut SourceMap) -> (Config, Vec<Diagnostic>) {
+    let mut config = Config {
+        path: Some(path.to_path_buf()),
+        options: Options::default(),
+    };
+    let text = match std::fs::metadata(path) {
+        Ok(m) if m.len() > crate::manifest::MAX_FILE_BYTES => {
+            Err(format!("it is {} bytes", m.len()))
+        }
+        _ => std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| String::from_utf8(b).map_err(|_| "it is not valid UTF-8".to_string())),
+    };
+    match text {
+        Ok(text) => {
+            let id = sources.add(path, text);
+            let (options, diags) = parse(sources, id);
+            config.options = options;
+            (config, diags)
+        }
+        Err(e) => (
+            config,
+            vec![
+                Diagnostic::new(Code::Io, format!("cannot read `{}`: {e}", path.display()))
+                    .path(path),
+            ],
+        ),
+    }
+}
+
+/// Deeper bracket nesting than any config needs is refused before parsing.
+const MAX_BRACKETS: usize = 32;
+
+fn too_deep(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' && q == '"' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '[' | '{' => {
+                    depth += 1;
+                    if depth > MAX_BRACKETS {
+                        return Some(i);
+                    }
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                '\n' => {}
+                _ => {}
+            },
+        }
+    }
+    None
+}
+
+fn span(file: FileId, r: std::ops::Range<usize>) -> Span {
+    Span::new(file, r.start, r.end)
+}
+
+fn type_name(v: &DeValue<'_>) -> &'static str {
+    match v {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "an integer",
+        DeValue::Float(_) => "a number",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a date-time",
+        DeValue::Array(_) => "a list",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+struct Parser {
+    file: FileId,
+    diags: Vec<Diagnostic>,
+}
+
+impl Parser {
+    fn wrong(&mut self, v: &Spanned<DeValue<'_>>, key: &str, expected: &str) {
+        self.diags.push(
+            Diagnostic::new(
+                Code::WrongType,
+                format!(
+                    "`{key}` must be {expected}, found {}",
+                    type_name(v.get_ref())
+                ),
+            )
+            .at(span(self.file, v.span())),
+        );
+    }
+
+    fn unknown(
+        &mut self,
+        key: &Spanned<std::borrow::Cow<'_, str>>,
+        section: &str,
+        known: &[&'static str],
+    ) {
+        let name = key.get_ref();
+        let mut d = Diagnostic::new(
+            Code::UnknownKey,
+            format!("unknown key `{name}` in {section}"),
+        )
+        .at(span(self.file, key.span()));
+        d = match did_you_mean(name, known.iter().copied()) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None => d.help(format!(
+                "the keys here are {}",
+                known
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        };
+        self.diags.push(d);
+    }
+
+    fn table<'a, 'i>(&mut self, v: &'a Spanned<DeValue<'i>>, key: &str) -> Option<&'a DeTable<'i>> {
+        match v.get_ref() {
+            DeValue::Table(t) => Some(t),
+            _ => {
+                self.wrong(v, key, "a table");
+                None
+            }
+        }
+    }
+
+    fn strings<'a>(&mut self, v: &'a Spanned<DeValue<'_>>, key: &str) -> Vec<(&'a str, Span)> {
+        let DeValue::Array(items) = v.get_ref() else {
+            self.wrong(v, key, "a list of strings");
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            match item.get_ref() {
+                DeValue::String(s) => out.push((s.as_ref(), span(self.file, item.span()))),
+                _ => self.wrong(item, &format!("{key}[..]"), "a string"),
+            }
+        }
+        out
+    }
+
+    fn rule_ids(&mut self, v: &Spanned<DeValue<'_>>, key: &str) -> Vec<(String, Span)> {
+        let mut out = Vec::new();
+        for (id, sp) in self.strings(v, key) {
+            if rules::rule(id).is_some() {
+                out.push((id.to_string(), sp));
+            } else {
+                let (msg, help) = rules::unknown_message(id);
+                self.diags
+                    .push(Diagnostic::new(Code::UnknownRule, msg).at(sp).help(help));
+            }
+        }
+        out
+    }
+}
+
+const SECTIONS: &[&str] = &["lint", "emit"];
+const LINT_KEYS: &[&str] = &["dialects", "require_describe", "deny", "allow"];
+const EMIT_KEYS: &[&str] = &["out_dir"];
+
+/// Parses the config in `sources` under `file`.
+pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
+    let text = &sources.file(file).text;
+    let mut p = Parser {
+        file,
+        diags: Vec::new(),
+    };
+    let mut options = Options::default();
+    if let Some(at) = too_deep(text) {
+        p.diags.push(
+            Diagnostic::new(
+                Code::TooLarge,
+                format!("`{FILE_NAME}` nests brackets more than {MAX_BRACKETS} deep"),
+            )
+            .at(Span::new(file, at, at + 1)),
+        );
+        return (options, p.diags);
+    }
+    let (root, errors) = DeTable::parse_recoverable(text);
+    if !errors.is_empty() {
+        for e in &errors {
+            let msg = e.message().trim().to_string();
+            let code = if msg.contains("duplicate key") {
+                Code::DuplicateKey
+            } else {
+                Code::Syntax
+            };
+            let sp = e.span().map_or(Span::new(file, 0, 0), |r| span(file, r));
+            p.diags
+                .push(Diagnostic::new(code, format!("invalid TOML: {msg}")).at(sp));
+        }
+        return (options, p.diags);
+    }
+    for (k, v) in root.get_ref().iter() {
+        match k.get_ref().as_ref() {
+            "lint" => {
+                let Some(t) = p.table(v, "lint") else {
+                    continue;
+                };
+                let mut deny: Vec<(String, Span)> = Vec::new();
+                let mut allow: Vec<(String, Span)> = Vec::new();
+                for (k, v) in t.iter() {
+                    match k.get_ref().as_ref() {
+                        "dialects" => {
+                            let mut ds = Vec::new();
+                            for (name, sp) in p.strings(v, "dialects") {
+                                match Dialect::parse(name) {
+                                    Some(d) => ds.push(d),
+                                    None => {
+                                        let (msg, help) = Dialect::unknown_message(name);
+                                        p.diags.push(
+                                            Diagnostic::new(Code::UnknownDialect, msg)
+                                                .at(sp)
+                                                .help(help),
+                                        );
+                                    }
+                                }
+                            }
+                            options.dialects = Some(ds);
+                        }
+                        "require_describe" => match v.get_ref() {
+                            DeValue::Boolean(b) => options.require_describe = Some(*b),
+                            _ => p.wrong(v, "require_describe", "a boolean"),
+                        },
+                        "deny" => deny = p.rule_ids(v, "deny"),
+                        "allow" => allow = p.rule_ids(v, "allow"),
+                        _ => p.unknown(k, "`[lint]`", LINT_KEYS),
+                    }
+                }
+                for (id, sp) in &allow {
+                    if let Some((_, first)) = deny.iter().find(|(d, _)| d == id) {
+                        p.diags.push(
+                            Diagnostic::new(
+                                Code::UnknownRule,
+                                format!("lint rule `{id}` is both denied and allowed"),
+                            )
+                            .at(*sp)
+                            .secondary(*first, "denied here")
+                            .help("keep it in one of `deny` and `allow`"),
+                        );
+                    }
+                }
+                if t.get("deny").is_some() {
+                    options.deny = Some(deny.into_iter().map(|(d, _)| d).collect());
+                }
+                if t.get("allow").is_some() {
+                    let denied: BTreeSet<String> = options.deny.iter().flatten().cloned().collect();
+                    options.allow = Some(
+                        allow
+                            .into_iter()
+                            .map(|(a, _)| a)
+                            .filter(|a| !denied.contains(a))
+                            .collect(),
+                    );
+                }
+            }
+            "emit" => {
+                let Some(t) = p.table(v, "emit") else {
+                    continue;
+                };
+                for (k, v) in t.iter() {
+                    match k.get_ref().as_ref() {
+                        "out_dir" => match v.get_ref() {
+                            DeValue::String(s) if !s.trim().is_empty() => {
+                                options.out_dir = Some(PathBuf::from(s.as_ref()));
+                            }
+                            DeValue::String(_) => p.diags.push(
+                                Diagnostic::new(Code::WrongType, "`out_dir` is empty")
+                                    .at(span(file, v.span()))
+                                    .help(format!("name a folder, such as `{DEFAULT_OUT_DIR}`")),
+                            ),
+                            _ => p.wrong(v, "out_dir", "a string"),
+                        },
+                        _ => p.unknown(k, "`[emit]`", EMIT_KEYS),
+                    }
+                }
+            }
+            _ => p.unknown(k, "`toolc.toml`", SECTIONS),
+        }
+    }
+    (options, p.diags)
+}
+
+/// Parses config text (for tests and tools): the text is added to `sources`
+/// under `path`.
+pub fn parse_str(sources: &mut SourceMap, path: &Path, text: &str) -> (Options, Vec<Diagnostic>) {
+    let id = sources.add(path, text.to_string());
+    parse(sources, id)
+}
