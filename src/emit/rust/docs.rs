@@ -16,7 +16,7 @@ fn is_bidi_control(c: char) -> bool {
 
 /// Rewrites description text for rustdoc:
 /// - direction controls and other control characters are spelled out as
-///   `U+XXXX`;
+///   `U+XXXX`, tabs become four spaces;
 /// - every fenced code block is marked `text`, and leading indentation is
 ///   removed, so no block is compiled as a doctest;
 /// - line endings are normalized.
@@ -48,7 +48,10 @@ pub fn sanitize(text: &str) -> String {
             _ => trimmed.to_string(),
         };
         for c in line.chars() {
-            if is_bidi_control(c) || (c.is_control() && c != '\t') {
+            if c == '\t' {
+                // clippy: tabs_in_doc_comments.
+                out.push_str("    ");
+            } else if is_bidi_control(c) || c.is_control() {
                 out.push_str(&format!("U+{:04X}", c as u32));
             } else {
                 out.push(c);
