@@ -252,7 +252,7 @@ pub fn decode(file: FileId, root: &Node, diags: &mut Vec<Diagnostic>) -> RawFile
                         format!("unsupported manifest version {shown}"),
                     )
                     .at(e.value.span)
-                    .help("this toolc reads manifest version 1; write `version: 1`"),
+                    .help("this toolc reads manifest version 1: write `version: 1` (YAML) or `version = 1` (TOML)"),
                 );
             }
         },
