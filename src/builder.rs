@@ -50,6 +50,9 @@ pub struct Report {
     pub inputs: Vec<PathBuf>,
     /// Warnings found (also printed as `cargo:warning=`).
     pub warnings: Vec<String>,
+    /// The `cargo:` lines printed to stdout (none when cargo instructions
+    /// are off).
+    pub cargo_lines: Vec<String>,
 }
 
 /// Configures a compile. Start with [`configure`].
@@ -186,10 +189,15 @@ impl Builder {
             .cloned()
             .collect();
         inputs.extend(checked.toolset.inputs.iter().cloned());
-        if cargo {
-            for p in &inputs {
-                println!("cargo:rerun-if-changed={}", p.display());
+        let mut cargo_lines = Vec::new();
+        let mut emit = |line: String| {
+            if cargo {
+                println!("{line}");
+                cargo_lines.push(line);
             }
+        };
+        for p in &inputs {
+            emit(format!("cargo:rerun-if-changed={}", p.display()));
         }
         let render = |diags: &[crate::diag::Diagnostic]| {
             diags
@@ -204,11 +212,9 @@ impl Builder {
             .filter(|d| !d.is_error())
             .map(|d| crate::diag::render_plain(&checked.sources, d))
             .collect();
-        if cargo {
-            for w in &warnings {
-                for line in w.lines() {
-                    println!("cargo:warning={line}");
-                }
+        for w in &warnings {
+            for line in w.lines() {
+                emit(format!("cargo:warning={line}"));
             }
         }
         if checked.diagnostics.has_errors() {
@@ -224,6 +230,7 @@ impl Builder {
             written,
             inputs,
             warnings,
+            cargo_lines,
         })
     }
 }

@@ -172,3 +172,26 @@ fn errors_are_rendered_not_panicked() {
         .expect_err("no manifests");
     assert!(err.to_string().contains("no manifests given"));
 }
+
+#[test]
+fn cargo_instructions_print_exactly_the_inputs() {
+    let dir = out();
+    let quiet = base(dir.path()).compile().expect("compiles");
+    assert!(quiet.cargo_lines.is_empty());
+    let loud = base(dir.path())
+        .cargo_instructions(true)
+        .compile()
+        .expect("compiles");
+    let expected: Vec<String> = loud
+        .inputs
+        .iter()
+        .map(|p| format!("cargo:rerun-if-changed={}", p.display()))
+        .collect();
+    assert_eq!(loud.cargo_lines, expected);
+    // Never an output, never a path that does not exist.
+    assert!(
+        loud.inputs
+            .iter()
+            .all(|p| p.exists() && !p.starts_with(dir.path()))
+    );
+}
