@@ -17,6 +17,8 @@ pub mod context;
 pub mod descriptor;
 pub mod dispatch;
 pub mod errors;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod policy;
 pub mod result;
 pub mod schema;

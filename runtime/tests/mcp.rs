@@ -1,0 +1,664 @@
+//! The MCP server, driven with raw JSON-RPC lines over an in-process duplex stream: what it
+//! lists, what calls answer, and that it keeps serving after panics and garbage input.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::io::{
+    AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
+};
+use toolc_runtime::mcp::{McpServer, mcp_tool};
+use toolc_runtime::schema::{Additional, Schema, Types};
+use toolc_runtime::{
+    Agent, AuthLevel, BoxFuture, CallContext, Caller, Capability, Guard, HandlerError, NoParams,
+    OperationKind, Playbook, Policy, ToolDescriptor, ToolError, Toolbox, run_play, run_tool,
+    unknown_play,
+};
+
+static STRING: Schema = Schema {
+    types: Types::STRING,
+    ..Schema::ANY
+};
+static INTEGER: Schema = Schema {
+    types: Types::INTEGER,
+    ..Schema::ANY
+};
+static NUMBER: Schema = Schema {
+    types: Types::NUMBER,
+    ..Schema::ANY
+};
+static TEXT_OBJECT: Schema = Schema {
+    types: Types::OBJECT,
+    properties: &[("text", &STRING)],
+    required: &["text"],
+    additional_properties: Additional::Forbidden,
+    ..Schema::ANY
+};
+static EMPTY: Schema = Schema {
+    types: Types::OBJECT,
+    ..Schema::ANY
+};
+static NUMBERS: Schema = Schema {
+    types: Types::ARRAY,
+    items: Some(&INTEGER),
+    ..Schema::ANY
+};
+static N_PARAMS: Schema = Schema {
+    types: Types::OBJECT,
+    properties: &[("n", &INTEGER)],
+    required: &["n"],
+    additional_properties: Additional::Forbidden,
+    ..Schema::ANY
+};
+static HALF: Schema = Schema {
+    types: Types::OBJECT,
+    properties: &[("half", &NUMBER)],
+    required: &["half"],
+    additional_properties: Additional::Forbidden,
+    ..Schema::ANY
+};
+
+const TEXT_SCHEMA: &str = r#"{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}"#;
+
+const fn tool(
+    name: &'static str,
+    input_schema: &'static str,
+    parameters: &'static Schema,
+    output: Option<(&'static str, &'static Schema)>,
+) -> ToolDescriptor {
+    ToolDescriptor {
+        name,
+        kind: OperationKind::Tool,
+        title: None,
+        description: "a test tool",
+        input_schema,
+        output_schema: match output {
+            Some((text, _)) => Some(text),
+            None => None,
+        },
+        parameters,
+        returns: match output {
+            Some((_, schema)) => Some(schema),
+            None => None,
+        },
+        validate_returns: true,
+        terminal: false,
+        deprecated: false,
+        policy: Policy::NONE,
+        annotations: "{}",
+    }
+}
+
+static TOOLS: [ToolDescriptor; 6] = [
+    ToolDescriptor {
+        title: Some("Echo"),
+        annotations: r#"{"read_only":true,"open_world":false,"custom":"kept out"}"#,
+        ..tool(
+            "echo",
+            TEXT_SCHEMA,
+            &TEXT_OBJECT,
+            Some((
+                r##"{"$ref":"#/$defs/Text","$defs":{"Text":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}}}"##,
+                &TEXT_OBJECT,
+            )),
+        )
+    },
+    tool("boom", "{\"type\":\"object\"}", &EMPTY, None),
+    tool("raw_boom", "{\"type\":\"object\"}", &EMPTY, None),
+    ToolDescriptor {
+        policy: Policy {
+            auth: AuthLevel::Admin,
+            ..Policy::NONE
+        },
+        annotations: r#"{"destructive":true,"idempotent":false}"#,
+        ..tool("secret", "{\"type\":\"object\"}", &EMPTY, None)
+    },
+    tool(
+        "numbers",
+        "{\"type\":\"object\"}",
+        &EMPTY,
+        Some((r#"{"type":"array","items":{"type":"integer"}}"#, &NUMBERS)),
+    ),
+    tool(
+        "echo_boom",
+        TEXT_SCHEMA,
+        &TEXT_OBJECT,
+        Some((TEXT_SCHEMA, &TEXT_OBJECT)),
+    ),
+];
+
+static PLAYS: [ToolDescriptor; 1] = [ToolDescriptor {
+    kind: OperationKind::Play,
+    ..tool(
+        "halve",
+        r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#,
+        &N_PARAMS,
+        Some((
+            r#"{"type":"object","properties":{"half":{"type":"number"}},"required":["half"]}"#,
+            &HALF,
+        )),
+    )
+}];
+
+#[derive(Deserialize, Serialize)]
+struct Text {
+    text: String,
+}
+
+#[derive(Deserialize)]
+struct N {
+    n: i64,
+}
+
+#[derive(Serialize)]
+struct Half {
+    half: f64,
+}
+
+/// Counts the calls that reached a handler.
+#[derive(Default)]
+struct Lab {
+    guard: Guard,
+    handled: AtomicUsize,
+}
+
+impl Toolbox for Lab {
+    fn name(&self) -> &'static str {
+        "lab"
+    }
+
+    fn descriptors(&self) -> &'static [ToolDescriptor] {
+        &TOOLS
+    }
+
+    fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        arguments: &'a str,
+        ctx: &'a CallContext,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        // A hand-written toolbox that panics outside the contract's own guard.
+        if tool == "raw_boom" {
+            panic!("the toolbox itself fell over");
+        }
+        Box::pin(async move {
+            self.handled.fetch_add(1, Ordering::SeqCst);
+            match tool {
+                "echo" => {
+                    run_tool(
+                        &TOOLS[0],
+                        &self.guard,
+                        ctx,
+                        arguments,
+                        |p: Text| async move { Ok::<_, HandlerError>(p) },
+                    )
+                    .await
+                }
+                "boom" => {
+                    run_tool(
+                        &TOOLS[1],
+                        &self.guard,
+                        ctx,
+                        arguments,
+                        |_: NoParams| async move {
+                            if tool == "boom" {
+                                panic!("handler panicked on purpose");
+                            }
+                            Ok::<Value, HandlerError>(Value::Null)
+                        },
+                    )
+                    .await
+                }
+                "secret" => {
+                    run_tool(
+                        &TOOLS[3],
+                        &self.guard,
+                        ctx,
+                        arguments,
+                        |_: NoParams| async move { Ok::<_, HandlerError>(json!({"secret": 42})) },
+                    )
+                    .await
+                }
+                "numbers" => {
+                    run_tool(
+                        &TOOLS[4],
+                        &self.guard,
+                        ctx,
+                        arguments,
+                        |_: NoParams| async move { Ok::<_, HandlerError>(vec![1, 2, 3]) },
+                    )
+                    .await
+                }
+                "echo_boom" => {
+                    run_tool(
+                        &TOOLS[5],
+                        &self.guard,
+                        ctx,
+                        arguments,
+                        |p: Text| async move {
+                            if p.text == "boom" {
+                                panic!("echo_boom panicked");
+                            }
+                            Ok::<_, HandlerError>(p)
+                        },
+                    )
+                    .await
+                }
+                other => Err(ToolError::unknown_tool(other)),
+            }
+        })
+    }
+}
+
+struct Plays;
+
+impl Playbook for Plays {
+    fn name(&self) -> &'static str {
+        "plays"
+    }
+
+    fn descriptors(&self) -> &'static [ToolDescriptor] {
+        &PLAYS
+    }
+
+    fn call<'a>(&'a self, play: &'a str, arguments: &'a str) -> BoxFuture<'a, Value> {
+        Box::pin(async move {
+            match play {
+                "halve" => {
+                    run_play(&PLAYS[0], arguments, |p: N| async move {
+                        if p.n % 2 != 0 {
+                            return Err(HandlerError::msg(format!("{} is odd", p.n)));
+                        }
+                        Ok(Half {
+                            half: p.n as f64 / 2.0,
+                        })
+                    })
+                    .await
+                }
+                other => unknown_play(other),
+            }
+        })
+    }
+}
+
+fn agent(lab: Arc<Lab>) -> Agent {
+    Agent::new(
+        "lab-agent",
+        "A laboratory agent.",
+        vec![Capability {
+            name: "lab",
+            description: "Lab tools",
+            manual: Some("Use echo to repeat text."),
+            toolbox: Some(lab),
+            playbook: Some(Arc::new(Plays)),
+        }],
+    )
+}
+
+/// A JSON-RPC client over one end of a duplex stream.
+struct Client {
+    write: WriteHalf<DuplexStream>,
+    lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
+    next_id: i64,
+}
+
+impl Client {
+    async fn send_line(&mut self, line: &str) {
+        self.write.write_all(line.as_bytes()).await.expect("write");
+        self.write.write_all(b"\n").await.expect("write");
+        self.write.flush().await.expect("flush");
+    }
+
+    async fn next_message(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
+            .await
+            .expect("the server answers within 10 s")
+            .expect("read")
+            .expect("the server keeps the stream open");
+        serde_json::from_str(&line).expect("the server writes JSON")
+    }
+
+    /// Sends a request and waits for the response with its id.
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let line = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_line(&line.to_string()).await;
+        self.response(id).await
+    }
+
+    async fn response(&mut self, id: i64) -> Value {
+        loop {
+            let message = self.next_message().await;
+            if message.get("id") == Some(&json!(id)) {
+                return message;
+            }
+        }
+    }
+
+    async fn call(&mut self, name: &str, arguments: Value) -> Value {
+        let response = self
+            .request("tools/call", json!({"name": name, "arguments": arguments}))
+            .await;
+        match response.get("result") {
+            Some(result) => result.clone(),
+            None => panic!("tools/call {name} failed: {response}"),
+        }
+    }
+}
+
+/// Starts a server for the lab agent, runs `initialize`, and returns the client, the
+/// `initialize` result, and the server task.
+async fn start(
+    server: McpServer,
+) -> (
+    Client,
+    Value,
+    tokio::task::JoinHandle<Result<(), toolc_runtime::mcp::ServeError>>,
+) {
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let task = tokio::spawn(server.serve(server_read, server_write));
+    let (read, write) = tokio::io::split(client_end);
+    let mut client = Client {
+        write,
+        lines: BufReader::new(read).lines(),
+        next_id: 0,
+    };
+    let init = client
+        .request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "duplex-test", "version": "0"}
+            }),
+        )
+        .await;
+    client
+        .send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    let init = init.get("result").cloned().expect("initialize result");
+    (client, init, task)
+}
+
+/// The text content of a result, parsed as JSON.
+fn text_json(result: &Value) -> Value {
+    let text = result["content"][0]["text"].as_str().expect("a text block");
+    serde_json::from_str(text).expect("the text is JSON")
+}
+
+fn is_error(result: &Value) -> bool {
+    result.get("isError") == Some(&Value::Bool(true))
+}
+
+#[tokio::test]
+async fn initialize_says_who_the_agent_is() {
+    let (_client, init, _task) = start(McpServer::new(agent(Arc::default()))).await;
+    assert_eq!(init["protocolVersion"], "2025-11-25");
+    assert_eq!(init["serverInfo"]["name"], "lab-agent");
+    assert_eq!(init["serverInfo"]["description"], "A laboratory agent.");
+    assert_eq!(init["instructions"], "Use echo to repeat text.");
+    assert!(init["capabilities"]["tools"].is_object(), "{init}");
+}
+
+#[tokio::test]
+async fn tools_list_converts_every_descriptor() {
+    let (mut client, _, _task) = start(McpServer::new(agent(Arc::default()))).await;
+    let list = client.request("tools/list", json!({})).await;
+    let tools = list["result"]["tools"].as_array().expect("tools").clone();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "echo",
+            "boom",
+            "raw_boom",
+            "secret",
+            "numbers",
+            "echo_boom",
+            "halve"
+        ]
+    );
+    let echo = &tools[0];
+    assert_eq!(echo["title"], "Echo");
+    assert_eq!(echo["inputSchema"]["type"], "object");
+    // The root `$ref` is inlined: MCP wants `type: object` at the root.
+    assert_eq!(echo["outputSchema"]["type"], "object");
+    assert!(echo["outputSchema"].get("$ref").is_none());
+    assert_eq!(
+        echo["annotations"],
+        json!({"title": "Echo", "readOnlyHint": true, "openWorldHint": false})
+    );
+    let secret = &tools[3];
+    assert_eq!(
+        secret["annotations"],
+        json!({"destructiveHint": true, "idempotentHint": false})
+    );
+    assert!(tools[1].get("annotations").is_none());
+    // An array result lists no output schema.
+    assert!(tools[4].get("outputSchema").is_none(), "{}", tools[4]);
+    assert_eq!(tools[6]["outputSchema"]["type"], "object");
+    // The same conversion as `mcp_tool`, one descriptor at a time.
+    for (listed, desc) in tools.iter().zip(TOOLS.iter().chain(PLAYS.iter())) {
+        assert_eq!(*listed, serde_json::to_value(mcp_tool(desc)).expect("json"));
+    }
+}
+
+#[tokio::test]
+async fn results_are_structured_when_an_object_schema_is_listed() {
+    let (mut client, _, _task) = start(McpServer::new(agent(Arc::default()))).await;
+    let r = client.call("echo", json!({"text": "hi"})).await;
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(r["structuredContent"], json!({"text": "hi"}));
+    assert_eq!(text_json(&r), r["structuredContent"]);
+
+    let r = client.call("numbers", json!({})).await;
+    assert!(!is_error(&r), "{r}");
+    assert!(r.get("structuredContent").is_none(), "{r}");
+    assert_eq!(text_json(&r), json!([1, 2, 3]));
+
+    // A play answers like a tool.
+    let r = client.call("halve", json!({"n": 8})).await;
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(r["structuredContent"], json!({"half": 4.0}));
+    assert_eq!(text_json(&r), r["structuredContent"]);
+}
+
+#[tokio::test]
+async fn contract_errors_are_error_results_with_their_kind() {
+    let lab = Arc::new(Lab::default());
+    let (mut client, _, _task) = start(McpServer::new(agent(Arc::clone(&lab)))).await;
+
+    // Invalid arguments never reach the handler; every violation is listed.
+    let r = client.call("echo", json!({"text": 5, "extra": true})).await;
+    assert!(is_error(&r), "{r}");
+    let e = text_json(&r);
+    assert_eq!(e["kind"], "arguments_invalid");
+    assert_eq!(e["retryable"], false);
+    let pointers: Vec<&str> = e["violations"]
+        .as_array()
+        .expect("violations")
+        .iter()
+        .filter_map(|v| v["pointer"].as_str())
+        .collect();
+    assert!(pointers.contains(&"/text"), "{e}");
+    // `echo` lists an output schema, so the error is text only.
+    assert!(r.get("structuredContent").is_none(), "{r}");
+
+    // Missing arguments are an empty object, which the schema refuses.
+    let response = client.request("tools/call", json!({"name": "echo"})).await;
+    assert_eq!(text_json(&response["result"])["kind"], "arguments_invalid");
+
+    // The anonymous default caller is forbidden an admin tool.
+    let r = client.call("secret", json!({})).await;
+    assert!(is_error(&r), "{r}");
+    assert_eq!(r["structuredContent"]["kind"], "forbidden");
+    assert_eq!(r["structuredContent"], text_json(&r));
+    assert!(
+        r["structuredContent"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("secret")),
+        "{r}"
+    );
+
+    // A play's error envelope is an error result too.
+    let r = client.call("halve", json!({"n": 3})).await;
+    assert!(is_error(&r), "{r}");
+    let e = text_json(&r);
+    assert_eq!(e["kind"], "handler");
+    assert!(
+        e["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("3 is odd")),
+        "{e}"
+    );
+    assert!(r.get("structuredContent").is_none(), "{r}");
+    let r = client.call("halve", json!({"n": "x"})).await;
+    assert_eq!(text_json(&r)["kind"], "arguments_invalid");
+
+    // An unknown tool is a protocol error.
+    let response = client
+        .request("tools/call", json!({"name": "nope", "arguments": {}}))
+        .await;
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+    assert_eq!(response["error"]["data"]["kind"], "unknown_tool");
+    assert!(response.get("result").is_none());
+}
+
+#[tokio::test]
+async fn the_caller_hook_decides_who_calls() {
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let server = McpServer::new(agent(Arc::default())).with_caller(move |request| {
+        if let Ok(mut log) = log.lock() {
+            log.push((request.tool().to_owned(), request.client_name()));
+        }
+        CallContext::new(request.call_id())
+            .with_caller(Caller::new("root").with_auth(AuthLevel::Admin))
+    });
+    let (mut client, _, _task) = start(server).await;
+    let r = client.call("secret", json!({})).await;
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(text_json(&r), json!({"secret": 42}));
+    let seen = seen.lock().expect("log").clone();
+    assert_eq!(
+        seen,
+        [("secret".to_owned(), Some("duplex-test".to_owned()))]
+    );
+}
+
+#[tokio::test]
+async fn the_server_keeps_serving_after_panics() {
+    let lab = Arc::new(Lab::default());
+    let server = McpServer::new(agent(Arc::clone(&lab)));
+    let (mut client, _, _task) = start(server).await;
+    for _ in 0..3 {
+        // Inside the contract: the handler panics, `run_tool` contains it.
+        let r = client.call("boom", json!({})).await;
+        assert!(is_error(&r), "{r}");
+        assert_eq!(r["structuredContent"]["kind"], "panicked");
+        assert_eq!(r["structuredContent"]["retryable"], false);
+        // Outside it: the toolbox itself panics; the server contains it.
+        let r = client.call("raw_boom", json!({})).await;
+        assert!(is_error(&r), "{r}");
+        let e = text_json(&r);
+        assert_eq!(e["kind"], "panicked");
+        assert!(
+            e["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("the toolbox itself fell over")),
+            "{e}"
+        );
+        // A tool with an output schema: the panic is text only.
+        let r = client.call("echo_boom", json!({"text": "boom"})).await;
+        assert!(is_error(&r), "{r}");
+        assert!(r.get("structuredContent").is_none());
+        assert_eq!(text_json(&r)["kind"], "panicked");
+        // And the next call is served.
+        let r = client.call("echo_boom", json!({"text": "fine"})).await;
+        assert_eq!(r["structuredContent"], json!({"text": "fine"}));
+    }
+    // A panicking caller hook fails the call, not the server.
+    let server = McpServer::new(agent(Arc::default())).with_caller(|request| {
+        if request.tool() == "secret" {
+            panic!("no caller for secrets");
+        }
+        CallContext::new(request.call_id())
+    });
+    let (mut client, _, _task) = start(server).await;
+    let r = client.call("secret", json!({})).await;
+    assert_eq!(text_json(&r)["kind"], "panicked");
+    let r = client.call("echo", json!({"text": "after"})).await;
+    assert_eq!(r["structuredContent"], json!({"text": "after"}));
+}
+
+#[tokio::test]
+async fn garbage_input_never_stops_the_server() {
+    let (mut client, _, task) = start(McpServer::new(agent(Arc::default()))).await;
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let lines = [
+        "not json at all".to_owned(),
+        "{}".to_owned(),
+        "[]".to_owned(),
+        r#"{"jsonrpc":"2.0","id":"x1","method":"tools/call","params":{"name":5}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":"x2","method":"tools/call","params":{"name":"echo","arguments":[1]}}"#
+            .to_owned(),
+        r#"{"jsonrpc":"2.0","id":"x3","method":"no/such/method","params":{}}"#.to_owned(),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"x4","method":"tools/call","params":{{"name":"echo","arguments":{{"text":{deep}}}}}}}"#
+        ),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"x5","method":"tools/call","params":{{"name":"{}","arguments":{{}}}}}}"#,
+            "n".repeat(100_000)
+        ),
+        "\u{0}\u{1}\u{7f}".to_owned(),
+    ];
+    for line in &lines {
+        client.send_line(line).await;
+    }
+    // Whatever those got (errors, or nothing), the server still answers.
+    client
+        .send_line(r#"{"jsonrpc":"2.0","id":"probe","method":"tools/list"}"#)
+        .await;
+    let mut answered = Vec::new();
+    loop {
+        let m = client.next_message().await;
+        if m["id"] == "probe" {
+            assert!(m["result"]["tools"].is_array(), "{m}");
+            break;
+        }
+        // Each bad request is answered with an error, never a result.
+        assert!(m["error"]["code"].is_i64(), "{m}");
+        assert!(m.get("result").is_none(), "{m}");
+        if let Some(id) = m["id"].as_str() {
+            answered.push(id.to_owned());
+        }
+    }
+    // The deep line (x4) is past the parser's depth limit: dropped, like unparsable text.
+    assert_eq!(answered, ["x1", "x2", "x3", "x5"]);
+    let r = client.call("echo", json!({"text": "still here"})).await;
+    assert_eq!(r["structuredContent"], json!({"text": "still here"}));
+    assert!(!task.is_finished());
+    // Closing the stream ends the session cleanly.
+    drop(client);
+    let ended = tokio::time::timeout(Duration::from_secs(10), task)
+        .await
+        .expect("the server stops when the client goes")
+        .expect("the server task did not panic");
+    assert!(ended.is_ok(), "{ended:?}");
+}
+
+#[tokio::test]
+async fn many_sessions_share_the_agent() {
+    let lab = Arc::new(Lab::default());
+    let server = McpServer::new(agent(Arc::clone(&lab)));
+    let (mut a, _, _ta) = start(server.clone()).await;
+    let (mut b, _, _tb) = start(server).await;
+    a.call("echo", json!({"text": "a"})).await;
+    b.call("echo", json!({"text": "b"})).await;
+    assert_eq!(lab.handled.load(Ordering::SeqCst), 2);
+}
