@@ -308,6 +308,18 @@ fn wrong_type() {
 }
 
 #[test]
+fn wrong_type_annotation_hint() {
+    // The MCP hints are booleans; other annotations are free.
+    only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { read_only: \"yes\", cost: high }\n",
+        Code::WrongType,
+        8,
+        35,
+        "annotation `read_only` of tool `a` must be true or false, found a string",
+    );
+}
+
+#[test]
 fn missing_key() {
     only_yaml(
         "version: 1\ntoolboxes:\n  t:\n    tools: { a: { description: A } }\n",

@@ -13,6 +13,9 @@ use crate::manifest::node::Node;
 use crate::manifest::raw::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// The annotations emitted as MCP tool hints, which must be booleans.
+const ANNOTATION_HINTS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
+
 /// Options of the resolve stage.
 #[derive(Debug, Clone, Default)]
 pub struct ResolveOptions {
@@ -525,10 +528,34 @@ fn tool(
     }
 
     let annotations = match &raw.annotations {
-        Some(node) => match node.to_json("", &mut Default::default()) {
-            serde_json::Value::Object(m) => m,
-            _ => Default::default(),
-        },
+        Some(node) => {
+            // The MCP hints are booleans; other keys pass through as written.
+            for e in node.as_map().unwrap_or_default() {
+                if ANNOTATION_HINTS.contains(&e.key.as_str())
+                    && !matches!(e.value.value, crate::manifest::node::Value::Bool(_))
+                {
+                    ctx.push(
+                        Diagnostic::new(
+                            Code::WrongType,
+                            format!(
+                                "annotation `{}` of {what} must be true or false, found {}",
+                                e.key,
+                                e.value.value.type_name()
+                            ),
+                        )
+                        .at(e.value.span)
+                        .help(format!(
+                            "the MCP hints {} are booleans",
+                            ANNOTATION_HINTS.join(", ")
+                        )),
+                    );
+                }
+            }
+            match node.to_json("", &mut Default::default()) {
+                serde_json::Value::Object(m) => m,
+                _ => Default::default(),
+            }
+        }
         None => Default::default(),
     };
 
