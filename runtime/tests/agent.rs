@@ -54,7 +54,10 @@ fn tools_come_before_plays_each_name_once() {
 
 #[test]
 fn instructions_join_the_manuals() {
-    assert_eq!(agent().instructions(), "Use slug for titles.\n\nGreet people with greet.");
+    assert_eq!(
+        agent().instructions(),
+        "Use slug for titles.\n\nGreet people with greet."
+    );
 }
 
 #[tokio::test]
@@ -66,7 +69,10 @@ async fn calls_dispatch_by_name() {
         json!({ "greeting": "hello Ada" })
     );
     // Plays answer Ok, with their value or their envelope.
-    assert_eq!(a.call("slug", r#"{"title":"A B"}"#, &ctx).await.unwrap(), json!({ "slug": "a-b" }));
+    assert_eq!(
+        a.call("slug", r#"{"title":"A B"}"#, &ctx).await.unwrap(),
+        json!({ "slug": "a-b" })
+    );
     let envelope = a.call("slug", "{}", &ctx).await.unwrap();
     assert_eq!(envelope["kind"], json!("arguments_invalid"));
     let e = a.call("nope", "{}", &ctx).await.unwrap_err();

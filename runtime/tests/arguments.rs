@@ -37,11 +37,18 @@ fn nesting_up_to_the_limit_is_accepted_and_deeper_is_not() {
         assert!(parse_arguments(&ok).is_ok(), "{open}");
         let deep = nested(MAX_ARGUMENT_DEPTH + 1, open, close);
         let v = parse_arguments(&deep).unwrap_err();
-        assert!(v.message.starts_with("nesting is deeper than 128 levels"), "{}", v.message);
+        assert!(
+            v.message.starts_with("nesting is deeper than 128 levels"),
+            "{}",
+            v.message
+        );
     }
     // The pointer leads to the container that is too deep.
     let v = parse_arguments(&nested(MAX_ARGUMENT_DEPTH + 1, "[", "]")).unwrap_err();
-    assert_eq!(v.pointer, format!("/a{}", "/0".repeat(MAX_ARGUMENT_DEPTH - 1)));
+    assert_eq!(
+        v.pointer,
+        format!("/a{}", "/0".repeat(MAX_ARGUMENT_DEPTH - 1))
+    );
 }
 
 #[test]
@@ -50,7 +57,11 @@ fn ten_thousand_levels_fail_cleanly_on_a_small_stack() {
         for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
             let text = nested(10_000, open, close);
             let v = parse_arguments(&text).unwrap_err();
-            assert!(v.message.starts_with("nesting is deeper than"), "{}", v.message);
+            assert!(
+                v.message.starts_with("nesting is deeper than"),
+                "{}",
+                v.message
+            );
             // Unclosed, too.
             let v = parse_arguments(&open.repeat(10_000)).unwrap_err();
             assert!(!v.message.is_empty());
@@ -62,20 +73,31 @@ fn ten_thousand_levels_fail_cleanly_on_a_small_stack() {
 fn duplicate_keys_are_errors_at_any_depth() {
     let v = parse_arguments(r#"{"a":1,"a":2}"#).unwrap_err();
     assert_eq!(v.pointer, "");
-    assert!(v.message.starts_with("duplicate key \"a\""), "{}", v.message);
+    assert!(
+        v.message.starts_with("duplicate key \"a\""),
+        "{}",
+        v.message
+    );
     let v = parse_arguments(r#"{"a":{"b":1,"c":{},"b":2}}"#).unwrap_err();
     assert_eq!(v.pointer, "/a");
     let v = parse_arguments(r#"{"x/y":[{}, {"k":1,"k":1}]}"#).unwrap_err();
     assert_eq!(v.pointer, "/x~1y/1");
     // serde_json alone would keep the last value silently.
-    assert_eq!(serde_json::from_str::<Value>(r#"{"a":1,"a":2}"#).unwrap(), json!({"a": 2}));
+    assert_eq!(
+        serde_json::from_str::<Value>(r#"{"a":1,"a":2}"#).unwrap(),
+        json!({"a": 2})
+    );
 }
 
 #[test]
 fn numbers_out_of_range_are_errors() {
     for text in [r#"{"n":1e400}"#, r#"{"n":-1e400}"#, r#"{"n":[1, 2E+999]}"#] {
         let v = parse_arguments(text).unwrap_err();
-        assert!(v.message.contains("number out of range"), "{text}: {}", v.message);
+        assert!(
+            v.message.contains("number out of range"),
+            "{text}: {}",
+            v.message
+        );
     }
     // In range, however long.
     assert!(parse_arguments(r#"{"n":1e308,"m":-0.0,"k":18446744073709551615}"#).is_ok());
@@ -95,7 +117,11 @@ fn malformed_text_names_line_and_column() {
     ];
     for (text, pointer) in cases {
         let v = parse_arguments(text).unwrap_err();
-        assert!(v.message.starts_with("arguments are not valid JSON: "), "{text:?}: {}", v.message);
+        assert!(
+            v.message.starts_with("arguments are not valid JSON: "),
+            "{text:?}: {}",
+            v.message
+        );
         assert!(v.message.contains("line "), "{text:?}: {}", v.message);
         assert_eq!(v.pointer, pointer, "{text:?}");
     }
@@ -111,7 +137,10 @@ fn non_objects_are_never_coerced() {
         ("true", "a boolean"),
     ] {
         let v = parse_arguments(text).unwrap_err();
-        assert_eq!(v.message, format!("arguments must be a JSON object, got {what}"));
+        assert_eq!(
+            v.message,
+            format!("arguments must be a JSON object, got {what}")
+        );
     }
 }
 
@@ -127,7 +156,10 @@ fn a_hundred_megabyte_string_parses_with_bounded_memory() {
     assert_eq!(v.unwrap(), Some(size));
     if let (Some(before), Some(after)) = (before, peak_rss()) {
         // The text (100 MB) plus the parsed string (100 MB) and slack; never a multiple.
-        assert!(after.saturating_sub(before) < 3 * size as u64, "{before} → {after}");
+        assert!(
+            after.saturating_sub(before) < 3 * size as u64,
+            "{before} → {after}"
+        );
     }
 }
 

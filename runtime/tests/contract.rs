@@ -7,10 +7,11 @@ use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use common::{DemoToolbox, OutOfStock, Operator, Recipes};
+use common::{DemoToolbox, Operator, OutOfStock, Recipes};
 use serde_json::{Value, json};
 use toolc_runtime::{
-    AuthLevel, CallContext, Caller, ErrorKind, Playbook, ToolContext, ToolError, ToolResult, Toolbox, Violations,
+    AuthLevel, CallContext, Caller, ErrorKind, Playbook, ToolContext, ToolError, ToolResult,
+    Toolbox, Violations,
 };
 
 fn ctx() -> CallContext {
@@ -30,7 +31,9 @@ async fn call(tb: &DemoToolbox, tool: &str, args: &str) -> Result<Value, ToolErr
 #[tokio::test]
 async fn rule1_valid_arguments_reach_the_handler_typed() {
     let tb = DemoToolbox::new();
-    let v = call(&tb, "greet", r#"{"name":"Ada","count":2}"#).await.unwrap();
+    let v = call(&tb, "greet", r#"{"name":"Ada","count":2}"#)
+        .await
+        .unwrap();
     assert_eq!(v, json!({ "greeting": "hello Adahello Ada" }));
     assert_eq!(tb.inner.invocations.load(Ordering::SeqCst), 1);
 }
@@ -38,17 +41,33 @@ async fn rule1_valid_arguments_reach_the_handler_typed() {
 #[tokio::test]
 async fn rule1_invalid_arguments_list_every_violation_and_skip_the_handler() {
     let tb = DemoToolbox::new();
-    let e = call(&tb, "greet", r#"{"name":"","count":11,"extra":1}"#).await.unwrap_err();
+    let e = call(&tb, "greet", r#"{"name":"","count":11,"extra":1}"#)
+        .await
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
     assert_eq!(pointers(&e), BTreeSet::from(["/name", "/count", "/extra"]));
-    assert!(e.message().starts_with("tool 'greet' arguments are invalid: "), "{e}");
+    assert!(
+        e.message()
+            .starts_with("tool 'greet' arguments are invalid: "),
+        "{e}"
+    );
     assert!(e.message().contains("/count: must be <= 10, got 11"), "{e}");
 
     let e = call(&tb, "greet", r#"{"count":1.5}"#).await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
-    assert!(e.message().contains("missing required property 'name'"), "{e}");
-    assert!(e.message().contains("/count: expected integer, got number"), "{e}");
-    assert_eq!(tb.inner.invocations.load(Ordering::SeqCst), 0, "the handler ran");
+    assert!(
+        e.message().contains("missing required property 'name'"),
+        "{e}"
+    );
+    assert!(
+        e.message().contains("/count: expected integer, got number"),
+        "{e}"
+    );
+    assert_eq!(
+        tb.inner.invocations.load(Ordering::SeqCst),
+        0,
+        "the handler ran"
+    );
 }
 
 #[tokio::test]
@@ -73,7 +92,11 @@ async fn rule1_malformed_or_non_object_arguments_are_never_coerced_to_empty() {
         assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid, "{text:?}: {e}");
         assert_eq!(e.violations().len(), 1, "{text:?}");
     }
-    assert_eq!(tb.inner.invocations.load(Ordering::SeqCst), 0, "the handler ran");
+    assert_eq!(
+        tb.inner.invocations.load(Ordering::SeqCst),
+        0,
+        "the handler ran"
+    );
 }
 
 #[tokio::test]
@@ -82,9 +105,14 @@ async fn rule1_type_errors_past_the_schema_carry_their_pointer() {
     let e = call(&tb, "small", r#"{"n":300}"#).await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
     assert_eq!(pointers(&e), BTreeSet::from(["/n"]));
-    let e = call(&tb, "small", r#"{"n":1,"list":[1,2,999]}"#).await.unwrap_err();
+    let e = call(&tb, "small", r#"{"n":1,"list":[1,2,999]}"#)
+        .await
+        .unwrap_err();
     assert_eq!(pointers(&e), BTreeSet::from(["/list/2"]));
-    assert_eq!(call(&tb, "small", r#"{"n":1,"list":[1,2]}"#).await.unwrap(), json!(3));
+    assert_eq!(
+        call(&tb, "small", r#"{"n":1,"list":[1,2]}"#).await.unwrap(),
+        json!(3)
+    );
 }
 
 // Rule 2: results are validated after serialization.
@@ -95,12 +123,15 @@ async fn rule2_output_violations_fail_with_output_invalid() {
     let e = call(&tb, "bad_output", "{}").await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::OutputInvalid);
     assert!(
-        e.message().starts_with("tool 'bad_output' output violated its returns schema: "),
+        e.message()
+            .starts_with("tool 'bad_output' output violated its returns schema: "),
         "{e}"
     );
     assert_eq!(pointers(&e), BTreeSet::from(["/greeting", "/extra"]));
     let source = std::error::Error::source(&e).expect("violations as the source");
-    let list = source.downcast_ref::<Violations>().expect("a Violations source");
+    let list = source
+        .downcast_ref::<Violations>()
+        .expect("a Violations source");
     assert_eq!(list.0, e.violations());
 }
 
@@ -108,10 +139,14 @@ async fn rule2_output_violations_fail_with_output_invalid() {
 async fn rule2_validation_sees_the_serialized_value() {
     let tb = DemoToolbox::new();
     // `Day` serializes to "2024-02-30", which is not a date: only the serialized form shows it.
-    let e = call(&tb, "day", r#"{"year":2024,"month":2,"day":30}"#).await.unwrap_err();
+    let e = call(&tb, "day", r#"{"year":2024,"month":2,"day":30}"#)
+        .await
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::OutputInvalid);
     assert_eq!(e.violations()[0].message, "is not a valid date");
-    let v = call(&tb, "day", r#"{"year":2024,"month":2,"day":29}"#).await.unwrap();
+    let v = call(&tb, "day", r#"{"year":2024,"month":2,"day":29}"#)
+        .await
+        .unwrap();
     assert_eq!(v, json!("2024-02-29"));
 }
 
@@ -129,7 +164,10 @@ async fn rule3_the_original_handler_error_downcasts() {
     let tb = DemoToolbox::new();
     let e = call(&tb, "fail", "{}").await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Handler);
-    assert_eq!(e.downcast_ref::<OutOfStock>(), Some(&OutOfStock { sku: "A-1".into() }));
+    assert_eq!(
+        e.downcast_ref::<OutOfStock>(),
+        Some(&OutOfStock { sku: "A-1".into() })
+    );
     let source = std::error::Error::source(&e).expect("the handler error as the source");
     assert!(source.downcast_ref::<OutOfStock>().is_some());
     assert!(e.handler_error().is_some());
@@ -175,14 +213,25 @@ fn as_caller(caller: Caller) -> CallContext {
 #[tokio::test]
 async fn rule4_an_auth_level_below_the_policy_is_forbidden() {
     let tb = DemoToolbox::new();
-    for caller in [Caller::anonymous(), Caller::new("u").with_auth(AuthLevel::User)] {
-        let e = tb.call("admin_only", "{}", &as_caller(caller)).await.unwrap_err();
+    for caller in [
+        Caller::anonymous(),
+        Caller::new("u").with_auth(AuthLevel::User),
+    ] {
+        let e = tb
+            .call("admin_only", "{}", &as_caller(caller))
+            .await
+            .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Forbidden);
         assert!(e.message().contains("requires auth level 'admin'"), "{e}");
     }
     assert_eq!(tb.inner.invocations.load(Ordering::SeqCst), 0);
     let admin = Caller::new("root").with_auth(AuthLevel::Admin);
-    assert_eq!(tb.call("admin_only", "{}", &as_caller(admin)).await.unwrap(), json!("ok"));
+    assert_eq!(
+        tb.call("admin_only", "{}", &as_caller(admin))
+            .await
+            .unwrap(),
+        json!("ok")
+    );
     assert_eq!(tb.inner.invocations.load(Ordering::SeqCst), 1);
 }
 
@@ -190,7 +239,10 @@ async fn rule4_an_auth_level_below_the_policy_is_forbidden() {
 async fn rule4_a_caller_without_one_of_the_roles_is_forbidden() {
     let tb = DemoToolbox::new();
     let user = || Caller::new("u").with_auth(AuthLevel::User);
-    let e = tb.call("support_only", "{}", &as_caller(user())).await.unwrap_err();
+    let e = tb
+        .call("support_only", "{}", &as_caller(user()))
+        .await
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Forbidden);
     assert!(e.message().contains("'support', 'billing'"), "{e}");
     let e = tb
@@ -199,11 +251,21 @@ async fn rule4_a_caller_without_one_of_the_roles_is_forbidden() {
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Forbidden);
     // One of the roles is enough.
-    let ok = tb.call("support_only", "{}", &as_caller(user().with_role("billing"))).await;
+    let ok = tb
+        .call(
+            "support_only",
+            "{}",
+            &as_caller(user().with_role("billing")),
+        )
+        .await;
     assert_eq!(ok.unwrap(), json!("ok"));
     // Roles do not replace the auth level.
     let e = tb
-        .call("support_only", "{}", &as_caller(Caller::new("a").with_role("support")))
+        .call(
+            "support_only",
+            "{}",
+            &as_caller(Caller::new("a").with_role("support")),
+        )
         .await
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Forbidden);
@@ -221,11 +283,27 @@ async fn rule4_rate_limits_are_per_caller_and_tool_with_a_retry_after() {
     assert!(e.retryable());
     let after = e.retry_after().expect("a retry-after");
     // 2 per hour replenishes one call every 30 minutes.
-    assert!(after > Duration::from_secs(1790) && after <= Duration::from_secs(1800), "{after:?}");
-    assert_eq!(tb.inner.invocations.load(Ordering::SeqCst), 2, "the limited call ran");
+    assert!(
+        after > Duration::from_secs(1790) && after <= Duration::from_secs(1800),
+        "{after:?}"
+    );
+    assert_eq!(
+        tb.inner.invocations.load(Ordering::SeqCst),
+        2,
+        "the limited call ran"
+    );
     // Another caller has their own allowance, and so does another toolbox instance.
-    assert!(tb.call("limited", "{}", &as_caller(Caller::new("bob"))).await.is_ok());
-    assert!(DemoToolbox::new().call("limited", "{}", &alice()).await.is_ok());
+    assert!(
+        tb.call("limited", "{}", &as_caller(Caller::new("bob")))
+            .await
+            .is_ok()
+    );
+    assert!(
+        DemoToolbox::new()
+            .call("limited", "{}", &alice())
+            .await
+            .is_ok()
+    );
     // Another tool is not limited by this one.
     assert!(tb.call("greet", r#"{"name":"x"}"#, &alice()).await.is_ok());
 }
@@ -252,7 +330,10 @@ async fn rule4_a_timeout_fails_the_call_and_drops_the_handler_future() {
     assert_eq!(e.kind(), ErrorKind::Timeout);
     assert_eq!(e.message(), "tool 'slow' timed out after 50 ms");
     assert!(started.elapsed() < Duration::from_secs(5));
-    assert!(tb.inner.slow_dropped.load(Ordering::SeqCst), "the handler future was not dropped");
+    assert!(
+        tb.inner.slow_dropped.load(Ordering::SeqCst),
+        "the handler future was not dropped"
+    );
     assert!(!tb.inner.slow_finished.load(Ordering::SeqCst));
 }
 
@@ -261,13 +342,22 @@ async fn rule4_a_timeout_fails_the_call_and_drops_the_handler_future() {
 #[tokio::test]
 async fn rule5_the_scope_is_read_typed_or_reported_unavailable() {
     let tb = DemoToolbox::new();
-    let with = CallContext::new("c").with_scope(Operator { operator: "ada".into() });
-    assert_eq!(tb.call("whoami", "{}", &with).await.unwrap(), json!({ "operator": "ada" }));
+    let with = CallContext::new("c").with_scope(Operator {
+        operator: "ada".into(),
+    });
+    assert_eq!(
+        tb.call("whoami", "{}", &with).await.unwrap(),
+        json!({ "operator": "ada" })
+    );
 
     let e = call(&tb, "whoami", "{}").await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::ScopeUnavailable);
     assert_eq!(e.tool(), "whoami");
-    assert!(e.message().starts_with("tool 'whoami' needs a scope of type `"), "{e}");
+    assert!(
+        e.message()
+            .starts_with("tool 'whoami' needs a scope of type `"),
+        "{e}"
+    );
     assert!(e.message().contains("common::Operator"), "{e}");
     assert!(e.message().contains("CallContext::with_scope"), "{e}");
 
@@ -286,14 +376,42 @@ async fn rule5_the_scope_is_read_typed_or_reported_unavailable() {
 #[tokio::test]
 async fn rule6_plays_answer_every_failure_with_an_envelope() {
     let pb = Recipes;
-    assert_eq!(pb.call("slug", r#"{"title":"A B"}"#).await, json!({ "slug": "a-b" }));
+    assert_eq!(
+        pb.call("slug", r#"{"title":"A B"}"#).await,
+        json!({ "slug": "a-b" })
+    );
     let cases = [
         ("nope", "{}", "unknown_tool", "unknown play 'nope'"),
-        ("slug", "{}", "arguments_invalid", "play 'slug' arguments are invalid: (root): missing required property 'title'"),
-        ("slug", "not json", "arguments_invalid", "play 'slug' arguments are invalid: (root): arguments are not valid JSON"),
-        ("slug_fails", r#"{"title":"x"}"#, "handler", "play 'slug_fails' failed: slug is out of stock"),
-        ("slug_panics", r#"{"title":"x"}"#, "panicked", "play 'slug_panics' panicked: play blew up"),
-        ("slug_broken", r#"{"title":"x"}"#, "output_invalid", "play 'slug_broken' output violated its returns schema: /slug: expected string, got integer"),
+        (
+            "slug",
+            "{}",
+            "arguments_invalid",
+            "play 'slug' arguments are invalid: (root): missing required property 'title'",
+        ),
+        (
+            "slug",
+            "not json",
+            "arguments_invalid",
+            "play 'slug' arguments are invalid: (root): arguments are not valid JSON",
+        ),
+        (
+            "slug_fails",
+            r#"{"title":"x"}"#,
+            "handler",
+            "play 'slug_fails' failed: slug is out of stock",
+        ),
+        (
+            "slug_panics",
+            r#"{"title":"x"}"#,
+            "panicked",
+            "play 'slug_panics' panicked: play blew up",
+        ),
+        (
+            "slug_broken",
+            r#"{"title":"x"}"#,
+            "output_invalid",
+            "play 'slug_broken' output violated its returns schema: /slug: expected string, got integer",
+        ),
     ];
     for (play, args, kind, message) in cases {
         let v = pb.call(play, args).await;
@@ -313,13 +431,24 @@ async fn rule7_every_kind_is_reachable_closed_and_backtrace_free() {
     assert_eq!(
         names,
         [
-            "unknown_tool", "arguments_invalid", "output_invalid", "forbidden", "scope_unavailable",
-            "rate_limited", "timeout", "panicked", "handler"
+            "unknown_tool",
+            "arguments_invalid",
+            "output_invalid",
+            "forbidden",
+            "scope_unavailable",
+            "rate_limited",
+            "timeout",
+            "panicked",
+            "handler"
         ]
     );
     for k in ErrorKind::ALL {
         assert_eq!(ErrorKind::from_name(k.as_str()), Some(k));
-        assert_eq!(k.retryable(), matches!(k, ErrorKind::RateLimited | ErrorKind::Timeout), "{k}");
+        assert_eq!(
+            k.retryable(),
+            matches!(k, ErrorKind::RateLimited | ErrorKind::Timeout),
+            "{k}"
+        );
     }
 
     let tb = DemoToolbox::new();
@@ -366,7 +495,10 @@ async fn rule8_every_call_yields_a_tool_result() {
     assert_eq!(v["error"], json!("tool 'fail' failed: A-1 is out of stock"));
     assert_eq!(v["cause"]["kind"], json!("handler"));
     assert_eq!(v["cause"]["message"], json!("A-1 is out of stock"));
-    assert!(v["cause"]["name"].as_str().unwrap().ends_with("OutOfStock"), "{v}");
+    assert!(
+        v["cause"]["name"].as_str().unwrap().ends_with("OutOfStock"),
+        "{v}"
+    );
     assert!(v.get("value").is_none());
     assert_eq!(failed.to_value(), v);
     let back: ToolResult = serde_json::from_value(v).unwrap();
@@ -376,5 +508,8 @@ async fn rule8_every_call_yields_a_tool_result() {
     let cause = invalid.cause.unwrap();
     assert_eq!(cause.kind, "arguments_invalid");
     assert_eq!(cause.name, "ArgumentsInvalid");
-    assert_eq!(cause.message, "(root): arguments must be a JSON object, got an array");
+    assert_eq!(
+        cause.message,
+        "(root): arguments must be a JSON object, got an array"
+    );
 }

@@ -100,7 +100,11 @@ fn the_result_preview_is_capped_valid_json() {
     let events = record("big", "{}");
     let preview = &events[1]["result_preview"];
     assert!(preview.len() <= RESULT_PREVIEW_LIMIT, "{}", preview.len());
-    assert!(preview.len() > RESULT_PREVIEW_LIMIT - 64, "{}", preview.len());
+    assert!(
+        preview.len() > RESULT_PREVIEW_LIMIT - 64,
+        "{}",
+        preview.len()
+    );
     let v: Value = serde_json::from_str(preview).expect("valid JSON");
     assert!(v["blob"].as_str().unwrap().ends_with('…'));
 }

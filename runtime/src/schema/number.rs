@@ -143,6 +143,11 @@ pub(crate) fn is_multiple_of(n: &Number, m: f64) -> bool {
         if let Some(u) = n.as_u64() {
             return u % d == 0;
         }
+        // A float instance against a whole divisor: exact in binary, as `jsonschema` reads it
+        // (`9.223372036854776e18` is 2^63, which 5 does not divide).
+        if let Some(f) = n.as_f64() {
+            return f.fract() == 0.0 && f % m == 0.0;
+        }
     }
     let Some((nm, ne)) = decimal(n) else {
         return false;

@@ -169,6 +169,44 @@ impl<'v> Walker<'v> {
     #[allow(clippy::too_many_lines)]
     fn eval_here(&mut self, s: &Schema, v: &'v Value) -> bool {
         let mut ok = true;
+        if let Some(r) = s.reference
+            && !self.eval(r, v)
+        {
+            ok = false;
+            if !self.collect {
+                return false;
+            }
+        }
+
+        if !self.basics(s, v) {
+            ok = false;
+            if !self.collect {
+                return false;
+            }
+        }
+
+        let typed = match v {
+            Value::Number(n) => self.number(s, n),
+            Value::String(text) => self.string(s, text),
+            Value::Array(items) => self.array(s, items),
+            Value::Object(map) => self.object(s, map),
+            Value::Null | Value::Bool(_) => true,
+        };
+        if !typed {
+            ok = false;
+            if !self.collect {
+                return false;
+            }
+        }
+        if !self.applicators(s, v) {
+            ok = false;
+        }
+        ok
+    }
+
+    /// `type`, `enum` and `const`.
+    fn basics(&mut self, s: &Schema, v: &Value) -> bool {
+        let mut ok = true;
         macro_rules! fail {
             ($($arg:tt)*) => {{
                 ok = false;
@@ -177,15 +215,6 @@ impl<'v> Walker<'v> {
                 }
                 self.report(format!($($arg)*));
             }};
-        }
-
-        if let Some(r) = s.reference
-            && !self.eval(r, v)
-        {
-            ok = false;
-            if !self.collect {
-                return false;
-            }
         }
 
         if s.types != Types::ANY && !admits(s.types, v) {
@@ -208,131 +237,19 @@ impl<'v> Walker<'v> {
         {
             fail!("must equal {c}");
         }
+        ok
+    }
 
-        match v {
-            Value::Number(n) => {
-                let below = |b: Option<f64>, bad: &[Ordering]| {
-                    b.filter(|b| number::cmp(n, *b).is_some_and(|o| bad.contains(&o)))
-                };
-                if let Some(m) = below(s.minimum, &[Ordering::Less]) {
-                    fail!("must be >= {m}, got {n}");
+    fn applicators(&mut self, s: &Schema, v: &'v Value) -> bool {
+        let mut ok = true;
+        macro_rules! fail {
+            ($($arg:tt)*) => {{
+                ok = false;
+                if !self.collect {
+                    return false;
                 }
-                if let Some(m) = below(s.maximum, &[Ordering::Greater]) {
-                    fail!("must be <= {m}, got {n}");
-                }
-                if let Some(m) = below(s.exclusive_minimum, &[Ordering::Less, Ordering::Equal]) {
-                    fail!("must be > {m}, got {n}");
-                }
-                if let Some(m) = below(s.exclusive_maximum, &[Ordering::Greater, Ordering::Equal]) {
-                    fail!("must be < {m}, got {n}");
-                }
-                if let Some(m) = s.multiple_of
-                    && !number::is_multiple_of(n, m)
-                {
-                    fail!("must be a multiple of {m}, got {n}");
-                }
-            }
-            Value::String(text) => {
-                if s.min_length.is_some() || s.max_length.is_some() {
-                    let len = text.chars().count() as u64;
-                    if let Some(min) = s.min_length
-                        && len < min
-                    {
-                        fail!(
-                            "must be at least {} long, got {len}",
-                            plural(min, "character", "characters")
-                        );
-                    }
-                    if let Some(max) = s.max_length
-                        && len > max
-                    {
-                        fail!(
-                            "must be at most {} long, got {len}",
-                            plural(max, "character", "characters")
-                        );
-                    }
-                }
-                if let Some(p) = s.pattern {
-                    match p.is_match(text) {
-                        Ok(true) => {}
-                        Ok(false) => fail!("does not match the pattern {:?}", p.source()),
-                        Err(e) => fail!(
-                            "cannot be checked: the pattern {:?} does not compile: {e}",
-                            p.source()
-                        ),
-                    }
-                }
-                if let Some(f) = s.format
-                    && !f.is_valid(text)
-                {
-                    fail!("is not a valid {}", f.name().unwrap_or("value"));
-                }
-            }
-            Value::Array(items) => {
-                let len = items.len() as u64;
-                if let Some(min) = s.min_items
-                    && len < min
-                {
-                    fail!(
-                        "must have at least {}, got {len}",
-                        plural(min, "item", "items")
-                    );
-                }
-                if let Some(max) = s.max_items
-                    && len > max
-                {
-                    fail!(
-                        "must have at most {}, got {len}",
-                        plural(max, "item", "items")
-                    );
-                }
-                if s.unique_items
-                    && let Some((i, j)) = equal::first_duplicate(items)
-                {
-                    fail!("items {i} and {j} are equal; items must be unique");
-                }
-                for (i, item) in items.iter().enumerate() {
-                    let sub = match s.prefix_items.get(i) {
-                        Some(p) => Some(*p),
-                        None => s.items,
-                    };
-                    if let Some(sub) = sub
-                        && !self.child(Seg::Index(i), sub, item)
-                    {
-                        ok = false;
-                        if !self.collect {
-                            return false;
-                        }
-                    }
-                }
-                if let Some(c) = s.contains {
-                    let count = items.iter().filter(|item| self.test(c, item)).count() as u64;
-                    let min = s.min_contains.unwrap_or(1);
-                    if count < min {
-                        fail!(
-                            "must contain at least {} matching the `contains` schema, found {count}",
-                            plural(min, "item", "items")
-                        );
-                    }
-                    if let Some(max) = s.max_contains
-                        && count > max
-                    {
-                        fail!(
-                            "must contain at most {} matching the `contains` schema, found {count}",
-                            plural(max, "item", "items")
-                        );
-                    }
-                }
-            }
-            Value::Object(map) => {
-                if !self.object(s, map) {
-                    ok = false;
-                    if !self.collect {
-                        return false;
-                    }
-                }
-            }
-            Value::Null | Value::Bool(_) => {}
+                self.report(format!($($arg)*));
+            }};
         }
 
         for sub in s.all_of {
@@ -388,6 +305,159 @@ impl<'v> Walker<'v> {
                 if !self.collect {
                     return false;
                 }
+            }
+        }
+
+        ok
+    }
+
+    fn number(&mut self, s: &Schema, n: &serde_json::Number) -> bool {
+        let mut ok = true;
+        macro_rules! fail {
+            ($($arg:tt)*) => {{
+                ok = false;
+                if !self.collect {
+                    return false;
+                }
+                self.report(format!($($arg)*));
+            }};
+        }
+        let below = |b: Option<f64>, bad: &[Ordering]| {
+            b.filter(|b| number::cmp(n, *b).is_some_and(|o| bad.contains(&o)))
+        };
+        if let Some(m) = below(s.minimum, &[Ordering::Less]) {
+            fail!("must be >= {m}, got {n}");
+        }
+        if let Some(m) = below(s.maximum, &[Ordering::Greater]) {
+            fail!("must be <= {m}, got {n}");
+        }
+        if let Some(m) = below(s.exclusive_minimum, &[Ordering::Less, Ordering::Equal]) {
+            fail!("must be > {m}, got {n}");
+        }
+        if let Some(m) = below(s.exclusive_maximum, &[Ordering::Greater, Ordering::Equal]) {
+            fail!("must be < {m}, got {n}");
+        }
+        if let Some(m) = s.multiple_of
+            && !number::is_multiple_of(n, m)
+        {
+            fail!("must be a multiple of {m}, got {n}");
+        }
+
+        ok
+    }
+
+    fn string(&mut self, s: &Schema, text: &str) -> bool {
+        let mut ok = true;
+        macro_rules! fail {
+            ($($arg:tt)*) => {{
+                ok = false;
+                if !self.collect {
+                    return false;
+                }
+                self.report(format!($($arg)*));
+            }};
+        }
+        if s.min_length.is_some() || s.max_length.is_some() {
+            let len = text.chars().count() as u64;
+            if let Some(min) = s.min_length
+                && len < min
+            {
+                fail!(
+                    "must be at least {} long, got {len}",
+                    plural(min, "character", "characters")
+                );
+            }
+            if let Some(max) = s.max_length
+                && len > max
+            {
+                fail!(
+                    "must be at most {} long, got {len}",
+                    plural(max, "character", "characters")
+                );
+            }
+        }
+        if let Some(p) = s.pattern {
+            match p.is_match(text) {
+                Ok(true) => {}
+                Ok(false) => fail!("does not match the pattern {:?}", p.source()),
+                Err(e) => fail!(
+                    "cannot be checked: the pattern {:?} does not compile: {e}",
+                    p.source()
+                ),
+            }
+        }
+        if let Some(f) = s.format
+            && !f.is_valid(text)
+        {
+            fail!("is not a valid {}", f.name().unwrap_or("value"));
+        }
+
+        ok
+    }
+
+    fn array(&mut self, s: &Schema, items: &'v [Value]) -> bool {
+        let mut ok = true;
+        macro_rules! fail {
+            ($($arg:tt)*) => {{
+                ok = false;
+                if !self.collect {
+                    return false;
+                }
+                self.report(format!($($arg)*));
+            }};
+        }
+        let len = items.len() as u64;
+        if let Some(min) = s.min_items
+            && len < min
+        {
+            fail!(
+                "must have at least {}, got {len}",
+                plural(min, "item", "items")
+            );
+        }
+        if let Some(max) = s.max_items
+            && len > max
+        {
+            fail!(
+                "must have at most {}, got {len}",
+                plural(max, "item", "items")
+            );
+        }
+        if s.unique_items
+            && let Some((i, j)) = equal::first_duplicate(items)
+        {
+            fail!("items {i} and {j} are equal; items must be unique");
+        }
+        for (i, item) in items.iter().enumerate() {
+            let sub = match s.prefix_items.get(i) {
+                Some(p) => Some(*p),
+                None => s.items,
+            };
+            if let Some(sub) = sub
+                && !self.child(Seg::Index(i), sub, item)
+            {
+                ok = false;
+                if !self.collect {
+                    return false;
+                }
+            }
+        }
+        if let Some(c) = s.contains {
+            let count = items.iter().filter(|item| self.test(c, item)).count() as u64;
+            let min = s.min_contains.unwrap_or(1);
+            if count < min {
+                fail!(
+                    "must contain at least {} matching the `contains` schema, found {count}",
+                    plural(min, "item", "items")
+                );
+            }
+            if let Some(max) = s.max_contains
+                && count > max
+            {
+                fail!(
+                    "must contain at most {} matching the `contains` schema, found {count}",
+                    plural(max, "item", "items")
+                );
             }
         }
 

@@ -11,11 +11,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolc_runtime::schema::{Additional, Format, Schema, Types};
 use toolc_runtime::{
-    AuthLevel, BoxFuture, CallContext, Guard, HandlerError, NoParams, OperationKind, Playbook, Policy,
-    RateLimit, ToolContext, ToolDescriptor, ToolError, Toolbox, run_play, run_tool, unknown_play,
+    AuthLevel, BoxFuture, CallContext, Guard, HandlerError, NoParams, OperationKind, Playbook,
+    Policy, RateLimit, ToolContext, ToolDescriptor, ToolError, Toolbox, run_play, run_tool,
+    unknown_play,
 };
 
-pub static STRING: Schema = Schema { types: Types::STRING, ..Schema::ANY };
+pub static STRING: Schema = Schema {
+    types: Types::STRING,
+    ..Schema::ANY
+};
 pub static NAME: Schema = Schema {
     types: Types::STRING,
     min_length: Some(1),
@@ -42,10 +46,20 @@ pub static GREETING: Schema = Schema {
     additional_properties: Additional::Forbidden,
     ..Schema::ANY
 };
-pub static EMPTY_PARAMS: Schema = Schema { types: Types::OBJECT, ..Schema::ANY };
+pub static EMPTY_PARAMS: Schema = Schema {
+    types: Types::OBJECT,
+    ..Schema::ANY
+};
 /// Permissive on purpose: the Rust type (`u8`) is stricter than the schema.
-pub static LOOSE_PARAMS: Schema = Schema { types: Types::OBJECT, ..Schema::ANY };
-pub static DAY: Schema = Schema { types: Types::STRING, format: Some(Format::Date), ..Schema::ANY };
+pub static LOOSE_PARAMS: Schema = Schema {
+    types: Types::OBJECT,
+    ..Schema::ANY
+};
+pub static DAY: Schema = Schema {
+    types: Types::STRING,
+    format: Some(Format::Date),
+    ..Schema::ANY
+};
 pub static OPERATOR: Schema = Schema {
     types: Types::OBJECT,
     properties: &[("operator", &STRING)],
@@ -53,7 +67,11 @@ pub static OPERATOR: Schema = Schema {
     ..Schema::ANY
 };
 
-const fn tool(name: &'static str, parameters: &'static Schema, returns: Option<&'static Schema>) -> ToolDescriptor {
+const fn tool(
+    name: &'static str,
+    parameters: &'static Schema,
+    returns: Option<&'static Schema>,
+) -> ToolDescriptor {
     ToolDescriptor {
         name,
         kind: OperationKind::Tool,
@@ -94,19 +112,35 @@ pub static TOOLS: [ToolDescriptor; 14] = [
     unchecked(tool("unchecked_output", &EMPTY_PARAMS, Some(&GREETING))),
     with_policy(
         tool("admin_only", &EMPTY_PARAMS, None),
-        Policy { auth: AuthLevel::Admin, ..Policy::NONE },
+        Policy {
+            auth: AuthLevel::Admin,
+            ..Policy::NONE
+        },
     ),
     with_policy(
         tool("support_only", &EMPTY_PARAMS, None),
-        Policy { auth: AuthLevel::User, roles: &["support", "billing"], ..Policy::NONE },
+        Policy {
+            auth: AuthLevel::User,
+            roles: &["support", "billing"],
+            ..Policy::NONE
+        },
     ),
     with_policy(
         tool("limited", &EMPTY_PARAMS, None),
-        Policy { rate_limit: Some(RateLimit { count: 2, period_secs: 3600 }), ..Policy::NONE },
+        Policy {
+            rate_limit: Some(RateLimit {
+                count: 2,
+                period_secs: 3600,
+            }),
+            ..Policy::NONE
+        },
     ),
     with_policy(
         tool("slow", &EMPTY_PARAMS, None),
-        Policy { timeout_ms: Some(50), ..Policy::NONE },
+        Policy {
+            timeout_ms: Some(50),
+            ..Policy::NONE
+        },
     ),
     tool("whoami", &EMPTY_PARAMS, Some(&OPERATOR)),
     tool("day", &EMPTY_PARAMS, Some(&DAY)),
@@ -116,7 +150,10 @@ pub static TOOLS: [ToolDescriptor; 14] = [
         tool("limited_admin", &EMPTY_PARAMS, None),
         Policy {
             auth: AuthLevel::Admin,
-            rate_limit: Some(RateLimit { count: 1, period_secs: 3600 }),
+            rate_limit: Some(RateLimit {
+                count: 1,
+                period_secs: 3600,
+            }),
             ..Policy::NONE
         },
     ),
@@ -200,10 +237,16 @@ pub struct Demo {
 }
 
 impl Demo {
-    async fn greet(&self, p: GreetParams, _cx: &ToolContext<'_, Operator>) -> Result<Greeting, HandlerError> {
+    async fn greet(
+        &self,
+        p: GreetParams,
+        _cx: &ToolContext<'_, Operator>,
+    ) -> Result<Greeting, HandlerError> {
         self.invocations.fetch_add(1, Ordering::SeqCst);
         let n = p.count.unwrap_or(1) as usize;
-        Ok(Greeting { greeting: format!("hello {}", p.name).repeat(n) })
+        Ok(Greeting {
+            greeting: format!("hello {}", p.name).repeat(n),
+        })
     }
 
     async fn fail(&self, p: FailParams) -> Result<Value, HandlerError> {
@@ -211,8 +254,10 @@ impl Demo {
         match p.how.as_str() {
             "msg" => Err(HandlerError::msg("plain message")),
             "io" => {
-                let read: Result<Value, std::io::Error> =
-                    Err(std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"));
+                let read: Result<Value, std::io::Error> = Err(std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no such file",
+                ));
                 Ok(read?)
             }
             _ => {
@@ -247,7 +292,10 @@ pub struct DemoToolbox {
 
 impl DemoToolbox {
     pub fn new() -> DemoToolbox {
-        DemoToolbox { inner: Demo::default(), guard: Guard::new() }
+        DemoToolbox {
+            inner: Demo::default(),
+            guard: Guard::new(),
+        }
     }
 }
 
@@ -363,25 +411,35 @@ impl Playbook for Recipes {
     fn call<'a>(&'a self, play: &'a str, arguments: &'a str) -> BoxFuture<'a, Value> {
         Box::pin(async move {
             match play {
-                "slug" => run_play(&PLAYS[0], arguments, |p: SlugParams| async move {
-                    Ok::<_, HandlerError>(json!({ "slug": p.title.to_lowercase().replace(' ', "-") }))
-                })
-                .await,
-                "slug_broken" => run_play(&PLAYS[1], arguments, |p: SlugParams| async move {
-                    Ok::<_, HandlerError>(json!({ "slug": p.title.len() }))
-                })
-                .await,
-                "slug_fails" => run_play(&PLAYS[2], arguments, |_: SlugParams| async move {
-                    Err::<Value, _>(HandlerError::from(OutOfStock { sku: "slug".into() }))
-                })
-                .await,
-                "slug_panics" => run_play(&PLAYS[3], arguments, |_: SlugParams| async move {
-                    if true {
-                        panic!("play blew up");
-                    }
-                    Ok::<Value, HandlerError>(Value::Null)
-                })
-                .await,
+                "slug" => {
+                    run_play(&PLAYS[0], arguments, |p: SlugParams| async move {
+                        Ok::<_, HandlerError>(
+                            json!({ "slug": p.title.to_lowercase().replace(' ', "-") }),
+                        )
+                    })
+                    .await
+                }
+                "slug_broken" => {
+                    run_play(&PLAYS[1], arguments, |p: SlugParams| async move {
+                        Ok::<_, HandlerError>(json!({ "slug": p.title.len() }))
+                    })
+                    .await
+                }
+                "slug_fails" => {
+                    run_play(&PLAYS[2], arguments, |_: SlugParams| async move {
+                        Err::<Value, _>(HandlerError::from(OutOfStock { sku: "slug".into() }))
+                    })
+                    .await
+                }
+                "slug_panics" => {
+                    run_play(&PLAYS[3], arguments, |_: SlugParams| async move {
+                        if true {
+                            panic!("play blew up");
+                        }
+                        Ok::<Value, HandlerError>(Value::Null)
+                    })
+                    .await
+                }
                 _ => unknown_play(play),
             }
         })
