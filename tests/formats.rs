@@ -96,3 +96,34 @@ fn a_changed_value_makes_the_dumps_differ() {
     let (yaml, _) = dump("toolset.yaml");
     assert_ne!(serde_json::to_string_pretty(&json).unwrap(), yaml);
 }
+
+#[test]
+fn the_examples_of_the_manifest_reference_are_clean() {
+    let docs = include_str!("../docs/manifest.md");
+    let mut checked = 0;
+    for (i, block) in docs.split("```").enumerate().filter(|(i, _)| i % 2 == 1) {
+        let Some((lang, text)) = block.split_once('\n') else {
+            continue;
+        };
+        if lang != "yaml" && lang != "toml" {
+            continue;
+        }
+        let mut loaded = toolc::manifest::Loaded::default();
+        toolc::manifest::load_str(
+            &mut loaded,
+            std::path::Path::new("manifests"),
+            std::path::Path::new(&format!("manifests/example.{lang}")),
+            text.to_string(),
+        );
+        let toolset = toolc::model::resolve(&mut loaded, &ResolveOptions::default());
+        let problems: Vec<String> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| toolc::diag::render_plain(&loaded.sources, d))
+            .collect();
+        assert!(problems.is_empty(), "block {i}:\n{}", problems.join("\n"));
+        assert!(!toolset.toolboxes.is_empty(), "block {i} defines a toolbox");
+        checked += 1;
+    }
+    assert_eq!(checked, 2, "docs/manifest.md has a YAML and a TOML example");
+}
