@@ -482,7 +482,30 @@ pub fn required_on_non_object(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
 }
 
+/// Is the value nested deeper than `limit`?
+pub fn deeper_than(v: &Value, limit: usize) -> bool {
+    if limit == 0 {
+        return matches!(v, Value::Object(m) if !m.is_empty())
+            || matches!(v, Value::Array(a) if !a.is_empty());
+    }
+    match v {
+        Value::Object(m) => m.values().any(|c| deeper_than(c, limit - 1)),
+        Value::Array(a) => a.iter().any(|c| deeper_than(c, limit - 1)),
+        _ => false,
+    }
+}
+
+/// Deeper schemas are not handed to the meta-schema validator.
+pub const MAX_META_DEPTH: usize = 128;
+
 pub fn invalid_json_schema(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+    if deeper_than(cx.root, MAX_META_DEPTH) {
+        out.push(Hit::at(
+            "",
+            format!("the schema nests deeper than {MAX_META_DEPTH} levels"),
+        ));
+        return;
+    }
     let meta = jsonschema::draft202012::meta::validator();
     for e in meta.iter_errors(cx.root) {
         out.push(Hit::at(

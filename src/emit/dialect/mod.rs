@@ -158,13 +158,23 @@ fn schema_findings(
         .filter(|h| !t.is_refused(&h.pointer))
         .map(|h| {
             let src = t.origins.source(&h.pointer);
-            (h, src)
+            (h, src, false)
         })
-        .chain(t.refusals.iter().map(|h| (h.clone(), h.pointer.clone())));
-    for (h, src) in located {
+        .chain(
+            t.refusals
+                .iter()
+                .map(|h| (h.clone(), h.pointer.clone(), true)),
+        );
+    for (h, src, refusal) in located {
         let Some(r) = rule(h.rule) else { continue };
-        let Some(severity) = settings.severity(r, Some(dialect)) else {
-            continue;
+        // A refusal under a rule not graded for this dialect (a schema too
+        // deep to rewrite) is still an error: the form could not be made.
+        let ungraded_refusal =
+            refusal && r.grade(Some(dialect)).is_none() && !settings.allow.contains(r.id);
+        let severity = match settings.severity(r, Some(dialect)) {
+            Some(s) => s,
+            None if ungraded_refusal => crate::diag::Severity::Error,
+            None => continue,
         };
         out.push(Finding {
             rule: r.id,

@@ -3,7 +3,7 @@
 //! output node came from, and refuses what it cannot express.
 
 use crate::lint::walk::{
-    ANNOTATIONS, LISTS, MAPS, SINGLE, accepts_null, esc, is_object, required, types,
+    ANNOTATIONS, LISTS, MAPS, MAX_WALK_DEPTH, SINGLE, accepts_null, esc, is_object, required, types,
 };
 use crate::lint::{Dialect, Hit};
 use serde_json::{Map, Number, Value, json};
@@ -106,11 +106,29 @@ struct Rewriter<'a> {
     /// Synthetic source pointers (of wrappers the rewriter made) → the real
     /// pointer they stand for.
     aliases: Vec<(String, String)>,
+    depth: usize,
 }
+
+/// Inputs nested deeper than this (JSON levels) are refused whole; the
+/// manifest loader never gives one.
+pub const MAX_INPUT_DEPTH: usize = 160;
 
 /// Rewrites a bundled canonical schema (named types under `$defs`) into the
 /// form `dialect` accepts.
 pub fn transform(bundled: &Value, dialect: Dialect) -> Transformed {
+    if crate::lint::checks::deeper_than(bundled, MAX_INPUT_DEPTH) {
+        let mut h = Hit::at(
+            "",
+            format!("the schema nests deeper than {MAX_INPUT_DEPTH} levels"),
+        );
+        h.rule = "nesting-depth";
+        return Transformed {
+            json: Value::Null,
+            origins: Origins::default(),
+            refusals: vec![h],
+            refused: vec![String::new()],
+        };
+    }
     let defs = bundled.get("$defs").and_then(Value::as_object);
     let mut rw = Rewriter {
         f: flags(dialect),
@@ -121,6 +139,7 @@ pub fn transform(bundled: &Value, dialect: Dialect) -> Transformed {
         inlining: Vec::new(),
         budget: INLINE_BUDGET,
         aliases: Vec::new(),
+        depth: 0,
     };
     let json = rw.root(bundled);
     Transformed {
@@ -180,6 +199,7 @@ impl Rewriter<'_> {
         }
     }
 
+    #[inline(never)]
     fn record(&mut self, out: &str, src: &str) {
         let real = self.real(src);
         self.origins.insert(out.to_string(), real);
@@ -222,12 +242,12 @@ impl Rewriter<'_> {
             // definition may be left unused).
             let mut needed = std::collections::BTreeSet::new();
             let mut stack = Vec::new();
-            collect_defs(&Value::Object(o.clone()), &mut stack);
+            collect_defs(&Value::Object(o.clone()), &mut stack, 0);
             while let Some(name) = stack.pop() {
                 if let Some(def) = defs.get(&name)
                     && needed.insert(name)
                 {
-                    collect_defs(def, &mut stack);
+                    collect_defs(def, &mut stack, 0);
                 }
             }
             let mut new_defs = Map::new();
@@ -245,24 +265,53 @@ impl Rewriter<'_> {
     }
 
     fn node(&mut self, v: &Value, src: &str, out: &str) -> Value {
+        if self.depth > MAX_WALK_DEPTH {
+            self.refuse(
+                "nesting-depth",
+                src,
+                out,
+                format!("the schema nests deeper than {MAX_WALK_DEPTH} levels"),
+            );
+            return Value::Null;
+        }
+        self.depth += 1;
+        let r = self.node_inner(v, src, out);
+        self.depth -= 1;
+        r
+    }
+
+    fn node_inner(&mut self, v: &Value, src: &str, out: &str) -> Value {
         self.record(out, src);
         let Value::Object(m) = v else {
             return v.clone();
         };
+        if let Some(done) = self.special(m, src, out) {
+            return done;
+        }
+        let mut o = self.children(m, src, out);
+        self.post(&mut o);
+        Value::Object(o)
+    }
+
+    /// The rewrites that replace a node before its children are walked.
+    /// Kept out of [`Rewriter::node_inner`] so the frame on every level of
+    /// the recursion stays small.
+    #[inline(never)]
+    fn special(&mut self, m: &Map<String, Value>, src: &str, out: &str) -> Option<Value> {
         if self.f.inline_refs
             && let Some(Value::String(t)) = m.get("$ref")
         {
-            return self.inline(m, t, src, out);
+            return Some(self.inline(m, t, src, out));
         }
         if self.f.json_nullable && m.get("nullable") == Some(&Value::Bool(true)) {
             let mut s = m.clone();
             s.remove("nullable");
-            return self.nullable(&s, src, out);
+            return Some(self.nullable(&s, src, out));
         }
         if self.f.json_nullable && m.get("nullable") == Some(&Value::Bool(false)) {
             let mut s = m.clone();
             s.remove("nullable");
-            return self.node(&Value::Object(s), src, out);
+            return Some(self.node(&Value::Object(s), src, out));
         }
         if self.f.gemini
             && let Some(Value::Array(branches)) = m.get("anyOf")
@@ -279,7 +328,7 @@ impl Rewriter<'_> {
                 let mut merged = b.clone();
                 merged.extend(annotations_of(m));
                 merged.insert("nullable".into(), Value::Bool(true));
-                return self.node(&Value::Object(merged), &format!("{src}/anyOf/{i}"), out);
+                return Some(self.node(&Value::Object(merged), &format!("{src}/anyOf/{i}"), out));
             }
         }
         if self.f.wrap_ref_siblings
@@ -292,11 +341,9 @@ impl Rewriter<'_> {
             s.remove("$ref");
             s.insert("anyOf".into(), json!([{"$ref": t}]));
             self.alias(format!("{src}/anyOf/0"), src);
-            return self.node(&Value::Object(s), src, out);
+            return Some(self.node(&Value::Object(s), src, out));
         }
-        let mut o = self.children(m, src, out);
-        self.post(&mut o);
-        Value::Object(o)
+        None
     }
 
     fn inline(&mut self, m: &Map<String, Value>, target: &str, src: &str, out: &str) -> Value {
@@ -350,6 +397,7 @@ impl Rewriter<'_> {
     }
 
     /// A schema accepting what `s` accepts, and null.
+    #[inline(never)]
     fn nullable(&mut self, s: &Map<String, Value>, src: &str, out: &str) -> Value {
         if accepts_null(s) {
             return self.node(&Value::Object(s.clone()), src, out);
@@ -403,19 +451,17 @@ impl Rewriter<'_> {
             && (k.starts_with("x-") || matches!(k, "$schema" | "$id" | "$comment" | "$anchor"))
     }
 
+    #[inline(never)]
     fn children(&mut self, m: &Map<String, Value>, src: &str, out: &str) -> Map<String, Value> {
         let one_of_as_any_of = (self.f.strict_openai || self.f.gemini)
             && !m.contains_key("anyOf")
             && m.get("oneOf")
                 .and_then(Value::as_array)
                 .is_some_and(|b| disjoint(b, self.defs));
-        let req: Vec<String> = required(m).into_iter().map(str::to_string).collect();
+        let req = required(m);
         let mut o = Map::new();
         for (k, v) in m {
-            if self.strip(k) {
-                continue;
-            }
-            if k == "$defs" && out.is_empty() {
+            if self.strip(k) || (k == "$defs" && out.is_empty()) {
                 continue;
             }
             let key = if k == "oneOf" && one_of_as_any_of {
@@ -423,61 +469,78 @@ impl Rewriter<'_> {
             } else {
                 k.as_str()
             };
-            let ks = esc(k);
-            let ko = esc(key);
-            let nv = match v {
-                Value::Object(sub) if k == "properties" => {
-                    let mut props = Map::new();
-                    for (name, p) in sub {
-                        let ps = format!("{src}/properties/{}", esc(name));
-                        let po = format!("{out}/properties/{}", esc(name));
-                        let optional = !req.iter().any(|r| r == name);
-                        let nv = match p {
-                            Value::Object(pm) if self.f.strict_openai && optional => {
-                                self.nullable(pm, &ps, &po)
-                            }
-                            _ => self.node(p, &ps, &po),
-                        };
-                        props.insert(name.clone(), nv);
-                    }
-                    Value::Object(props)
-                }
-                Value::Object(sub) if MAPS.contains(&k.as_str()) => {
-                    let mut mm = Map::new();
-                    for (name, p) in sub {
-                        let ps = format!("{src}/{ks}/{}", esc(name));
-                        let po = format!("{out}/{ko}/{}", esc(name));
-                        mm.insert(name.clone(), self.node(p, &ps, &po));
-                    }
-                    Value::Object(mm)
-                }
-                Value::Array(items) if LISTS.contains(&k.as_str()) => {
-                    let mut list = Vec::new();
-                    let drop_null = self.f.gemini && k == "anyOf";
-                    for (i, item) in items.iter().enumerate() {
-                        if drop_null && is_null_schema(item) {
-                            continue;
-                        }
-                        let ps = format!("{src}/{ks}/{i}");
-                        let po = format!("{out}/{ko}/{}", list.len());
-                        list.push(self.node(item, &ps, &po));
-                    }
-                    if drop_null && list.len() < items.len() {
-                        o.insert("nullable".into(), Value::Bool(true));
-                    }
-                    Value::Array(list)
-                }
-                Value::Object(_) | Value::Bool(_) if SINGLE.contains(&k.as_str()) => {
-                    self.node(v, &format!("{src}/{ks}"), &format!("{out}/{ko}"))
-                }
-                _ => v.clone(),
-            };
+            let nv = self.child(k, key, v, &req, src, out, &mut o);
             o.insert(key.to_string(), nv);
         }
         o
     }
 
+    /// One keyword of a node: subschemas walked, data copied.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        k: &str,
+        key: &str,
+        v: &Value,
+        req: &[&str],
+        src: &str,
+        out: &str,
+        o: &mut Map<String, Value>,
+    ) -> Value {
+        let ks = esc(k);
+        let ko = esc(key);
+        match v {
+            Value::Object(sub) if k == "properties" => {
+                let mut props = Map::new();
+                for (name, p) in sub {
+                    let ps = format!("{src}/properties/{}", esc(name));
+                    let po = format!("{out}/properties/{}", esc(name));
+                    let optional = !req.contains(&name.as_str());
+                    let nv = match p {
+                        Value::Object(pm) if self.f.strict_openai && optional => {
+                            self.nullable(pm, &ps, &po)
+                        }
+                        _ => self.node(p, &ps, &po),
+                    };
+                    props.insert(name.clone(), nv);
+                }
+                Value::Object(props)
+            }
+            Value::Object(sub) if MAPS.contains(&k) => {
+                let mut mm = Map::new();
+                for (name, p) in sub {
+                    let ps = format!("{src}/{ks}/{}", esc(name));
+                    let po = format!("{out}/{ko}/{}", esc(name));
+                    mm.insert(name.clone(), self.node(p, &ps, &po));
+                }
+                Value::Object(mm)
+            }
+            Value::Array(items) if LISTS.contains(&k) => {
+                let mut list = Vec::new();
+                let drop_null = self.f.gemini && k == "anyOf";
+                for (i, item) in items.iter().enumerate() {
+                    if drop_null && is_null_schema(item) {
+                        continue;
+                    }
+                    let ps = format!("{src}/{ks}/{i}");
+                    let po = format!("{out}/{ko}/{}", list.len());
+                    list.push(self.node(item, &ps, &po));
+                }
+                if drop_null && list.len() < items.len() {
+                    o.insert("nullable".into(), Value::Bool(true));
+                }
+                Value::Array(list)
+            }
+            Value::Object(_) | Value::Bool(_) if SINGLE.contains(&k) => {
+                self.node(v, &format!("{src}/{ks}"), &format!("{out}/{ko}"))
+            }
+            _ => v.clone(),
+        }
+    }
+
     /// Rewrites of one node whose children are done.
+    #[inline(never)]
     fn post(&mut self, o: &mut Map<String, Value>) {
         if self.f.strict_openai {
             if let Some(Value::Object(props)) = o.get("properties") {
@@ -723,7 +786,10 @@ pub fn needs_object_wrap(v: &Value) -> bool {
 }
 
 /// The `$defs` names a schema refers to (data keywords aside).
-fn collect_defs(v: &Value, out: &mut Vec<String>) {
+fn collect_defs(v: &Value, out: &mut Vec<String>, depth: usize) {
+    if depth > MAX_WALK_DEPTH {
+        return;
+    }
     match v {
         Value::Object(m) => {
             for (k, child) in m {
@@ -732,11 +798,11 @@ fn collect_defs(v: &Value, out: &mut Vec<String>) {
                         out.push(name.to_string());
                     }
                 } else if !matches!(k.as_str(), "const" | "enum" | "default" | "examples") {
-                    collect_defs(child, out);
+                    collect_defs(child, out, depth + 1);
                 }
             }
         }
-        Value::Array(items) => items.iter().for_each(|i| collect_defs(i, out)),
+        Value::Array(items) => items.iter().for_each(|i| collect_defs(i, out, depth + 1)),
         _ => {}
     }
 }
