@@ -5,6 +5,7 @@
 mod common;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::path::PathBuf;
 
 fn compile_to(paths: &[PathBuf], out: &std::path::Path) {
     let checked = toolc::check(paths, &Default::default());
