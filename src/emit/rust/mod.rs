@@ -677,55 +677,61 @@ fn playbook(
     }
 }
 
+/// What an agent binds: a toolbox or a playbook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Toolbox,
+    Playbook,
+}
+
 fn agent(set: &Toolset, a: &crate::model::Agent) -> TokenStream {
     let fn_id = ident(&a.idents.snake);
     // One argument per toolbox and playbook, each wrapped once.
     let mut args = Vec::new();
     let mut setup = Vec::new();
-    let mut toolbox_vars = std::collections::BTreeMap::new();
-    let mut playbook_vars = std::collections::BTreeMap::new();
+    let mut vars: std::collections::BTreeMap<(Kind, usize), proc_macro2::Ident> =
+        Default::default();
     let mut used_names = std::collections::BTreeSet::new();
     for &c in &a.capabilities {
         let cap = &set.capabilities[c];
-        if let Some(t) = cap.toolbox
-            && !toolbox_vars.contains_key(&t)
-        {
-            let tb = &set.toolboxes[t];
-            let mut var = tb.idents.snake.trim_start_matches("r#").to_string();
+        let parts = [
+            cap.toolbox
+                .map(|t| (Kind::Toolbox, t, &set.toolboxes[t].idents)),
+            cap.playbook
+                .map(|p| (Kind::Playbook, p, &set.playbooks[p].idents)),
+        ];
+        for (kind, index, idents) in parts.into_iter().flatten() {
+            if vars.contains_key(&(kind, index)) {
+                continue;
+            }
+            let (namespace, suffix, runtime_trait) = match kind {
+                Kind::Toolbox => (
+                    quote!(toolboxes),
+                    "Toolbox",
+                    quote!(::toolc_runtime::Toolbox),
+                ),
+                Kind::Playbook => (
+                    quote!(playbooks),
+                    "Playbook",
+                    quote!(::toolc_runtime::Playbook),
+                ),
+            };
+            let mut var = idents.snake.trim_start_matches("r#").to_string();
             if !used_names.insert(var.clone()) {
-                var = format!("{var}_toolbox");
+                var = format!("{var}_{}", suffix.to_lowercase());
                 used_names.insert(var.clone());
             }
             let v = format_ident!("{var}");
-            let m = ident(&tb.idents.snake);
-            let tr = format_ident!("{}", tb.idents.pascal.trim_start_matches("r#"));
-            let server = format_ident!("{}Toolbox", tb.idents.pascal.trim_start_matches("r#"));
-            args.push(quote!(#v: impl super::toolboxes::#m::#tr));
+            let m = ident(&idents.snake);
+            let pascal = idents.pascal.trim_start_matches("r#");
+            let tr = format_ident!("{pascal}");
+            let server = format_ident!("{pascal}{suffix}");
+            args.push(quote!(#v: impl super::#namespace::#m::#tr));
             setup.push(quote! {
-                let #v: ::std::sync::Arc<dyn ::toolc_runtime::Toolbox> =
-                    ::std::sync::Arc::new(super::toolboxes::#m::#server::new(#v));
+                let #v: ::std::sync::Arc<dyn #runtime_trait> =
+                    ::std::sync::Arc::new(super::#namespace::#m::#server::new(#v));
             });
-            toolbox_vars.insert(t, v);
-        }
-        if let Some(p) = cap.playbook
-            && !playbook_vars.contains_key(&p)
-        {
-            let pb = &set.playbooks[p];
-            let mut var = pb.idents.snake.trim_start_matches("r#").to_string();
-            if !used_names.insert(var.clone()) {
-                var = format!("{var}_playbook");
-                used_names.insert(var.clone());
-            }
-            let v = format_ident!("{var}");
-            let m = ident(&pb.idents.snake);
-            let tr = format_ident!("{}", pb.idents.pascal.trim_start_matches("r#"));
-            let server = format_ident!("{}Playbook", pb.idents.pascal.trim_start_matches("r#"));
-            args.push(quote!(#v: impl super::playbooks::#m::#tr));
-            setup.push(quote! {
-                let #v: ::std::sync::Arc<dyn ::toolc_runtime::Playbook> =
-                    ::std::sync::Arc::new(super::playbooks::#m::#server::new(#v));
-            });
-            playbook_vars.insert(p, v);
+            vars.insert((kind, index), v);
         }
     }
     let caps = a.capabilities.iter().map(|&c| {
@@ -733,11 +739,11 @@ fn agent(set: &Toolset, a: &crate::model::Agent) -> TokenStream {
         let name = &cap.name;
         let description = &cap.description;
         let manual = opt_str(cap.manual.map(|m| set.manuals[m].text.as_str()));
-        let tb = match cap.toolbox.and_then(|t| toolbox_vars.get(&t)) {
+        let tb = match cap.toolbox.and_then(|t| vars.get(&(Kind::Toolbox, t))) {
             Some(v) => quote!(::std::option::Option::Some(::std::sync::Arc::clone(&#v))),
             None => quote!(::std::option::Option::None),
         };
-        let pb = match cap.playbook.and_then(|p| playbook_vars.get(&p)) {
+        let pb = match cap.playbook.and_then(|p| vars.get(&(Kind::Playbook, p))) {
             Some(v) => quote!(::std::option::Option::Some(::std::sync::Arc::clone(&#v))),
             None => quote!(::std::option::Option::None),
         };
