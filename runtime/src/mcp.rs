@@ -184,14 +184,21 @@ impl McpServer {
 
     /// Serves one client over a byte stream of newline-delimited JSON-RPC (stdio, a socket, an
     /// in-process `tokio::io::duplex`) until it closes.
+    ///
+    /// A client that closes the stream, even before it starts a session, ends serving with
+    /// `Ok`. A session that cannot start (its first message is neither `initialize`, `ping`,
+    /// `server/discover` nor a request carrying 2026-07-28 metadata) is an error.
     pub async fn serve<R, W>(self, reader: R, writer: W) -> Result<(), ServeError>
     where
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let running = ServiceExt::serve(self, (reader, writer))
-            .await
-            .map_err(|e| ServeError(format!("the MCP session did not start: {e}")))?;
+        let running = match ServiceExt::serve(self, (reader, writer)).await {
+            Ok(running) => running,
+            // The client left before a session began (or after only `server/discover`).
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => return Err(ServeError(format!("the MCP session did not start: {e}"))),
+        };
         match running.waiting().await {
             Ok(rmcp::service::QuitReason::JoinError(e)) | Err(e) => {
                 Err(ServeError(format!("the MCP session failed: {e}")))

@@ -662,3 +662,34 @@ async fn many_sessions_share_the_agent() {
     b.call("echo", json!({"text": "b"})).await;
     assert_eq!(lab.handled.load(Ordering::SeqCst), 2);
 }
+
+#[tokio::test]
+async fn a_client_that_leaves_early_ends_serving_cleanly() {
+    let (client_end, server_end) = tokio::io::duplex(1 << 12);
+    let (r, w) = tokio::io::split(server_end);
+    let task = tokio::spawn(McpServer::new(agent(Arc::default())).serve(r, w));
+    drop(client_end);
+    let ended = tokio::time::timeout(Duration::from_secs(10), task)
+        .await
+        .expect("ends")
+        .expect("no panic");
+    assert_eq!(ended, Ok(()));
+}
+
+#[tokio::test]
+async fn a_session_that_cannot_start_is_an_error() {
+    let (client_end, server_end) = tokio::io::duplex(1 << 12);
+    let (r, w) = tokio::io::split(server_end);
+    let task = tokio::spawn(McpServer::new(agent(Arc::default())).serve(r, w));
+    let (_read, mut write) = tokio::io::split(client_end);
+    write
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+        .await
+        .expect("write");
+    let ended = tokio::time::timeout(Duration::from_secs(10), task)
+        .await
+        .expect("ends")
+        .expect("no panic");
+    let error = ended.expect_err("no session");
+    assert!(error.to_string().contains("did not start"), "{error}");
+}

@@ -1,0 +1,55 @@
+"""Shared fixtures: the example server binary and a client connected to it over stdio."""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The caller every support-desk tool allows.
+SUPPORT = {"TOOLC_CALLER": "ada", "TOOLC_AUTH": "user", "TOOLC_ROLES": "support"}
+# The scope the assistant's `whoami` reads.
+OPERATOR = {"TOOLC_OPERATOR": "ada", "TOOLC_TIER": "pro"}
+
+
+def server_path() -> str:
+    """The `mcp-server` binary: $TOOLC_MCP_SERVER, or the debug build in the target dir."""
+    explicit = os.environ.get("TOOLC_MCP_SERVER")
+    if explicit:
+        return explicit
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    return str(target / "debug" / "mcp-server")
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(params=["legacy", "auto"])
+def mode(request: pytest.FixtureRequest) -> str:
+    """`legacy`: the initialize handshake (2025-11-25). `auto`: `server/discover` first, which
+    the server answers, so the session runs the 2026-07-28 per-request protocol."""
+    return request.param
+
+
+@asynccontextmanager
+async def connect(agent: str, env: dict[str, str] | None = None, mode: str = "legacy") -> AsyncIterator[Client]:
+    params = StdioServerParameters(command=server_path(), args=[agent], env=env or {})
+    async with Client(params, mode=mode) as client:
+        yield client
+
+
+def text_json(result: Any) -> Any:
+    """The single text block of a tool result, parsed as JSON."""
+    assert len(result.content) == 1, result
+    assert result.content[0].type == "text", result
+    return json.loads(result.content[0].text)
