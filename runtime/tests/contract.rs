@@ -513,3 +513,20 @@ async fn rule8_every_call_yields_a_tool_result() {
         "(root): arguments must be a JSON object, got an array"
     );
 }
+
+#[test]
+fn rule4_a_timeout_without_a_tokio_timer_fails_the_call_instead_of_panicking() {
+    // Polled by a bare executor: tokio's timer panics, and the panic stays inside the call.
+    let tb = DemoToolbox::new();
+    let c = ctx();
+    let mut fut = std::pin::pin!(tb.call("slow", "{}", &c));
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    let result = loop {
+        if let std::task::Poll::Ready(r) = fut.as_mut().poll(&mut cx) {
+            break r;
+        }
+    };
+    let e = result.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Panicked);
+    assert!(e.message().starts_with("tool 'slow' panicked: "), "{e}");
+}
