@@ -1,0 +1,733 @@
+//! The per-dialect rewrites, the tool-list shapes, and how lint findings
+//! point back at the manifest.
+
+use serde_json::{Value, json};
+use toolc::diag::{Severity, render_plain};
+use toolc::emit::dialect::{emit_tool_list, schema_for, tool_list};
+use toolc::lint::{Dialect, Finding, LintSettings, Role, lint_toolset, to_diagnostics};
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    checked: toolc::Checked,
+}
+
+/// Loads a one-file toolset; a capability holding its first toolbox is
+/// added so that the implicit agent sees its tools.
+fn load(yaml: &str) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tools.yaml");
+    let toolbox = yaml
+        .split("toolboxes:\n  ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .unwrap();
+    let text =
+        format!("{yaml}capabilities:\n  all:\n    description: All\n    toolbox: {toolbox}\n");
+    std::fs::write(&path, text).unwrap();
+    let checked = toolc::check(&[path], &Default::default());
+    let errs: Vec<String> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| render_plain(&checked.sources, d))
+        .collect();
+    assert!(
+        errs.is_empty(),
+        "fixture does not check:\n{}",
+        errs.join("\n")
+    );
+    Fixture { _dir: dir, checked }
+}
+
+impl Fixture {
+    fn toolset(&self) -> &toolc::model::Toolset {
+        &self.checked.toolset
+    }
+
+    fn tool(&self, name: &str) -> &toolc::model::Tool {
+        self.toolset()
+            .toolboxes
+            .iter()
+            .flat_map(|t| &t.tools)
+            .chain(self.toolset().playbooks.iter().flat_map(|p| &p.plays))
+            .find(|t| t.name == name)
+            .unwrap()
+    }
+
+    fn params(&self, tool: &str, d: Dialect) -> Value {
+        let t = self.tool(tool);
+        let form = schema_for(self.toolset(), &t.parameters, d, Role::Parameters);
+        assert!(form.refusals.is_empty(), "{:?}", form.refusals);
+        form.json
+    }
+
+    fn returns(&self, tool: &str, d: Dialect) -> Value {
+        let t = self.tool(tool);
+        schema_for(
+            self.toolset(),
+            t.returns.as_ref().unwrap(),
+            d,
+            Role::Returns,
+        )
+        .json
+    }
+
+    fn list(&self, d: Dialect) -> Result<Value, Vec<Finding>> {
+        tool_list(self.toolset(), &self.toolset().agents[0], d)
+    }
+
+    fn lint(&self, dialects: &[Dialect]) -> Vec<Finding> {
+        lint_toolset(self.toolset(), &LintSettings::for_dialects(dialects))
+    }
+
+    /// `path:line:col: severity[rule]: ...` lines of the findings.
+    fn rendered(&self, findings: &[Finding]) -> Vec<String> {
+        to_diagnostics(findings)
+            .iter()
+            .map(|d| render_plain(&self.checked.sources, d))
+            .collect()
+    }
+
+    fn line_of(&self, needle: &str) -> usize {
+        let (_, f) = self.checked.sources.files().next().unwrap();
+        f.text.lines().position(|l| l.contains(needle)).unwrap() + 1
+    }
+}
+
+fn errors_of<'a>(f: &'a [Finding], rule: &str) -> Vec<&'a Finding> {
+    f.iter().filter(|x| x.rule == rule).collect()
+}
+
+const TICKETS: &str = r##"
+version: 1
+types:
+  Status:
+    type: string
+    enum: [open, closed]
+    description: Where a ticket is.
+  Ticket:
+    type: object
+    properties:
+      id: { type: string, description: The id. }
+      status: { $ref: "#/types/Status" }
+    required: [id, status]
+toolboxes:
+  tickets:
+    description: Ticket tools
+    tools:
+      list:
+        description: List tickets.
+        parameters:
+          type: object
+          properties:
+            status: { $ref: "#/types/Status", description: Only this status. }
+            limit: { type: integer, minimum: 1, default: 20, description: At most this many. }
+            page: { type: integer, format: int32 }
+            label: { type: string, enum: [a, b] }
+          required: []
+        returns: { type: array, items: { $ref: "#/types/Ticket" } }
+        annotations: { read_only: true, open_world: false, audience: staff }
+      get:
+        title: Get a ticket
+        description: Get one ticket.
+        parameters: { $ref: "#/types/Ticket" }
+        returns: { $ref: "#/types/Ticket" }
+      whoami:
+        description: Who am I.
+"##;
+
+#[test]
+fn openai_strict_requires_everything_and_makes_optionals_nullable() {
+    let f = load(TICKETS);
+    let p = f.params("list", Dialect::OpenAiStrict);
+    assert_eq!(p["required"], json!(["status", "limit", "page", "label"]));
+    assert_eq!(p["additionalProperties"], json!(false));
+    // A $ref with a sibling description: wrapped, and made nullable.
+    assert_eq!(
+        p["properties"]["status"],
+        json!({"anyOf": [{"$ref": "#/$defs/Status"}, {"type": "null"}], "description": "Only this status."})
+    );
+    // A simple type: a type list; an enum gains null.
+    assert_eq!(
+        p["properties"]["label"],
+        json!({"type": ["string", "null"], "enum": ["a", "b", null]})
+    );
+    // `default` said in the description; int32 as bounds.
+    assert_eq!(
+        p["properties"]["limit"],
+        json!({"type": ["integer", "null"], "minimum": 1, "description": "At most this many. Default: 20."})
+    );
+    assert_eq!(
+        p["properties"]["page"],
+        json!({"type": ["integer", "null"], "minimum": i32::MIN, "maximum": i32::MAX})
+    );
+    assert_eq!(
+        p["$defs"],
+        json!({"Status": {"type": "string", "enum": ["open", "closed"], "description": "Where a ticket is."}})
+    );
+    // And it lints clean for strict mode.
+    let findings = f.lint(&[Dialect::OpenAiStrict, Dialect::AzureOpenAiStrict]);
+    let errs: Vec<_> = findings
+        .iter()
+        .filter(|x| x.severity == Severity::Error)
+        .collect();
+    assert!(errs.is_empty(), "{:?}", f.rendered(&findings));
+}
+
+#[test]
+fn the_canonical_form_keeps_optionals_optional_outside_strict_mode() {
+    let f = load(TICKETS);
+    for d in [
+        Dialect::OpenAi,
+        Dialect::Anthropic,
+        Dialect::Mcp,
+        Dialect::GeminiJsonSchema,
+    ] {
+        let p = f.params("list", d);
+        assert_eq!(p["required"], json!([]), "{d}");
+        assert_eq!(p["properties"]["limit"]["default"], json!(20), "{d}");
+        assert!(p.get("additionalProperties").is_none(), "{d}");
+    }
+}
+
+#[test]
+fn a_root_ref_is_inlined_so_the_root_is_an_object() {
+    let f = load(TICKETS);
+    for d in Dialect::ALL {
+        let p = f.params("get", d);
+        assert_eq!(p["type"], json!("object"), "{d}: {p}");
+        assert!(p.get("$ref").is_none(), "{d}");
+    }
+    // Unused definitions are dropped: Ticket was only the root.
+    let p = f.params("get", Dialect::OpenAiStrict);
+    assert_eq!(
+        p["$defs"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["Status"]
+    );
+}
+
+#[test]
+fn gemini_inlines_references_and_uses_nullable() {
+    let f = load(TICKETS);
+    let p = f.params("list", Dialect::Gemini);
+    assert!(p.get("$defs").is_none());
+    assert_eq!(
+        p["properties"]["status"],
+        json!({"type": "string", "enum": ["open", "closed"], "description": "Only this status."})
+    );
+    let r = f.returns("list", Dialect::GeminiVertex);
+    assert_eq!(
+        r["items"]["properties"]["status"]["enum"],
+        json!(["open", "closed"])
+    );
+}
+
+#[test]
+fn gemini_omits_empty_parameters_but_the_others_keep_them() {
+    let f = load(TICKETS);
+    let gem = f.list(Dialect::Gemini).unwrap();
+    let decls = gem["functionDeclarations"].as_array().unwrap();
+    let whoami = decls.iter().find(|d| d["name"] == "whoami").unwrap();
+    assert!(whoami.get("parameters").is_none(), "{whoami}");
+    let vtx = f.list(Dialect::GeminiVertex).unwrap();
+    let whoami = vtx["functionDeclarations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "whoami")
+        .unwrap();
+    assert_eq!(
+        whoami["parameters"],
+        json!({"type": "object", "properties": {}})
+    );
+}
+
+#[test]
+fn the_list_shapes_follow_each_provider() {
+    let f = load(TICKETS);
+    let oai = f.list(Dialect::OpenAiStrict).unwrap();
+    assert_eq!(oai[0]["type"], json!("function"));
+    assert_eq!(oai[0]["function"]["name"], json!("list"));
+    assert_eq!(oai[0]["function"]["strict"], json!(true));
+    assert_eq!(
+        f.list(Dialect::OpenAi).unwrap()[0]["function"]["strict"],
+        json!(false)
+    );
+    let ant = f.list(Dialect::Anthropic).unwrap();
+    assert_eq!(ant[1]["name"], json!("get"));
+    assert!(ant[1]["input_schema"].is_object());
+    assert!(ant[1].get("strict").is_none());
+    let gjs = f.list(Dialect::GeminiJsonSchema).unwrap();
+    let d0 = &gjs["functionDeclarations"][0];
+    assert!(d0["parametersJsonSchema"].is_object() && d0["responseJsonSchema"].is_object());
+    assert!(d0.get("parameters").is_none());
+    assert!(
+        f.list(Dialect::Gemini).unwrap()["functionDeclarations"][0]
+            .get("response")
+            .is_none()
+    );
+    // Manifest order.
+    let names: Vec<&str> = oai
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["list", "get", "whoami"]);
+}
+
+#[test]
+fn mcp_lists_hints_titles_and_wrapped_results() {
+    let f = load(TICKETS);
+    let mcp = f.list(Dialect::Mcp).unwrap();
+    let tools = mcp["tools"].as_array().unwrap();
+    assert_eq!(
+        tools[0]["annotations"],
+        json!({"readOnlyHint": true, "openWorldHint": false, "audience": "staff"})
+    );
+    assert_eq!(tools[0]["outputSchema"]["type"], json!("object"));
+    assert_eq!(tools[0]["outputSchema"]["required"], json!(["result"]));
+    assert_eq!(
+        tools[0]["outputSchema"]["properties"]["result"]["type"],
+        json!("array")
+    );
+    assert!(
+        tools[0]["outputSchema"]["$defs"]["Ticket"].is_object(),
+        "$defs stay at the top"
+    );
+    assert_eq!(tools[1]["title"], json!("Get a ticket"));
+    assert_eq!(
+        tools[1]["outputSchema"]["properties"]["id"]["type"],
+        json!("string")
+    );
+    assert!(tools[2].get("outputSchema").is_none());
+    assert!(tools[2].get("annotations").is_none());
+}
+
+#[test]
+fn the_same_input_gives_the_same_bytes() {
+    let a = load(TICKETS);
+    let b = load(TICKETS);
+    for d in Dialect::ALL {
+        let settings = LintSettings::for_dialects(&[d]);
+        let x = emit_tool_list(a.toolset(), &a.toolset().agents[0], d, &settings);
+        let y = emit_tool_list(b.toolset(), &b.toolset().agents[0], d, &settings);
+        assert_eq!(
+            serde_json::to_string(&x.list).unwrap(),
+            serde_json::to_string(&y.list).unwrap(),
+            "{d}"
+        );
+        assert_eq!(x.findings.len(), y.findings.len(), "{d}");
+    }
+}
+
+const RECURSIVE: &str = r##"
+version: 1
+types:
+  Folder:
+    type: object
+    properties:
+      name: { type: string }
+      children:
+        type: array
+        items: { $ref: "#/types/Folder" }
+    required: [name]
+toolboxes:
+  files:
+    description: Files
+    tools:
+      mkdir:
+        description: Make folders.
+        parameters:
+          type: object
+          properties:
+            tree: { $ref: "#/types/Folder" }
+          required: [tree]
+"##;
+
+#[test]
+fn recursion_is_refused_where_it_cannot_be_expressed_and_kept_where_it_can() {
+    let f = load(RECURSIVE);
+    let findings = f.lint(&Dialect::ALL);
+    let rec = errors_of(&findings, "recursive-lazy");
+    let dialects: Vec<Dialect> = rec.iter().filter_map(|x| x.dialect).collect();
+    assert!(dialects.contains(&Dialect::Gemini));
+    assert!(dialects.contains(&Dialect::GeminiVertex));
+    assert!(dialects.contains(&Dialect::AnthropicStrict));
+    for ok in [
+        Dialect::OpenAiStrict,
+        Dialect::OpenAi,
+        Dialect::Anthropic,
+        Dialect::Mcp,
+        Dialect::GeminiJsonSchema,
+    ] {
+        assert!(!dialects.contains(&ok), "{ok}");
+    }
+    // It points at the `$ref` inside the type, on its own line.
+    let line = f.line_of("items: { $ref");
+    let text = f.rendered(&findings);
+    let gem = text
+        .iter()
+        .find(|l| l.contains("[recursive-lazy]") && l.contains("gemini"))
+        .unwrap();
+    assert!(gem.contains(&format!("tools.yaml:{line}:")), "{gem}");
+    // Dialects sharing a finding print once.
+    assert!(gem.contains("gemini, gemini-vertex"), "{gem}");
+    // No list for Gemini; openai-strict keeps the recursion in `$defs`.
+    assert!(f.list(Dialect::Gemini).is_err());
+    let oai = f.list(Dialect::OpenAiStrict).unwrap();
+    assert_eq!(
+        oai[0]["function"]["parameters"]["$defs"]["Folder"]["properties"]["children"]["items"],
+        json!({"$ref": "#/$defs/Folder"})
+    );
+}
+
+const GEMINI_REWRITES: &str = r##"
+version: 1
+types:
+  Kind:
+    type: string
+    enum: [a, b]
+toolboxes:
+  t:
+    description: T
+    tools:
+      pick:
+        description: Pick.
+        parameters:
+          type: object
+          properties:
+            count: { type: integer, exclusiveMinimum: 0, exclusiveMaximum: 10 }
+            version: { const: v2 }
+            note: { type: [string, "null"] }
+            kind:
+              anyOf:
+                - { $ref: "#/types/Kind" }
+                - { type: "null" }
+              description: The kind.
+            extra: { type: object, properties: { x: { type: string } }, additionalProperties: false }
+            old: { type: string, deprecated: true, description: Old. }
+            x-rust-hint: { type: string }
+          required: [count]
+"##;
+
+#[test]
+fn gemini_rewrites_keep_the_meaning() {
+    let f = load(GEMINI_REWRITES);
+    let p = f.params("pick", Dialect::Gemini);
+    let props = &p["properties"];
+    assert_eq!(
+        props["count"],
+        json!({"type": "integer", "minimum": 1, "maximum": 9})
+    );
+    assert_eq!(props["version"], json!({"enum": ["v2"], "type": "string"}));
+    assert_eq!(props["note"], json!({"type": "string", "nullable": true}));
+    assert_eq!(
+        props["kind"],
+        json!({"type": "string", "enum": ["a", "b"], "description": "The kind.", "nullable": true})
+    );
+    assert_eq!(
+        props["extra"],
+        json!({"type": "object", "properties": {"x": {"type": "string"}}})
+    );
+    assert_eq!(
+        props["old"],
+        json!({"type": "string", "description": "Old. Deprecated."})
+    );
+    // Vertex keeps `additionalProperties`.
+    let v = f.params("pick", Dialect::GeminiVertex);
+    assert_eq!(
+        v["properties"]["extra"]["additionalProperties"],
+        json!(false)
+    );
+    assert!(f.list(Dialect::Gemini).is_ok());
+    assert!(f.list(Dialect::GeminiVertex).is_ok());
+}
+
+#[test]
+fn integer_bounds_made_inclusive_accept_exactly_the_same_integers() {
+    let f = load(GEMINI_REWRITES);
+    let t = f.tool("pick");
+    let canonical = jsonschema::draft202012::new(&f.toolset().bundle(&t.parameters)).unwrap();
+    let gemini = jsonschema::draft202012::new(&f.params("pick", Dialect::Gemini)).unwrap();
+    for n in -3..14 {
+        let args = json!({"count": n});
+        assert_eq!(canonical.is_valid(&args), gemini.is_valid(&args), "{n}");
+    }
+}
+
+#[test]
+fn what_gemini_cannot_express_is_an_error_at_its_line() {
+    let f = load(
+        r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      pay:
+        description: Pay.
+        parameters:
+          type: object
+          properties:
+            amount: { type: number, exclusiveMinimum: 0 }
+            level: { type: integer, enum: [1, 2] }
+            labels: { type: object, additionalProperties: { type: string } }
+            pair: { type: array, prefixItems: [{ type: string }, { type: integer }] }
+            anything: { description: Any JSON value. }
+          required: [amount]
+"##,
+    );
+    let findings = f.lint(&[Dialect::Gemini]);
+    let rules: Vec<&str> = findings
+        .iter()
+        .filter(|x| x.severity == Severity::Error)
+        .map(|x| x.rule)
+        .collect();
+    for r in [
+        "exclusive-numeric-bound",
+        "gemini-enum-non-string",
+        "gemini-additional-properties",
+        "tuple",
+        "gemini-type-missing",
+    ] {
+        assert!(rules.contains(&r), "{r} missing from {rules:?}");
+    }
+    let text = f.rendered(&findings);
+    let line = f.line_of("amount:");
+    let excl = text
+        .iter()
+        .find(|l| l.contains("[exclusive-numeric-bound]"))
+        .unwrap();
+    assert!(excl.contains(&format!("tools.yaml:{line}:")), "{excl}");
+    assert!(f.list(Dialect::Gemini).is_err());
+}
+
+const UNION: &str = r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      send:
+        description: Send.
+        parameters:
+          type: object
+          properties:
+            target:
+              oneOf:
+                - type: object
+                  properties:
+                    kind: { const: email }
+                    address: { type: string }
+                  required: [kind, address]
+                - type: object
+                  properties:
+                    kind: { const: sms }
+                    number: { type: string }
+                  required: [kind, number]
+            either:
+              oneOf:
+                - { type: string, maxLength: 3 }
+                - { type: string, minLength: 2 }
+          required: [target, either]
+"##;
+
+#[test]
+fn a_tagged_one_of_becomes_any_of_and_an_overlapping_one_does_not() {
+    let f = load(UNION);
+    let p = f.params("send", Dialect::OpenAiStrict);
+    assert!(p["properties"]["target"].get("anyOf").is_some(), "{p:#}");
+    assert!(p["properties"]["target"].get("oneOf").is_none());
+    assert!(p["properties"]["either"].get("oneOf").is_some());
+    let findings = f.lint(&[Dialect::OpenAiStrict]);
+    let bad = errors_of(&findings, "strict-unsupported-keyword");
+    assert_eq!(bad.len(), 1, "{:?}", f.rendered(&findings));
+    assert_eq!(bad[0].pointer, "/properties/either/oneOf");
+    let line = f.line_of("either:");
+    let at = f.rendered(&findings);
+    let at = at
+        .iter()
+        .find(|l| l.contains("[strict-unsupported-keyword]"))
+        .unwrap();
+    let found: usize = at.split(':').nth(1).unwrap().parse().unwrap();
+    assert!(
+        (line..=line + 2).contains(&found),
+        "{at} (either: is line {line})"
+    );
+    // The rewritten union accepts and rejects what the canonical one does.
+    let canonical =
+        jsonschema::draft202012::new(&f.toolset().bundle(&f.tool("send").parameters)).unwrap();
+    let strict = jsonschema::draft202012::new(&p).unwrap();
+    for target in [
+        json!({"kind": "email", "address": "a@b"}),
+        json!({"kind": "sms", "number": "1"}),
+        json!({"kind": "sms", "address": "a@b"}),
+        json!({"kind": "fax", "number": "1"}),
+    ] {
+        let args = json!({"target": target, "either": "abcdef"});
+        assert_eq!(canonical.is_valid(&args), strict.is_valid(&args), "{args}");
+    }
+}
+
+#[test]
+fn anthropic_strict_closes_objects_and_refuses_bounds() {
+    let f = load(TICKETS);
+    let p = f.params("get", Dialect::AnthropicStrict);
+    assert_eq!(p["additionalProperties"], json!(false));
+    assert_eq!(
+        f.params("get", Dialect::Anthropic)
+            .get("additionalProperties"),
+        None
+    );
+    let e = f.list(Dialect::AnthropicStrict).unwrap_err();
+    assert!(
+        e.iter()
+            .any(|x| x.rule == "anthropic-strict-numeric-bounds"
+                && x.tool.as_deref() == Some("list"))
+    );
+    assert!(
+        e.iter().any(|x| x.rule == "anthropic-strict-format"),
+        "int32 has no strict form"
+    );
+}
+
+#[test]
+fn nullable_true_becomes_a_type_list_in_json_schema_dialects() {
+    let f = load(
+        r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      n:
+        description: N.
+        parameters:
+          type: object
+          properties:
+            a: { type: string, nullable: true }
+            b: { type: integer, enum: [1, 2], nullable: true }
+          required: [a, b]
+"##,
+    );
+    for d in [
+        Dialect::OpenAi,
+        Dialect::OpenAiStrict,
+        Dialect::Anthropic,
+        Dialect::Mcp,
+    ] {
+        let p = f.params("n", d);
+        assert_eq!(
+            p["properties"]["a"],
+            json!({"type": ["string", "null"]}),
+            "{d}"
+        );
+        assert_eq!(
+            p["properties"]["b"],
+            json!({"type": ["integer", "null"], "enum": [1, 2, null]}),
+            "{d}"
+        );
+    }
+    let g = f.params("n", Dialect::Gemini);
+    assert_eq!(
+        g["properties"]["a"],
+        json!({"type": "string", "nullable": true})
+    );
+}
+
+#[test]
+fn deny_allow_and_require_describe_change_the_findings() {
+    let f = load(TICKETS);
+    let base = LintSettings::for_dialects(&[Dialect::Gemini]);
+    let count = |s: &LintSettings, rule: &str| -> Vec<Severity> {
+        lint_toolset(f.toolset(), s)
+            .iter()
+            .filter(|x| x.rule == rule)
+            .map(|x| x.severity)
+            .collect()
+    };
+    // `format: int32` on an integer is fine for Gemini; no string formats
+    // here, so use missing-description: off by default.
+    assert!(count(&base, "missing-description").is_empty());
+    let mut describe = base.clone();
+    describe.require_describe = true;
+    let warned = count(&describe, "missing-description");
+    assert!(!warned.is_empty() && warned.iter().all(|s| *s == Severity::Warning));
+    let mut deny = base.clone();
+    deny.deny.insert("missing-description");
+    let denied = count(&deny, "missing-description");
+    assert!(!denied.is_empty() && denied.iter().all(|s| *s == Severity::Error));
+    let mut allow = describe.clone();
+    allow.allow.insert("missing-description");
+    assert!(count(&allow, "missing-description").is_empty());
+    // Dialects chosen are the dialects linted.
+    let only: Vec<Option<Dialect>> = lint_toolset(
+        f.toolset(),
+        &LintSettings::for_dialects(&[Dialect::AnthropicStrict]),
+    )
+    .iter()
+    .map(|x| x.dialect)
+    .collect();
+    assert!(!only.is_empty() && only.iter().all(|d| *d == Some(Dialect::AnthropicStrict)));
+}
+
+#[test]
+fn emit_tool_list_reports_warnings_with_a_usable_list() {
+    let f = load(
+        r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      when:
+        description: When.
+        parameters:
+          type: object
+          properties:
+            day: { type: string, format: date, description: A day. }
+          required: [day]
+"##,
+    );
+    let agent = &f.toolset().agents[0];
+    let e = emit_tool_list(
+        f.toolset(),
+        agent,
+        Dialect::Gemini,
+        &LintSettings::for_dialects(&[Dialect::Gemini]),
+    );
+    assert!(!e.has_errors());
+    assert!(
+        e.findings
+            .iter()
+            .any(|x| x.rule == "gemini-string-format" && x.severity == Severity::Warning)
+    );
+    assert_eq!(
+        e.list["functionDeclarations"][0]["parameters"]["properties"]["day"]["format"],
+        json!("date")
+    );
+    let mut denied = LintSettings::for_dialects(&[Dialect::Gemini]);
+    denied.deny.insert("gemini-string-format");
+    assert!(emit_tool_list(f.toolset(), agent, Dialect::Gemini, &denied).has_errors());
+}
+
+#[test]
+fn lint_findings_render_with_the_rule_id_where_the_code_goes() {
+    let f = load(RECURSIVE);
+    let findings = f.lint(&[Dialect::Gemini]);
+    let diags = to_diagnostics(&findings);
+    let d = diags
+        .iter()
+        .find(|d| d.rule == Some("recursive-lazy"))
+        .unwrap();
+    assert_eq!(d.code, toolc::diag::Code::Lint);
+    assert_eq!(d.id(), "recursive-lazy");
+    let human = toolc::diag::render_human(&f.checked.sources, d, false);
+    assert!(
+        human.starts_with("error[recursive-lazy]: gemini: "),
+        "{human}"
+    );
+    let json = toolc::diag::render_json(&f.checked.sources, d);
+    assert_eq!(json["code"], json!("recursive-lazy"));
+}

@@ -1,0 +1,236 @@
+//! `toolc.toml`: parsing, located errors with hints, and code options over
+//! file options.
+
+use std::path::{Path, PathBuf};
+use toolc::config::{self, Config, Options};
+use toolc::diag::{Code, Diagnostic, SourceMap, render_plain};
+use toolc::lint::Dialect;
+
+fn parse(text: &str) -> (Options, Vec<String>, Vec<Diagnostic>) {
+    let mut sources = SourceMap::new();
+    let (o, d) = config::parse_str(&mut sources, Path::new("toolc.toml"), text);
+    let rendered = d.iter().map(|x| render_plain(&sources, x)).collect();
+    (o, rendered, d)
+}
+
+#[test]
+fn the_documented_example_parses() {
+    let (o, text, _) = parse(
+        r#"
+[lint]
+dialects = ["openai-strict", "gemini", "anthropic", "mcp"]
+require_describe = false          # missing-description warnings
+deny = ["missing-description"]    # raise to error
+allow = ["gemini-string-format"]  # silence
+
+[emit]
+out_dir = "generated"
+"#,
+    );
+    assert!(text.is_empty(), "{text:?}");
+    assert_eq!(
+        o.dialects,
+        Some(vec![
+            Dialect::OpenAiStrict,
+            Dialect::Gemini,
+            Dialect::Anthropic,
+            Dialect::Mcp
+        ])
+    );
+    assert_eq!(o.require_describe, Some(false));
+    assert_eq!(o.deny, Some(vec!["missing-description".to_string()]));
+    assert_eq!(o.allow, Some(vec!["gemini-string-format".to_string()]));
+    assert_eq!(o.out_dir, Some(PathBuf::from("generated")));
+    let s = o.lint_settings().unwrap();
+    assert!(s.deny.contains("missing-description"));
+    assert!(s.allow.contains("gemini-string-format"));
+}
+
+#[test]
+fn an_empty_file_means_the_defaults() {
+    let (o, text, _) = parse("");
+    assert!(text.is_empty());
+    assert_eq!(o, Options::default());
+    let s = o.lint_settings().unwrap();
+    assert_eq!(s.dialects, Dialect::DEFAULT.to_vec());
+    assert!(!s.require_describe);
+    assert_eq!(Config::default().out_dir(), PathBuf::from("./generated"));
+}
+
+#[test]
+fn unknown_keys_are_located_with_a_hint() {
+    let (_, text, d) = parse("[lint]\ndialect = [\"gemini\"]\n");
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code, Code::UnknownKey);
+    assert!(
+        text[0].starts_with("toolc.toml:2:1: error[unknown-key]"),
+        "{}",
+        text[0]
+    );
+    assert!(text[0].contains("did you mean `dialects`?"), "{}", text[0]);
+
+    let (_, text, d) = parse("[lnt]\n");
+    assert_eq!(d[0].code, Code::UnknownKey);
+    assert!(text[0].contains("did you mean `lint`?"), "{}", text[0]);
+
+    let (_, text, _) = parse("[emit]\nout = \"x\"\n");
+    assert!(text[0].contains("did you mean `out_dir`?"), "{}", text[0]);
+}
+
+#[test]
+fn unknown_rules_and_dialects_are_located_with_a_hint() {
+    let (o, text, d) = parse("[lint]\ndeny = [\"missing-descripton\"]\n");
+    assert_eq!(d[0].code, Code::UnknownRule);
+    assert!(
+        text[0].starts_with("toolc.toml:2:9: error[unknown-rule]"),
+        "{}",
+        text[0]
+    );
+    assert!(
+        text[0].contains("did you mean `missing-description`?"),
+        "{}",
+        text[0]
+    );
+    assert_eq!(o.deny, Some(vec![]));
+
+    let (o, text, d) = parse("[lint]\ndialects = [\"gemini\", \"opneai-strict\"]\n");
+    assert_eq!(d[0].code, Code::UnknownDialect);
+    assert!(
+        text[0].starts_with("toolc.toml:2:23: error[unknown-dialect]"),
+        "{}",
+        text[0]
+    );
+    assert!(
+        text[0].contains("did you mean `openai-strict`?"),
+        "{}",
+        text[0]
+    );
+    assert_eq!(o.dialects, Some(vec![Dialect::Gemini]));
+}
+
+#[test]
+fn the_seed_dialect_name_is_an_alias() {
+    let (o, text, _) = parse("[lint]\ndialects = [\"gemini-bifrost\"]\n");
+    assert!(text.is_empty());
+    assert_eq!(o.dialects, Some(vec![Dialect::Gemini]));
+}
+
+#[test]
+fn wrong_types_and_syntax_errors_are_located() {
+    let (_, text, d) = parse("[lint]\nrequire_describe = \"yes\"\n");
+    assert_eq!(d[0].code, Code::WrongType);
+    assert!(text[0].starts_with("toolc.toml:2:20:"), "{}", text[0]);
+    let (_, _, d) = parse("[lint]\ndeny = \"x\"\n");
+    assert_eq!(d[0].code, Code::WrongType);
+    let (_, _, d) = parse("lint = 3\n");
+    assert_eq!(d[0].code, Code::WrongType);
+    let (_, _, d) = parse("[emit]\nout_dir = \"\"\n");
+    assert_eq!(d[0].code, Code::WrongType);
+    let (_, _, d) = parse("[lint\n");
+    assert_eq!(d[0].code, Code::Syntax);
+    let (_, _, d) = parse("[lint]\ndeny = []\ndeny = []\n");
+    assert_eq!(d[0].code, Code::DuplicateKey);
+    let (_, _, d) = parse(&format!("x = {}1{}\n", "[".repeat(200), "]".repeat(200)));
+    assert_eq!(d[0].code, Code::TooLarge);
+}
+
+#[test]
+fn a_rule_both_denied_and_allowed_is_an_error() {
+    let (o, text, d) = parse("[lint]\ndeny = [\"tuple\"]\nallow = [\"tuple\"]\n");
+    assert_eq!(d.len(), 1, "{text:?}");
+    assert!(text[0].starts_with("toolc.toml:3:10:"), "{}", text[0]);
+    assert!(d[0].is_error());
+    // The file's deny wins over its own allow.
+    assert_eq!(o.allow, Some(vec![]));
+}
+
+#[test]
+fn code_options_win_field_by_field() {
+    let (file, _, _) = parse(
+        "[lint]\ndialects = [\"gemini\"]\nrequire_describe = true\ndeny = [\"tuple\"]\n[emit]\nout_dir = \"out\"\n",
+    );
+    let code = Options {
+        dialects: Some(vec![Dialect::Mcp]),
+        out_dir: Some(PathBuf::from("elsewhere")),
+        ..Default::default()
+    };
+    let merged = code.or(file);
+    assert_eq!(merged.dialects, Some(vec![Dialect::Mcp]));
+    assert_eq!(merged.require_describe, Some(true));
+    assert_eq!(merged.deny, Some(vec!["tuple".to_string()]));
+    assert_eq!(merged.out_dir, Some(PathBuf::from("elsewhere")));
+    let s = merged.lint_settings().unwrap();
+    assert_eq!(s.dialects, [Dialect::Mcp]);
+    assert!(s.require_describe);
+}
+
+#[test]
+fn rule_ids_set_in_code_are_checked_too() {
+    let o = Options {
+        allow: Some(vec!["tupel".into()]),
+        ..Default::default()
+    };
+    let e = o.lint_settings().unwrap_err();
+    assert_eq!(e[0].code, Code::UnknownRule);
+    assert!(e[0].span.is_none());
+    assert_eq!(e[0].help.as_deref(), Some("did you mean `tuple`?"));
+}
+
+#[test]
+fn the_config_is_found_in_the_manifest_root_or_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("manifests");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join("a.yaml"), "version: 1\n").unwrap();
+    assert_eq!(config::find(std::slice::from_ref(&root)), None);
+    std::fs::write(dir.path().join("toolc.toml"), "[emit]\nout_dir = \"gen\"\n").unwrap();
+    assert_eq!(
+        config::find(std::slice::from_ref(&root)),
+        Some(dir.path().join("toolc.toml"))
+    );
+    assert_eq!(
+        config::find(&[root.join("a.yaml")]),
+        Some(dir.path().join("toolc.toml"))
+    );
+    std::fs::write(root.join("toolc.toml"), "").unwrap();
+    assert_eq!(
+        config::find(std::slice::from_ref(&root)),
+        Some(root.join("toolc.toml"))
+    );
+
+    let mut sources = SourceMap::new();
+    let (c, d) = config::load(&dir.path().join("toolc.toml"), &mut sources);
+    assert!(d.is_empty());
+    assert_eq!(
+        c.out_dir(),
+        dir.path().join("gen"),
+        "out_dir is relative to toolc.toml"
+    );
+    let (c, d) = config::load(&dir.path().join("missing.toml"), &mut sources);
+    assert_eq!(d[0].code, Code::Io);
+    assert_eq!(c.options, Options::default());
+}
+
+#[test]
+fn the_repository_config_is_valid_and_targets_the_documented_dialects() {
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/manifests"));
+    let path = config::find(std::slice::from_ref(&root)).expect("a toolc.toml for manifests/");
+    let mut sources = SourceMap::new();
+    let (c, d) = config::load(&path, &mut sources);
+    assert!(
+        d.is_empty(),
+        "{:?}",
+        d.iter()
+            .map(|x| render_plain(&sources, x))
+            .collect::<Vec<_>>()
+    );
+    let s = c.options.lint_settings().unwrap();
+    for want in [
+        Dialect::OpenAiStrict,
+        Dialect::Gemini,
+        Dialect::Anthropic,
+        Dialect::Mcp,
+    ] {
+        assert!(s.dialects.contains(&want), "{want}");
+    }
+}
