@@ -104,4 +104,3 @@ pub fn run(args: CheckArgs) -> ExitCode {
         ExitCode::SUCCESS
     }
 }
-
