@@ -218,6 +218,18 @@ fn bench(c: &mut Criterion) {
             black_box(serde_json::to_string(&r).unwrap())
         })
     });
+    group.bench_function(
+        "floor through Value: from_str::<Value> + deserialize + handler + to_value + to_string",
+        |b| {
+            b.iter(|| {
+                let v: serde_json::Value = serde_json::from_str(black_box(ARGS)).unwrap();
+                let p = Params::deserialize(&v).unwrap();
+                let r = handler(p).unwrap_or_else(|_| unreachable!());
+                let out = serde_json::to_value(&r).unwrap();
+                black_box(serde_json::to_string(&out).unwrap())
+            })
+        },
+    );
     group.bench_function("run_tool, validation on", |b| {
         b.iter(|| black_box(full_call(&VALIDATED, &guard, &ctx, black_box(ARGS))))
     });

@@ -256,6 +256,10 @@ fn prepare<P: DeserializeOwned>(
     if !desc.parameters.is_valid(&value) {
         return Err(invalid(desc.parameters.validate(&value)));
     }
+    // The fast path first; on failure, again with path tracking for the pointer.
+    if let Ok(params) = P::deserialize(&value) {
+        return Ok(params);
+    }
     match serde_path_to_error::deserialize::<_, P>(&value) {
         Ok(params) => Ok(params),
         Err(e) => {
