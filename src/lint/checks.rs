@@ -829,12 +829,29 @@ fn cyclic_refs(g: &BTreeMap<String, Vec<(String, String)>>) -> Vec<(String, Stri
     out
 }
 
+/// How a message names a `$ref` target: a named type, or the pointer.
+pub fn ref_target(t: &str) -> String {
+    match t.strip_prefix("#/$defs/") {
+        Some(name) if !name.contains('/') => {
+            format!("type `{}`", name.replace("~1", "/").replace("~0", "~"))
+        }
+        _ if t == "#" => "the schema".to_string(),
+        _ => format!("`$ref: {t}`"),
+    }
+}
+
+/// The message of `recursive-lazy`, shared with the Gemini rewriter's
+/// refusal so the two merge into one diagnostic.
+pub fn recursion_message(target: &str) -> String {
+    format!(
+        "{} refers to itself: this dialect has no recursive schemas",
+        ref_target(target)
+    )
+}
+
 pub fn recursive_lazy(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     for (to, pointer) in cyclic_refs(&ref_graph(cx.root, false)) {
-        out.push(
-            Hit::at(pointer, format!("`$ref: {to}` is part of a reference cycle: a recursive schema"))
-                .with_help("this dialect cannot express recursion: bound the depth with distinct types, or pass the nested part as a JSON string"),
-        );
+        out.push(Hit::at(pointer, recursion_message(&to)));
     }
 }
 
@@ -843,7 +860,10 @@ pub fn recursive_required_cycle(cx: &Cx<'_>, out: &mut Vec<Hit>) {
         out.push(
             Hit::at(
                 pointer,
-                format!("`$ref: {to}` closes a cycle through required properties only"),
+                format!(
+                    "{} refers to itself through required properties only: no finite value fits",
+                    ref_target(&to)
+                ),
             )
             .with_help("make one property on the cycle optional or nullable"),
         );

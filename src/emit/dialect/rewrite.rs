@@ -359,7 +359,7 @@ impl Rewriter<'_> {
                 "recursive-lazy",
                 &format!("{src}/$ref"),
                 out,
-                format!("type `{name}` refers to itself, so it cannot be inlined: this dialect has no recursive schemas"),
+                crate::lint::checks::recursion_message(target),
             );
             return Value::Object(m.clone());
         }
