@@ -356,24 +356,7 @@ fn toolbox(
             None
         }
     });
-    if tb.body.tools.is_empty() {
-        ctx.push(
-            Diagnostic::new(Code::EmptySection, format!("{what} has no tools"))
-                .at(tb.name.span)
-                .help("add at least one tool under `tools:`"),
-        );
-    }
-    let mut tools = Vec::new();
-    for t in &tb.body.tools {
-        if let Some(tool) = tool(ctx, t, false, types) {
-            tools.push(tool);
-        }
-    }
-    ident_collisions(
-        ctx,
-        "tools",
-        tools.iter().map(|t| (t.name.as_str(), &t.idents, t.span)),
-    );
+    let tools = members(ctx, &what, tb.name.span, &tb.body.tools, false, types);
     Some(Toolbox {
         name: tb.name.value.clone(),
         idents: Idents::of(&tb.name.value),
@@ -394,24 +377,7 @@ fn playbook(
     }
     let what = format!("playbook `{}`", pb.name.value);
     let description = ctx.required_text(&pb.body.description, &what);
-    if pb.body.plays.is_empty() {
-        ctx.push(
-            Diagnostic::new(Code::EmptySection, format!("{what} has no plays"))
-                .at(pb.name.span)
-                .help("add at least one play under `plays:`"),
-        );
-    }
-    let mut plays = Vec::new();
-    for p in &pb.body.plays {
-        if let Some(play) = tool(ctx, p, true, types) {
-            plays.push(play);
-        }
-    }
-    ident_collisions(
-        ctx,
-        "plays",
-        plays.iter().map(|t| (t.name.as_str(), &t.idents, t.span)),
-    );
+    let plays = members(ctx, &what, pb.name.span, &pb.body.plays, true, types);
     Some(Playbook {
         name: pb.name.value.clone(),
         idents: Idents::of(&pb.name.value),
@@ -419,6 +385,42 @@ fn playbook(
         plays,
         span: pb.name.span,
     })
+}
+
+/// The tools of a toolbox or the plays of a playbook (`what` names the
+/// owner): at least one, each resolved, no two with one Rust identifier.
+fn members(
+    ctx: &mut Ctx<'_>,
+    what: &str,
+    span: Span,
+    raw: &[Named<RawTool>],
+    is_play: bool,
+    types: &BTreeMap<String, NamedType>,
+) -> Vec<Tool> {
+    let (one, kind) = if is_play {
+        ("play", "plays")
+    } else {
+        ("tool", "tools")
+    };
+    if raw.is_empty() {
+        ctx.push(
+            Diagnostic::new(Code::EmptySection, format!("{what} has no {kind}"))
+                .at(span)
+                .help(format!("add at least one {one} under `{kind}:`")),
+        );
+    }
+    let resolved: Vec<Tool> = raw
+        .iter()
+        .filter_map(|t| tool(ctx, t, is_play, types))
+        .collect();
+    ident_collisions(
+        ctx,
+        kind,
+        resolved
+            .iter()
+            .map(|t| (t.name.as_str(), &t.idents, t.span)),
+    );
+    resolved
 }
 
 fn tool(
