@@ -125,32 +125,42 @@ pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diag
     let nested = Paths {
         types: quote!(super::super::types),
     };
-    let mut toolbox_modules = Vec::new();
-    for tb in &set.toolboxes {
-        *attrs.module.borrow_mut() = tb.name.clone();
-        toolbox_modules.push(toolbox(
-            set,
-            tb,
-            &mut typegen,
-            &mut tables,
-            &nested,
-            &attrs,
-            options,
-        ));
-    }
-    let mut playbook_modules = Vec::new();
-    for pb in &set.playbooks {
-        *attrs.module.borrow_mut() = pb.name.clone();
-        playbook_modules.push(playbook(
-            set,
-            pb,
-            &mut typegen,
-            &mut tables,
-            &nested,
-            &attrs,
-            options,
-        ));
-    }
+    let mut emitter = GroupEmitter {
+        set,
+        typegen: &mut typegen,
+        tables: &mut tables,
+        paths: &nested,
+        attrs: &attrs,
+        send: options.send,
+    };
+    let toolbox_modules: Vec<TokenStream> = set
+        .toolboxes
+        .iter()
+        .map(|tb| {
+            emitter.group(&Group {
+                kind: Kind::Toolbox,
+                name: &tb.name,
+                idents: &tb.idents,
+                description: &tb.description,
+                scope: Some(tb.scope.as_deref()),
+                ops: &tb.tools,
+            })
+        })
+        .collect();
+    let playbook_modules: Vec<TokenStream> = set
+        .playbooks
+        .iter()
+        .map(|pb| {
+            emitter.group(&Group {
+                kind: Kind::Playbook,
+                name: &pb.name,
+                idents: &pb.idents,
+                description: &pb.description,
+                scope: None,
+                ops: &pb.plays,
+            })
+        })
+        .collect();
     let agents: Vec<TokenStream> = if options.send {
         set.agents.iter().map(|a| agent(set, a)).collect()
     } else {
@@ -379,301 +389,257 @@ fn future(ret: TokenStream, send: bool) -> TokenStream {
     quote!(impl ::std::future::Future<Output = ::std::result::Result<#ret, ::toolc_runtime::HandlerError>> #send)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn toolbox(
-    set: &Toolset,
-    tb: &crate::model::Toolbox,
-    typegen: &mut TypeGen<'_>,
-    tables: &mut Tables<'_>,
-    paths: &Paths,
-    attrs: &Attrs,
-    options: &RustOptions,
-) -> TokenStream {
-    let module_id = ident(&tb.idents.snake);
-    let trait_name = tb.idents.pascal.trim_start_matches("r#").to_string();
-    let server_name = format!("{trait_name}Toolbox");
-    let mut module = Module::default();
-    module.reserve(&trait_name);
-    module.reserve(&server_name);
-    module.reserve("Scope");
-    let sigs: Vec<Signature> = tb
-        .tools
-        .iter()
-        .map(|t| signature(set, t, typegen, &mut module))
-        .collect();
-    let items: Vec<TokenStream> = module
-        .items
-        .iter()
-        .map(|i| item_tokens(i, paths, attrs))
-        .collect();
-    let scope = match &tb.scope {
-        Some(s) => ty_tokens(&Ty::Shared(s.clone()), paths),
-        None => quote!(()),
-    };
-    let scope_doc = match &tb.scope {
-        Some(s) => format!(" The session scope this toolbox's tools read: `{s}`."),
-        None => " This toolbox reads no session scope.".to_string(),
-    };
-    let trait_id = format_ident!("{trait_name}");
-    let server_id = format_ident!("{server_name}");
-    let trait_doc = docs::doc_attrs(&tb.description);
-    let bounds = if options.send {
-        quote!(: ::std::marker::Send + ::std::marker::Sync + 'static)
-    } else {
-        quote!()
-    };
-    let methods = tb.tools.iter().zip(&sigs).map(|(t, s)| {
-        let m = ident(&t.idents.snake);
-        let doc = method_doc(t);
-        let dep = deprecated_attr(t);
-        let ret = future(ty_tokens(&s.returns, paths), options.send);
-        match &s.params {
-            Some(p) => {
-                let p = ty_tokens(p, paths);
+/// A toolbox or a playbook, as the emitter sees it.
+struct Group<'g> {
+    kind: Kind,
+    name: &'g str,
+    idents: &'g crate::model::Idents,
+    description: &'g str,
+    /// `Some(scope type)` for a toolbox (whose tools get a context), `None`
+    /// for a playbook (whose plays never see one).
+    scope: Option<Option<&'g str>>,
+    ops: &'g [Tool],
+}
+
+/// What emitting a group needs from the rest of the emitter.
+struct GroupEmitter<'e, 'a> {
+    set: &'a Toolset,
+    typegen: &'e mut TypeGen<'a>,
+    tables: &'e mut Tables<'a>,
+    paths: &'e Paths,
+    attrs: &'e Attrs,
+    send: bool,
+}
+
+impl GroupEmitter<'_, '_> {
+    /// The module of one toolbox or playbook: its parameter and return
+    /// types, the trait to implement, the dispatcher and the descriptors.
+    fn group(&mut self, g: &Group<'_>) -> TokenStream {
+        *self.attrs.module.borrow_mut() = g.name.to_string();
+        let paths = self.paths;
+        let (kind_name, suffix) = match g.kind {
+            Kind::Toolbox => ("Toolbox", "Toolbox"),
+            Kind::Playbook => ("Playbook", "Playbook"),
+        };
+        let module_id = ident(&g.idents.snake);
+        let trait_name = g.idents.pascal.trim_start_matches("r#").to_string();
+        let server_name = format!("{trait_name}{suffix}");
+        let mut module = Module::default();
+        module.reserve(&trait_name);
+        module.reserve(&server_name);
+        module.reserve("Scope");
+        let sigs: Vec<Signature> = g
+            .ops
+            .iter()
+            .map(|t| signature(self.set, t, self.typegen, &mut module))
+            .collect();
+        let items: Vec<TokenStream> = module
+            .items
+            .iter()
+            .map(|i| item_tokens(i, paths, self.attrs))
+            .collect();
+        let has_ctx = g.scope.is_some();
+        let scope_alias = match g.scope {
+            Some(scope) => {
+                let (ty, doc) = match scope {
+                    Some(s) => (
+                        ty_tokens(&Ty::Shared(s.to_string()), paths),
+                        format!(" The session scope this toolbox's tools read: `{s}`."),
+                    ),
+                    None => (
+                        quote!(()),
+                        " This toolbox reads no session scope.".to_string(),
+                    ),
+                };
                 quote! {
-                    #doc
-                    #dep
-                    fn #m(&self, params: #p, ctx: &::toolc_runtime::ToolContext<'_, Scope>) -> #ret;
+                    #[doc = #doc]
+                    pub type Scope = #ty;
                 }
             }
-            None => quote! {
+            None => quote!(),
+        };
+        let ctx_param = has_ctx.then(|| quote!(ctx: &::toolc_runtime::ToolContext<'_, Scope>));
+        let methods = g.ops.iter().zip(&sigs).map(|(t, s)| {
+            let m = ident(&t.idents.snake);
+            let doc = method_doc(t);
+            let dep = deprecated_attr(t);
+            let ret = future(ty_tokens(&s.returns, paths), self.send);
+            let params = s.params.as_ref().map(|p| {
+                let p = ty_tokens(p, paths);
+                quote!(params: #p)
+            });
+            let args = params.into_iter().chain(ctx_param.clone());
+            quote! {
                 #doc
                 #dep
-                fn #m(&self, ctx: &::toolc_runtime::ToolContext<'_, Scope>) -> #ret;
-            },
-        }
-    });
-    let descriptors: Vec<TokenStream> = tb
-        .tools
-        .iter()
-        .map(|t| descriptor(set, t, false, tables))
-        .collect();
-    let n = descriptors.len();
-    let tb_name = &tb.name;
-    let server = if options.send {
-        let arms = tb.tools.iter().zip(&sigs).enumerate().map(|(i, (t, s))| {
-            let name = &t.name;
-            let m = ident(&t.idents.snake);
-            let call = match &s.params {
-                Some(p) => {
-                    let p = ty_tokens(p, paths);
-                    quote!(move |params: #p| async move { self.inner.#m(params, &cx).await })
-                }
-                None => quote!(move |_: ::toolc_runtime::NoParams| async move { self.inner.#m(&cx).await }),
-            };
-            quote! {
-                #name => {
-                    let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                    ::toolc_runtime::run_tool(&DESCRIPTORS[#i], &self.guard, ctx, arguments, #call).await
-                }
+                fn #m(&self, #(#args),*) -> #ret;
             }
         });
-        let server_doc =
-            format!(" Serves a [`{trait_name}`] implementation through the execution contract.");
+        let descriptors: Vec<TokenStream> = g
+            .ops
+            .iter()
+            .map(|t| descriptor(self.set, t, g.kind == Kind::Playbook, self.tables))
+            .collect();
+        let n = descriptors.len();
+        let trait_id = format_ident!("{trait_name}");
+        let server = if self.send {
+            server(g, &sigs, &trait_id, &format_ident!("{server_name}"), paths)
+        } else {
+            quote!()
+        };
+        let trait_doc = docs::doc_attrs(g.description);
+        let module_doc = docs::doc_attrs(&format!("{kind_name} `{}`: {}", g.name, g.description));
+        let bounds = if self.send {
+            quote!(: ::std::marker::Send + ::std::marker::Sync + 'static)
+        } else {
+            quote!()
+        };
+        let what = match g.kind {
+            Kind::Toolbox => " Descriptors of this toolbox's tools, in manifest order.",
+            Kind::Playbook => " Descriptors of this playbook's plays, in manifest order.",
+        };
         quote! {
-            #[doc = #server_doc]
-            pub struct #server_id<T> {
-                inner: T,
-                guard: ::toolc_runtime::Guard,
+            #module_doc
+            pub mod #module_id {
+                #(#items)*
+
+                #scope_alias
+
+                #trait_doc
+                pub trait #trait_id #bounds {
+                    #(#methods)*
+                }
+
+                #server
+
+                #[doc = #what]
+                pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; #n] = [#(#descriptors),*];
             }
-
-            impl<T: #trait_id> #server_id<T> {
-                /// Wraps an implementation.
-                pub fn new(inner: T) -> Self {
-                    Self { inner, guard: ::toolc_runtime::Guard::new() }
-                }
-
-                /// The wrapped implementation.
-                pub fn inner(&self) -> &T {
-                    &self.inner
-                }
-            }
-
-            #[allow(deprecated)]
-            impl<T: #trait_id> ::toolc_runtime::Toolbox for #server_id<T> {
-                fn name(&self) -> &'static str {
-                    #tb_name
-                }
-
-                fn descriptors(&self) -> &'static [::toolc_runtime::ToolDescriptor] {
-                    &DESCRIPTORS
-                }
-
-                fn call<'a>(
-                    &'a self,
-                    tool: &'a str,
-                    arguments: &'a str,
-                    ctx: &'a ::toolc_runtime::CallContext,
-                ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError>> {
-                    ::std::boxed::Box::pin(async move {
-                        match tool {
-                            #(#arms)*
-                            _ => ::std::result::Result::Err(::toolc_runtime::ToolError::unknown_tool(tool)),
-                        }
-                    })
-                }
-            }
-        }
-    } else {
-        quote!()
-    };
-    let module_doc = docs::doc_attrs(&format!("Toolbox `{}`: {}", tb.name, tb.description));
-    quote! {
-        #module_doc
-        pub mod #module_id {
-            #(#items)*
-
-            #[doc = #scope_doc]
-            pub type Scope = #scope;
-
-            #trait_doc
-            pub trait #trait_id #bounds {
-                #(#methods)*
-            }
-
-            #server
-
-            /// Descriptors of this toolbox's tools, in manifest order.
-            pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; #n] = [#(#descriptors),*];
         }
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn playbook(
-    set: &Toolset,
-    pb: &crate::model::Playbook,
-    typegen: &mut TypeGen<'_>,
-    tables: &mut Tables<'_>,
+/// The dispatcher of a group: a wrapper implementing the runtime's
+/// object-safe `Toolbox` or `Playbook` trait by matching on the name.
+fn server(
+    g: &Group<'_>,
+    sigs: &[Signature],
+    trait_id: &proc_macro2::Ident,
+    server_id: &proc_macro2::Ident,
     paths: &Paths,
-    attrs: &Attrs,
-    options: &RustOptions,
 ) -> TokenStream {
-    let module_id = ident(&pb.idents.snake);
-    let trait_name = pb.idents.pascal.trim_start_matches("r#").to_string();
-    let server_name = format!("{trait_name}Playbook");
-    let mut module = Module::default();
-    module.reserve(&trait_name);
-    module.reserve(&server_name);
-    let sigs: Vec<Signature> = pb
-        .plays
-        .iter()
-        .map(|t| signature(set, t, typegen, &mut module))
-        .collect();
-    let items: Vec<TokenStream> = module
-        .items
-        .iter()
-        .map(|i| item_tokens(i, paths, attrs))
-        .collect();
-    let trait_id = format_ident!("{trait_name}");
-    let server_id = format_ident!("{server_name}");
-    let trait_doc = docs::doc_attrs(&pb.description);
-    let bounds = if options.send {
-        quote!(: ::std::marker::Send + ::std::marker::Sync + 'static)
-    } else {
-        quote!()
-    };
-    let methods = pb.plays.iter().zip(&sigs).map(|(t, s)| {
+    let name = g.name;
+    let is_toolbox = g.kind == Kind::Toolbox;
+    let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
+        let op = &t.name;
         let m = ident(&t.idents.snake);
-        let doc = method_doc(t);
-        let dep = deprecated_attr(t);
-        let ret = future(ty_tokens(&s.returns, paths), options.send);
-        match &s.params {
+        let (binding, args) = match &s.params {
             Some(p) => {
                 let p = ty_tokens(p, paths);
-                quote!(#doc #dep fn #m(&self, params: #p) -> #ret;)
+                (quote!(params: #p), quote!(params))
             }
-            None => quote!(#doc #dep fn #m(&self) -> #ret;),
+            None => (quote!(_: ::toolc_runtime::NoParams), quote!()),
+        };
+        if is_toolbox {
+            let args = if s.params.is_some() { quote!(#args, &cx) } else { quote!(&cx) };
+            quote! {
+                #op => {
+                    let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                    ::toolc_runtime::run_tool(&DESCRIPTORS[#i], &self.guard, ctx, arguments, move |#binding| async move { self.inner.#m(#args).await }).await
+                }
+            }
+        } else {
+            quote! {
+                #op => ::toolc_runtime::run_play(&DESCRIPTORS[#i], arguments, move |#binding| async move { self.inner.#m(#args).await }).await,
+            }
         }
     });
-    let descriptors: Vec<TokenStream> = pb
-        .plays
-        .iter()
-        .map(|t| descriptor(set, t, true, tables))
-        .collect();
-    let n = descriptors.len();
-    let pb_name = &pb.name;
-    let server = if options.send {
-        let arms = pb.plays.iter().zip(&sigs).enumerate().map(|(i, (t, s))| {
-            let name = &t.name;
-            let m = ident(&t.idents.snake);
-            let call = match &s.params {
-                Some(p) => {
-                    let p = ty_tokens(p, paths);
-                    quote!(move |params: #p| async move { self.inner.#m(params).await })
-                }
-                None => {
-                    quote!(move |_: ::toolc_runtime::NoParams| async move { self.inner.#m().await })
-                }
-            };
+    let trait_name = trait_id.to_string();
+    let (doc, guard_field, guard_init, runtime_impl) = if is_toolbox {
+        (
+            format!(" Serves a [`{trait_name}`] implementation through the execution contract."),
+            quote!(guard: ::toolc_runtime::Guard,),
+            quote!(guard: ::toolc_runtime::Guard::new(),),
             quote! {
-                #name => ::toolc_runtime::run_play(&DESCRIPTORS[#i], arguments, #call).await,
-            }
-        });
-        let server_doc = format!(
-            " Serves a [`{trait_name}`] implementation: every failure comes back as an error envelope."
-        );
-        quote! {
-            #[doc = #server_doc]
-            pub struct #server_id<T> {
-                inner: T,
-            }
+                impl<T: #trait_id> ::toolc_runtime::Toolbox for #server_id<T> {
+                    fn name(&self) -> &'static str {
+                        #name
+                    }
 
-            impl<T: #trait_id> #server_id<T> {
-                /// Wraps an implementation.
-                pub fn new(inner: T) -> Self {
-                    Self { inner }
-                }
+                    fn descriptors(&self) -> &'static [::toolc_runtime::ToolDescriptor] {
+                        &DESCRIPTORS
+                    }
 
-                /// The wrapped implementation.
-                pub fn inner(&self) -> &T {
-                    &self.inner
+                    fn call<'a>(
+                        &'a self,
+                        tool: &'a str,
+                        arguments: &'a str,
+                        ctx: &'a ::toolc_runtime::CallContext,
+                    ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError>> {
+                        ::std::boxed::Box::pin(async move {
+                            match tool {
+                                #(#arms)*
+                                _ => ::std::result::Result::Err(::toolc_runtime::ToolError::unknown_tool(tool)),
+                            }
+                        })
+                    }
                 }
-            }
-
-            #[allow(deprecated)]
-            impl<T: #trait_id> ::toolc_runtime::Playbook for #server_id<T> {
-                fn name(&self) -> &'static str {
-                    #pb_name
-                }
-
-                fn descriptors(&self) -> &'static [::toolc_runtime::ToolDescriptor] {
-                    &DESCRIPTORS
-                }
-
-                fn call<'a>(
-                    &'a self,
-                    play: &'a str,
-                    arguments: &'a str,
-                ) -> ::toolc_runtime::BoxFuture<'a, ::toolc_runtime::__private::serde_json::Value> {
-                    ::std::boxed::Box::pin(async move {
-                        match play {
-                            #(#arms)*
-                            _ => ::toolc_runtime::unknown_play(play),
-                        }
-                    })
-                }
-            }
-        }
+            },
+        )
     } else {
-        quote!()
-    };
-    let module_doc = docs::doc_attrs(&format!("Playbook `{}`: {}", pb.name, pb.description));
-    quote! {
-        #module_doc
-        pub mod #module_id {
-            #(#items)*
+        (
+            format!(
+                " Serves a [`{trait_name}`] implementation: every failure comes back as an error envelope."
+            ),
+            quote!(),
+            quote!(),
+            quote! {
+                impl<T: #trait_id> ::toolc_runtime::Playbook for #server_id<T> {
+                    fn name(&self) -> &'static str {
+                        #name
+                    }
 
-            #trait_doc
-            pub trait #trait_id #bounds {
-                #(#methods)*
+                    fn descriptors(&self) -> &'static [::toolc_runtime::ToolDescriptor] {
+                        &DESCRIPTORS
+                    }
+
+                    fn call<'a>(
+                        &'a self,
+                        play: &'a str,
+                        arguments: &'a str,
+                    ) -> ::toolc_runtime::BoxFuture<'a, ::toolc_runtime::__private::serde_json::Value> {
+                        ::std::boxed::Box::pin(async move {
+                            match play {
+                                #(#arms)*
+                                _ => ::toolc_runtime::unknown_play(play),
+                            }
+                        })
+                    }
+                }
+            },
+        )
+    };
+    quote! {
+        #[doc = #doc]
+        pub struct #server_id<T> {
+            inner: T,
+            #guard_field
+        }
+
+        impl<T: #trait_id> #server_id<T> {
+            /// Wraps an implementation.
+            pub fn new(inner: T) -> Self {
+                Self { inner, #guard_init }
             }
 
-            #server
-
-            /// Descriptors of this playbook's plays, in manifest order.
-            pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; #n] = [#(#descriptors),*];
+            /// The wrapped implementation.
+            pub fn inner(&self) -> &T {
+                &self.inner
+            }
         }
+
+        #[allow(deprecated)]
+        #runtime_impl
     }
 }
 
