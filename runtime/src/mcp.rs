@@ -53,6 +53,10 @@ use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 
+#[cfg(feature = "mcp-http")]
+#[path = "mcp_http.rs"]
+mod http;
+
 use crate::agent::Agent;
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};

@@ -693,3 +693,51 @@ async fn a_session_that_cannot_start_is_an_error() {
     let error = ended.expect_err("no session");
     assert!(error.to_string().contains("did not start"), "{error}");
 }
+
+#[cfg(feature = "mcp-http")]
+#[tokio::test]
+async fn streamable_http_serves_until_shutdown() {
+    use tokio::io::AsyncReadExt;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(
+        McpServer::new(agent(Arc::default())).serve_http(listener, async {
+            let _ = stopped.await;
+        }),
+    );
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "raw-http", "version": "0"}}
+    })
+    .to_string();
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        addr.port(),
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("send");
+    let mut response = String::new();
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        stream.read_to_string(&mut response),
+    )
+    .await
+    .expect("the response ends")
+    .expect("read");
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains(r#""name":"lab-agent""#), "{response}");
+    stop.send(()).expect("the server is running");
+    let ended = tokio::time::timeout(Duration::from_secs(10), task)
+        .await
+        .expect("shutdown ends serving")
+        .expect("no panic");
+    assert_eq!(ended, Ok(()));
+}

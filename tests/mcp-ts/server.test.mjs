@@ -4,6 +4,8 @@
 // tool's outputSchema (with ajv) as a real host would.
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
@@ -11,6 +13,7 @@ import { fileURLToPath } from "node:url";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -202,4 +205,41 @@ test("an unknown tool is a protocol error and the session goes on", async () => 
     );
     okStructured(await client.callTool({ name: "lookup_order", arguments: { order_id: "A-7" } }));
   });
+});
+
+/** Starts the server on a free loopback port; resolves to the process and its URL. */
+async function startHttp(agent, env) {
+  const child = spawn(SERVER, [agent, "--http", "127.0.0.1:0"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  while (!stderr.includes("\n")) {
+    const [chunk] = await once(child.stderr, "data");
+    stderr += chunk;
+  }
+  const match = /^mcp-server: serving \S+ at (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stderr);
+  assert.ok(match, `unexpected server output: ${stderr}`);
+  return { child, url: new URL(match[1]) };
+}
+
+test("streamable HTTP on 127.0.0.1", async () => {
+  const { child, url } = await startHttp("support-desk", SUPPORT);
+  const client = new Client({ name: "toolc-ts-test", version: "0.0.0" });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(url));
+    assert.equal(client.getServerVersion().name, "support-desk");
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ["list_tickets", "update_ticket", "lookup_order"],
+    );
+    const order = okStructured(await client.callTool({ name: "lookup_order", arguments: { order_id: "A-1001" } }));
+    assert.deepEqual(order, { order_id: "A-1001", status: "in_transit" });
+    failed(await client.callTool({ name: "list_tickets", arguments: { customerId: "?" } }), "arguments_invalid", true);
+  } finally {
+    await client.close();
+    child.kill();
+  }
 });

@@ -1,8 +1,12 @@
 //! Serves one of the example agents to MCP clients over stdio.
 //!
 //! ```text
-//! mcp-server <assistant|support-desk>
+//! mcp-server <assistant|support-desk> [--http 127.0.0.1:PORT]
 //! ```
+//!
+//! Without `--http` it serves stdio. With it, MCP's streamable HTTP on that loopback address
+//! (port 0 picks a free one); the first line on stderr says where:
+//! `mcp-server: serving support-desk at http://127.0.0.1:PORT/mcp`.
 //!
 //! The caller of every call comes from the environment, so a client configuration (or a
 //! test) can exercise the policies:
@@ -14,6 +18,7 @@
 //! | `TOOLC_ROLES` | comma-separated roles | none |
 //! | `TOOLC_OPERATOR`, `TOOLC_TIER` | bind an `OperatorScope` (the assistant's scope); the tier is `free`, `pro` or `enterprise` | no scope |
 
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -21,7 +26,7 @@ use toolc_example::toolset::types::{OperatorScope, OperatorScopeTier};
 use toolc_runtime::mcp::McpServer;
 use toolc_runtime::{Agent, AuthLevel, CallContext, Caller};
 
-const USAGE: &str = "usage: mcp-server <assistant|support-desk>\n\
+const USAGE: &str = "usage: mcp-server <assistant|support-desk> [--http 127.0.0.1:PORT]\n\
     environment: TOOLC_CALLER, TOOLC_AUTH (none|user|admin), TOOLC_ROLES (a,b), \
     TOOLC_OPERATOR and TOOLC_TIER (free|pro|enterprise)";
 
@@ -95,11 +100,14 @@ fn agent(name: &str) -> Option<Agent> {
 #[tokio::main]
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let agent = match args.as_slice() {
-        [name] => match agent(name) {
-            Some(agent) => agent,
-            None => {
-                eprintln!("mcp-server: no agent named {name:?}\n{USAGE}");
+    let (name, http) = match args.as_slice() {
+        [name] => (name, None),
+        [name, flag, addr] if flag == "--http" => match addr.parse::<SocketAddr>() {
+            Ok(addr) => (name, Some(addr)),
+            Err(e) => {
+                eprintln!(
+                    "mcp-server: --http wants an address such as 127.0.0.1:8080: {e}\n{USAGE}"
+                );
                 return ExitCode::from(2);
             }
         },
@@ -107,6 +115,10 @@ async fn main() -> ExitCode {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
         }
+    };
+    let Some(agent) = agent(name) else {
+        eprintln!("mcp-server: no agent named {name:?}\n{USAGE}");
+        return ExitCode::from(2);
     };
     let identity = match identity() {
         Ok(identity) => identity,
@@ -122,7 +134,32 @@ async fn main() -> ExitCode {
             None => ctx,
         }
     });
-    match server.serve_stdio().await {
+    let served = match http {
+        None => server.serve_stdio().await,
+        Some(addr) if !addr.ip().is_loopback() => {
+            eprintln!(
+                "mcp-server: refusing {addr}: serve HTTP on a loopback address (127.0.0.1 or ::1)"
+            );
+            return ExitCode::from(2);
+        }
+        Some(addr) => {
+            let listener = match tokio::net::TcpListener::bind(addr).await {
+                Ok(listener) => listener,
+                Err(e) => {
+                    eprintln!("mcp-server: cannot listen on {addr}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            if let Ok(bound) = listener.local_addr() {
+                eprintln!("mcp-server: serving {name} at http://{bound}/mcp");
+            }
+            // Serves until the process is stopped.
+            server
+                .serve_http(listener, std::future::pending::<()>())
+                .await
+        }
+    };
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("mcp-server: {e}");
