@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use toolc::emit::dialect::{
-    MCP_RESULT_KEY, canonical_arguments, mcp_wraps_result, schema_for, strict_arguments,
+    canonical_arguments, mcp_output_omitted, mcp_output_schema, schema_for, strict_arguments,
 };
 use toolc::lint::{Dialect, Role};
 use toolc::model::{Tool, Toolset};
@@ -205,21 +205,24 @@ fn result_forms_accept_the_example_results() {
         let Some(returns) = &tool.returns else {
             continue;
         };
-        for d in [
-            Dialect::Mcp,
-            Dialect::GeminiVertex,
-            Dialect::GeminiJsonSchema,
-        ] {
-            let form = schema_for(&t, returns, d, Role::Returns);
-            let v = validator(&form.json);
+        let mut forms = vec![
+            (
+                Dialect::GeminiVertex,
+                schema_for(&t, returns, Dialect::GeminiVertex, Role::Returns).json,
+            ),
+            (
+                Dialect::GeminiJsonSchema,
+                schema_for(&t, returns, Dialect::GeminiJsonSchema, Role::Returns).json,
+            ),
+        ];
+        if let Some(s) = mcp_output_schema(&t, tool) {
+            forms.push((Dialect::Mcp, s));
+        }
+        for (d, form) in forms {
+            let v = validator(&form);
             for ex in &tool.examples {
                 let Some(result) = &ex.result else { continue };
-                let result = if d == Dialect::Mcp && mcp_wraps_result(&t, tool) {
-                    json!({ MCP_RESULT_KEY: result })
-                } else {
-                    result.clone()
-                };
-                let errs = errors(&v, &result);
+                let errs = errors(&v, result);
                 assert!(
                     errs.is_empty(),
                     "{} {d} rejects {result}: {errs:?}",
@@ -233,12 +236,17 @@ fn result_forms_accept_the_example_results() {
 }
 
 #[test]
-fn mcp_wraps_exactly_the_results_that_are_not_objects() {
+fn mcp_lists_an_output_schema_exactly_for_plain_object_results() {
     let t = manifests();
     let tools = all_tools(&t);
-    let wraps = |name: &str| mcp_wraps_result(&t, tools.iter().find(|t| t.name == name).unwrap());
-    assert!(wraps("list_tickets"), "an array result is wrapped");
-    assert!(!wraps("update_ticket"), "a $ref to an object type is not");
-    assert!(!wraps("lookup_order"));
-    assert!(!wraps("slug_and_span"));
+    let get = |name: &str| *tools.iter().find(|t| t.name == name).unwrap();
+    let listed = |name: &str| mcp_output_schema(&t, get(name));
+    let array = mcp_output_omitted(&t, get("list_tickets")).expect("an array result has none");
+    assert!(array.contains("`type: \"array\"`"), "{array}");
+    assert!(listed("list_tickets").is_none());
+    // A $ref to an object type is inlined at the root.
+    assert_eq!(listed("update_ticket").unwrap()["type"], json!("object"));
+    assert!(listed("lookup_order").is_some());
+    assert!(listed("slug_and_span").is_some());
+    assert!(mcp_output_omitted(&t, get("slug_and_span")).is_none());
 }

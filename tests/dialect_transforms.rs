@@ -277,7 +277,7 @@ fn the_list_shapes_follow_each_provider() {
 }
 
 #[test]
-fn mcp_lists_hints_titles_and_wrapped_results() {
+fn mcp_lists_hints_titles_and_object_results() {
     let f = load(TICKETS);
     let mcp = f.list(Dialect::Mcp).unwrap();
     let tools = mcp["tools"].as_array().unwrap();
@@ -285,23 +285,50 @@ fn mcp_lists_hints_titles_and_wrapped_results() {
         tools[0]["annotations"],
         json!({"readOnlyHint": true, "openWorldHint": false, "audience": "staff"})
     );
-    assert_eq!(tools[0]["outputSchema"]["type"], json!("object"));
-    assert_eq!(tools[0]["outputSchema"]["required"], json!(["result"]));
-    assert_eq!(
-        tools[0]["outputSchema"]["properties"]["result"]["type"],
-        json!("array")
-    );
-    assert!(
-        tools[0]["outputSchema"]["$defs"]["Ticket"].is_object(),
-        "$defs stay at the top"
-    );
+    // An array result has no outputSchema, and a note says so.
+    assert!(tools[0].get("outputSchema").is_none());
+    let findings = f.lint(&[Dialect::Mcp]);
+    let note = findings
+        .iter()
+        .find(|x| x.rule == "mcp-output-schema-omitted")
+        .unwrap();
+    assert_eq!(note.severity, Severity::Note);
+    assert_eq!(note.tool.as_deref(), Some("list"));
+    assert!(f.rendered(&findings).iter().any(|l| l.contains(&format!(
+        "tools.yaml:{}:",
+        f.line_of("returns: { type: array")
+    ))));
+    // An object result does, its root `$ref` inlined.
     assert_eq!(tools[1]["title"], json!("Get a ticket"));
+    assert_eq!(tools[1]["outputSchema"]["type"], json!("object"));
     assert_eq!(
         tools[1]["outputSchema"]["properties"]["id"]["type"],
         json!("string")
     );
+    assert!(tools[1]["outputSchema"]["$defs"]["Status"].is_object());
     assert!(tools[2].get("outputSchema").is_none());
     assert!(tools[2].get("annotations").is_none());
+}
+
+#[test]
+fn mcp_lists_no_output_schema_for_an_unvalidated_result() {
+    let f = load(&TICKETS.replace(
+        "        returns: { $ref: \"#/types/Ticket\" }\n",
+        "        returns: { $ref: \"#/types/Ticket\" }\n        validate_returns: false\n",
+    ));
+    let mcp = f.list(Dialect::Mcp).unwrap();
+    assert!(mcp["tools"][1].get("outputSchema").is_none());
+    let findings = f.lint(&[Dialect::Mcp]);
+    assert!(
+        findings
+            .iter()
+            .any(|x| x.rule == "mcp-output-schema-omitted" && x.tool.as_deref() == Some("get"))
+    );
+    assert!(
+        !findings
+            .iter()
+            .any(|x| x.rule == "mcp-structured-content-conformance")
+    );
 }
 
 #[test]

@@ -41,7 +41,7 @@ pub fn run_schema(
                 f(&cx, &mut hits);
                 out.extend(stamp(r.id, hits));
             }
-            Check::List(_) | Check::Canonical(_) => {}
+            Check::List(_) | Check::Canonical(_) | Check::Emitter => {}
         }
     }
     if !node_rules.is_empty() {
@@ -604,7 +604,7 @@ pub fn mcp_output_schema_root(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     if !t.contains(&"object") {
         out.push(
             Hit::at("", "an MCP `outputSchema` must be `type: \"object\"`")
-                .with_help("return an object, or let toolc wrap the result as `{result: ...}`"),
+                .with_help("return an object (toolc lists other results without an `outputSchema`)"),
         );
     }
 }

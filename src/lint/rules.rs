@@ -33,6 +33,8 @@ pub enum Check {
     List(fn(&ListCx<'_>, &mut Vec<Hit>)),
     /// A canonical schema, whatever the dialect.
     Canonical(fn(&Value, Role, &mut Vec<Hit>)),
+    /// Reported by the emitter itself, while it makes a dialect's form.
+    Emitter,
 }
 
 impl std::fmt::Debug for Check {
@@ -42,6 +44,7 @@ impl std::fmt::Debug for Check {
             Check::Schema(_) => "Schema",
             Check::List(_) => "List",
             Check::Canonical(_) => "Canonical",
+            Check::Emitter => "Emitter",
         })
     }
 }
@@ -238,8 +241,14 @@ pub static RULES: &[Rule] = &[
         [MCP: E],
         Check::Schema(checks::mcp_output_schema_root),
         "An MCP `outputSchema` whose root is not `type: \"object\"` (2025-06-18, 2025-11-25).",
-        "return an object, or let toolc wrap the result as `{result: ...}`",
+        "return an object (toolc lists other results without an `outputSchema`)",
         "MCP schema.ts 2025-06-18 / 2025-11-25"),
+    rule!("mcp-output-schema-omitted",
+        [MCP: N],
+        Check::Emitter,
+        "A result listed without an `outputSchema` (not a plain object, or not validated): clients get it as text.",
+        "to give clients structured content, return an object and keep `validate_returns`",
+        "MCP schema.ts (outputSchema is an object schema; structuredContent an object); toolc-runtime's MCP server"),
     // 7.3 OpenAI strict structure
     rule!("optional-without-nullable",
         [OAI_S: E, AZ_S: E],
@@ -558,7 +567,7 @@ pub static RULES: &[Rule] = &[
         [MCP: E],
         Check::Schema(checks::mcp_structured_content_object),
         "An `outputSchema` admitting non-object values, while `structuredContent` must be an object.",
-        "make the result a plain object (toolc wraps other results as `{result: ...}`)",
+        "make the result a plain object (toolc lists other results without an `outputSchema`)",
         "MCP schema.ts 2025-06-18 / 2025-11-25"),
     rule!("mcp-annotation-contradiction",
         [MCP: W],

@@ -12,7 +12,7 @@
 //! | `anthropic-strict` | `additionalProperties: false` on objects with `properties` |
 //! | `gemini`, `gemini-vertex` | every `$ref` inlined (a recursive one is refused); `type: [T, "null"]` and `anyOf: [X, {type: null}]` → `nullable: true`; a string `const` → `enum: [c]`; integer exclusive bounds → inclusive; `additionalProperties: false` dropped (`gemini`); `$schema`, `$id`, `$comment`, `x-*` dropped; `deprecated: true` → the description; disjoint `oneOf` → `anyOf` |
 //! | `gemini-jsonschema` | `$ref` with siblings → `anyOf: [{$ref}]` |
-//! | `mcp` | a result that is not a plain object is wrapped: `{result: ...}` |
+//! | `mcp` | an `outputSchema` only for a validated result that is a plain object (what `structuredContent` can carry); other results go to the client as text, and a note says so |
 //!
 //! What no rewrite can express is left in place, and the lint rules (run on
 //! every emitted schema) report it at its manifest line; a list with error
@@ -30,9 +30,6 @@ pub use crate::lint::{Dialect, Finding, LintSettings, Role, ToolFacts};
 use crate::lint::{Hit, checks, list, rule};
 use crate::model::{Agent, Schema, Tool, Toolset};
 use serde_json::{Map, Value, json};
-
-/// The key under which the MCP form wraps a result that is not an object.
-pub const MCP_RESULT_KEY: &str = "result";
 
 /// One tool list with what linting it found.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,52 +54,50 @@ fn emits_returns(d: Dialect) -> bool {
     )
 }
 
-/// One schema of a tool in a dialect's form: bundled, rewritten, and for an
-/// MCP result wrapped into an object when it is not one.
-pub fn schema_for(toolset: &Toolset, schema: &Schema, dialect: Dialect, role: Role) -> Transformed {
-    let bundled = toolset.bundle(schema);
-    let mut t = transform(&bundled, dialect);
-    if dialect == Dialect::Mcp && role == Role::Returns && rewrite::needs_object_wrap(&t.json) {
-        let prefix = format!("/properties/{MCP_RESULT_KEY}");
-        let mut inner = t.json;
-        let defs = inner.as_object_mut().and_then(|m| m.remove("$defs"));
-        let mut wrapped = json!({
-            "type": "object",
-            "properties": { MCP_RESULT_KEY: inner },
-            "required": [MCP_RESULT_KEY],
-        });
-        if let Some(d) = defs {
-            wrapped["$defs"] = d;
-        }
-        let mut origins = std::mem::take(&mut t.origins).prefixed(&prefix);
-        // `$defs` stay at the top.
-        origins = Origins::from_pairs(origins.into_pairs().map(|(k, v)| {
-            match k.strip_prefix(&format!("{prefix}/$defs")) {
-                Some(rest) => (format!("/$defs{rest}"), v),
-                None => (k, v),
-            }
-        }));
-        t = Transformed {
-            json: wrapped,
-            origins,
-            refusals: t.refusals,
-            refused: t
-                .refused
-                .into_iter()
-                .map(|r| format!("{prefix}{r}"))
-                .collect(),
-        };
-    }
-    t
+/// One schema of a tool in a dialect's form: bundled, then rewritten.
+pub fn schema_for(
+    toolset: &Toolset,
+    schema: &Schema,
+    dialect: Dialect,
+    _role: Role,
+) -> Transformed {
+    transform(&toolset.bundle(schema), dialect)
 }
 
-/// Does the MCP form wrap this tool's result as `{"result": value}`? The
-/// server must then send `structuredContent` in that shape.
-pub fn mcp_wraps_result(toolset: &Toolset, tool: &Tool) -> bool {
-    tool.returns.as_ref().is_some_and(|r| {
-        let t = transform(&toolset.bundle(r), Dialect::Mcp);
-        rewrite::needs_object_wrap(&t.json)
+/// Why a tool's MCP listing has no `outputSchema`, when it has `returns`:
+/// `structuredContent` is an object, so only a plain-object result that the
+/// runtime validates is listed with one (as `toolc-runtime` serves it).
+pub fn mcp_output_omitted(toolset: &Toolset, tool: &Tool) -> Option<String> {
+    let returns = tool.returns.as_ref()?;
+    if !tool.validate_returns {
+        return Some("has `validate_returns: false`".to_string());
+    }
+    let t = transform(&toolset.bundle(returns), Dialect::Mcp);
+    rewrite::needs_object_wrap(&t.json).then(|| {
+        let found = match t.json.get("type") {
+            Some(v) if v != "object" => format!("`type: {v}`"),
+            Some(_) => "an object that may also be null, or a union".to_string(),
+            None => "no `type`".to_string(),
+        };
+        format!("returns {found}, not a plain object")
     })
+}
+
+/// The MCP `outputSchema` of a tool, or `None` (no `returns`, or see
+/// [`mcp_output_omitted`]).
+pub fn mcp_output_schema(toolset: &Toolset, tool: &Tool) -> Option<Value> {
+    let returns = tool.returns.as_ref()?;
+    if mcp_output_omitted(toolset, tool).is_some() {
+        return None;
+    }
+    Some(transform(&toolset.bundle(returns), Dialect::Mcp).json)
+}
+
+fn returns_span(toolset: &Toolset, tool: &Tool) -> crate::diag::Span {
+    match &tool.returns {
+        Some(r) => crate::lint::locate(toolset, r, ""),
+        None => tool.span,
+    }
 }
 
 /// Gemini takes no `parameters` for a tool without arguments.
@@ -214,17 +209,47 @@ pub fn build_entry(
     }
     let returns = match (&tool.returns, emits_returns(dialect)) {
         (Some(r), true) => {
-            let t = schema_for(toolset, r, dialect, Role::Returns);
-            schema_findings(
-                toolset,
-                tool,
-                (r, Role::Returns),
-                dialect,
-                settings,
-                &t,
-                &mut findings,
-            );
-            Some(t.json)
+            let omitted = if dialect == Dialect::Mcp {
+                mcp_output_omitted(toolset, tool)
+            } else {
+                None
+            };
+            match omitted {
+                Some(why) => {
+                    if let Some(r) = rule("mcp-output-schema-omitted")
+                        && let Some(severity) = settings.severity(r, Some(dialect))
+                    {
+                        findings.push(Finding {
+                            rule: r.id,
+                            severity,
+                            dialect: Some(dialect),
+                            tool: Some(tool.name.clone()),
+                            role: Some(Role::Returns),
+                            pointer: String::new(),
+                            span: Some(returns_span(toolset, tool)),
+                            message: format!(
+                                "`{}` {why}, so its MCP listing has no `outputSchema`: clients get the result as text",
+                                tool.name
+                            ),
+                            help: r.help.to_string(),
+                        });
+                    }
+                    None
+                }
+                None => {
+                    let t = schema_for(toolset, r, dialect, Role::Returns);
+                    schema_findings(
+                        toolset,
+                        tool,
+                        (r, Role::Returns),
+                        dialect,
+                        settings,
+                        &t,
+                        &mut findings,
+                    );
+                    Some(t.json)
+                }
+            }
         }
         _ => None,
     };

@@ -32,23 +32,6 @@ impl Origins {
             }
         }
     }
-
-    pub(crate) fn into_pairs(self) -> impl Iterator<Item = (String, String)> {
-        self.0.into_iter()
-    }
-
-    pub(crate) fn from_pairs(pairs: impl Iterator<Item = (String, String)>) -> Origins {
-        Origins(pairs.collect())
-    }
-
-    pub(crate) fn prefixed(self, prefix: &str) -> Origins {
-        Origins(
-            self.0
-                .into_iter()
-                .map(|(k, v)| (format!("{prefix}{k}"), v))
-                .collect(),
-        )
-    }
 }
 
 /// A schema in a dialect's form.
@@ -771,8 +754,8 @@ pub fn disjoint(branches: &[Value], defs: Option<&Map<String, Value>>) -> bool {
     !(seen.contains(&"integer") && seen.contains(&"number"))
 }
 
-/// Does the schema (a transformed root) need wrapping to be an MCP
-/// `outputSchema`: is it anything but a plain `type: "object"`?
+/// Is the schema (a transformed root) anything but a plain `type: "object"`,
+/// so that it cannot be an MCP `outputSchema`?
 pub fn needs_object_wrap(v: &Value) -> bool {
     match v.as_object() {
         Some(m) => {
