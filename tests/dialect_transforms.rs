@@ -758,3 +758,50 @@ fn lint_findings_render_with_the_rule_id_where_the_code_goes() {
     let json = toolc::diag::render_json(&f.checked.sources, d);
     assert_eq!(json["code"], json!("recursive-lazy"));
 }
+
+#[test]
+fn tools_no_agent_reaches_are_linted_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(
+        &path,
+        r#"version: 1
+toolboxes:
+  a:
+    description: A
+    tools:
+      ok:
+        description: Fine.
+  b:
+    description: B
+    tools:
+      unlisted:
+        description: In no agent.
+        parameters:
+          type: object
+          properties:
+            n: { type: number, exclusiveMinimum: 0 }
+capabilities:
+  a:
+    description: A
+    toolbox: a
+agents:
+  only-a:
+    description: Sees a.
+    capabilities: [a]
+"#,
+    )
+    .unwrap();
+    let checked = toolc::check(&[path], &Default::default());
+    assert!(!checked.diagnostics.has_errors());
+    let findings = lint_toolset(
+        &checked.toolset,
+        &LintSettings::for_dialects(&[Dialect::Gemini]),
+    );
+    let f = findings
+        .iter()
+        .find(|x| x.rule == "exclusive-numeric-bound")
+        .unwrap();
+    assert_eq!(f.tool.as_deref(), Some("unlisted"));
+    assert_eq!(f.pointer, "/properties/n/exclusiveMinimum");
+}

@@ -603,8 +603,9 @@ pub fn mcp_output_schema_root(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     let t = cx.root.as_object().map(types).unwrap_or_default();
     if !t.contains(&"object") {
         out.push(
-            Hit::at("", "an MCP `outputSchema` must be `type: \"object\"`")
-                .with_help("return an object (toolc lists other results without an `outputSchema`)"),
+            Hit::at("", "an MCP `outputSchema` must be `type: \"object\"`").with_help(
+                "return an object (toolc lists other results without an `outputSchema`)",
+            ),
         );
     }
 }

@@ -358,17 +358,17 @@ pub fn lint_toolset(toolset: &Toolset, settings: &LintSettings) -> Vec<Finding> 
             canonical_findings(toolset, tool, settings, &mut out);
         }
     }
-    let mut reached: BTreeSet<(String, usize)> = BTreeSet::new();
+    let mut reached: BTreeSet<(String, Span)> = BTreeSet::new();
     for &dialect in &settings.dialects {
         for agent in &toolset.agents {
             for t in toolset.agent_tools(agent) {
-                reached.insert((t.name.clone(), t.span.start));
+                reached.insert((t.name.clone(), t.span));
             }
             let (_, findings) = crate::emit::dialect::build_list(toolset, agent, dialect, settings);
             out.extend(findings);
         }
         for tool in &all {
-            if !reached.contains(&(tool.name.clone(), tool.span.start)) {
+            if !reached.contains(&(tool.name.clone(), tool.span)) {
                 let (_, findings) =
                     crate::emit::dialect::build_entry(toolset, tool, dialect, settings);
                 out.extend(findings);
@@ -484,27 +484,41 @@ impl Group {
 
 /// Groups sorted findings that differ only in dialect.
 pub fn group(findings: &[Finding]) -> Vec<Group> {
+    type Key<'a> = (
+        &'a str,
+        Option<(u32, usize, usize)>,
+        &'a str,
+        Severity,
+        &'a str,
+    );
     let mut out: Vec<Group> = Vec::new();
+    let mut index: std::collections::BTreeMap<Key<'_>, usize> = Default::default();
     for f in findings {
-        if let Some(g) = out.iter_mut().find(|g| {
-            g.finding.rule == f.rule
-                && g.finding.span == f.span
-                && g.finding.message == f.message
-                && g.finding.severity == f.severity
-                && g.finding.pointer == f.pointer
-        }) {
-            if let Some(d) = f.dialect
-                && !g.dialects.contains(&d)
-            {
-                g.dialects.push(d);
-                g.dialects.sort();
+        let key = (
+            f.rule,
+            f.span.map(|s| (s.file.0, s.start, s.end)),
+            f.message.as_str(),
+            f.severity,
+            f.pointer.as_str(),
+        );
+        match index.get(&key) {
+            Some(&i) => {
+                let g = &mut out[i];
+                if let Some(d) = f.dialect
+                    && !g.dialects.contains(&d)
+                {
+                    g.dialects.push(d);
+                    g.dialects.sort();
+                }
             }
-            continue;
+            None => {
+                index.insert(key, out.len());
+                out.push(Group {
+                    finding: f.clone(),
+                    dialects: f.dialect.into_iter().collect(),
+                });
+            }
         }
-        out.push(Group {
-            finding: f.clone(),
-            dialects: f.dialect.into_iter().collect(),
-        });
     }
     out
 }
