@@ -32,6 +32,10 @@
 //!
 //! A panic anywhere in a call (a handler, a hand-written toolbox, the caller hook) fails that
 //! call with kind `panicked`; the server keeps serving.
+//!
+//! Transports: stdio ([`McpServer::serve_stdio`]), any byte stream ([`McpServer::serve`]), and
+//! with the `mcp-http` feature MCP's streamable HTTP on a loopback address
+//! (`McpServer::serve_http`).
 
 use std::any::Any;
 use std::collections::HashMap;
