@@ -410,7 +410,57 @@ fn object_root(schema: Value) -> Option<JsonObject> {
     }
     let is_object =
         !root.contains_key("$ref") && root.get("type") == Some(&Value::String("object".into()));
-    is_object.then_some(root)
+    if !is_object {
+        return None;
+    }
+    prune_defs(&mut root);
+    Some(root)
+}
+
+/// Drops the `$defs` nothing refers to any more (the one a root `$ref` pointed at, once
+/// inlined), and `$defs` itself when it ends up empty.
+fn prune_defs(root: &mut JsonObject) {
+    let Some(Value::Object(defs)) = root.remove("$defs") else {
+        return;
+    };
+    let mut pending = Vec::new();
+    let mut complete = root.values().all(|v| refs_into(v, &mut pending, 0));
+    let mut used = std::collections::BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if let Some(def) = defs.get(&name)
+            && used.insert(name)
+        {
+            complete &= refs_into(def, &mut pending, 0);
+        }
+    }
+    // A schema too deep to walk keeps every definition.
+    let kept: JsonObject = defs
+        .into_iter()
+        .filter(|(name, _)| !complete || used.contains(name))
+        .collect();
+    if !kept.is_empty() {
+        root.insert("$defs".into(), Value::Object(kept));
+    }
+}
+
+/// Pushes the `$defs` names that `value` refers to; `false` if it was too deep to finish.
+fn refs_into(value: &Value, out: &mut Vec<String>, depth: usize) -> bool {
+    if depth > 128 {
+        return false;
+    }
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref")
+                && let Some(name) = r.strip_prefix("#/$defs/")
+            {
+                let name = name.split('/').next().unwrap_or(name);
+                out.push(name.replace("~1", "/").replace("~0", "~"));
+            }
+            map.values().all(|v| refs_into(v, out, depth + 1))
+        }
+        Value::Array(items) => items.iter().all(|v| refs_into(v, out, depth + 1)),
+        _ => true,
+    }
 }
 
 /// An object schema that accepts nothing but objects, and not through a root `anyOf`/`oneOf`
@@ -555,6 +605,31 @@ mod tests {
         assert!(!root.contains_key("$ref"));
         assert_eq!(root["$defs"]["S"]["type"], "string");
         assert_eq!(root["properties"]["s"]["$ref"], "#/$defs/S");
+    }
+
+    #[test]
+    fn definitions_nothing_uses_are_dropped() {
+        let root = object_root(json!({
+            "$ref": "#/$defs/List",
+            "$defs": {
+                "List": {"type": "object", "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}},
+                "Item": {"type": "object", "properties": {"tag": {"$ref": "#/$defs/Tag"}}},
+                "Tag": {"type": "string"},
+                "Unused": {"type": "null"}
+            }
+        }))
+        .expect("object");
+        let defs: Vec<&str> = root["$defs"]
+            .as_object()
+            .expect("defs")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(defs.len(), 2);
+        assert!(defs.contains(&"Item") && defs.contains(&"Tag"), "{defs:?}");
+        let flat = object_root(json!({"$ref": "#/$defs/A", "$defs": {"A": {"type": "object"}}}))
+            .expect("object");
+        assert_eq!(Value::Object(flat), json!({"type": "object"}));
     }
 
     #[test]

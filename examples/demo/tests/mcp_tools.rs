@@ -1,0 +1,57 @@
+//! What the MCP server lists for each example agent is the compiler's `mcp` tool list: the
+//! runtime converts descriptors itself (`toolc_runtime::mcp::mcp_tool`), and the two must agree.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use toolc::emit::dialect::tool_list;
+use toolc::lint::Dialect;
+use toolc_runtime::mcp::McpServer;
+
+fn compiler_list(agent: &str) -> Vec<Value> {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../manifests"));
+    let checked = toolc::check(&[dir], &Default::default());
+    assert!(!checked.diagnostics.has_errors(), "manifests/ do not check");
+    let toolset = &checked.toolset;
+    let agent = toolset
+        .agents
+        .iter()
+        .find(|a| a.name == agent)
+        .unwrap_or_else(|| panic!("no agent {agent}"));
+    let list = tool_list(toolset, agent, Dialect::Mcp)
+        .unwrap_or_else(|findings| panic!("the mcp list has errors: {findings:?}"));
+    list["tools"].as_array().cloned().expect("tools")
+}
+
+fn server_list(agent: toolc_runtime::Agent) -> Vec<Value> {
+    McpServer::new(agent)
+        .tools()
+        .into_iter()
+        .map(|tool| {
+            let mut v = serde_json::to_value(tool).expect("json");
+            // Older clients read the title from the annotations; the server repeats it there.
+            if let Some(a) = v.get_mut("annotations").and_then(Value::as_object_mut) {
+                a.remove("title");
+                if a.is_empty() {
+                    v.as_object_mut().map(|o| o.remove("annotations"));
+                }
+            }
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn the_server_lists_what_the_compiler_emits() {
+    for (name, agent) in [
+        ("assistant", toolc_example::assistant()),
+        ("support-desk", toolc_example::support_desk()),
+    ] {
+        let compiler = compiler_list(name);
+        let server = server_list(agent);
+        assert_eq!(compiler.len(), server.len(), "{name}");
+        for (c, s) in compiler.iter().zip(&server) {
+            assert_eq!(c, s, "{name}: the compiler's {c:#} vs the server's {s:#}");
+        }
+    }
+}
