@@ -35,7 +35,7 @@ impl RateLimit {
 pub struct Policy {
     /// The minimum auth level of the caller.
     pub auth: AuthLevel,
-    /// Roles the caller must all have.
+    /// Roles the caller needs at least one of (none listed: no role needed).
     pub roles: &'static [&'static str],
     /// Calls per caller and tool.
     pub rate_limit: Option<RateLimit>,
