@@ -265,9 +265,9 @@ pub mod toolboxes {
                 description: "List meetings for a day",
                 input_schema: "{\"type\":\"object\",\"properties\":{\"day\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"ISO date\"}},\"required\":[\"day\"]}",
                 output_schema: ::std::option::Option::Some(
-                    "{\"$ref\":\"#/$defs/MeetingList\",\"$defs\":{\"MeetingList\":{\"type\":\"object\",\"description\":\"The meetings of one day.\",\"properties\":{\"meetings\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Meeting titles, in start order.\"}},\"required\":[\"meetings\"]}}}",
+                    "{\"$ref\":\"#/$defs/MeetingList\",\"$defs\":{\"MeetingList\":{\"type\":\"object\",\"description\":\"The meetings of one day.\",\"properties\":{\"meetings\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"pattern\":\"\\\\S\",\"description\":\"A meeting title.\"},\"description\":\"Meeting titles, in start order.\"}},\"required\":[\"meetings\"]}}}",
                 ),
-                parameters: &super::super::__schemas::S7,
+                parameters: &super::super::__schemas::S9,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_MEETING_LIST,
                 ),
@@ -289,13 +289,13 @@ pub mod toolboxes {
                 description: "Who this run is acting on behalf of.",
                 input_schema: "{\"type\":\"object\",\"properties\":{}}",
                 output_schema: ::std::option::Option::Some(
-                    "{\"$ref\":\"#/$defs/OperatorScope\",\"$defs\":{\"OperatorScope\":{\"type\":\"object\",\"description\":\"Who a run acts on behalf of.\",\"properties\":{\"operator\":{\"type\":\"string\",\"description\":\"The operator's login.\"},\"tier\":{\"type\":\"string\",\"enum\":[\"free\",\"pro\",\"enterprise\"],\"description\":\"The operator's plan.\"}},\"required\":[\"operator\",\"tier\"]}}}",
+                    "{\"$ref\":\"#/$defs/OperatorScope\",\"$defs\":{\"OperatorScope\":{\"type\":\"object\",\"description\":\"Who a run acts on behalf of.\",\"properties\":{\"operator\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_-]*$\",\"description\":\"The operator's login.\"},\"tier\":{\"type\":\"string\",\"enum\":[\"free\",\"pro\",\"enterprise\"],\"description\":\"The operator's plan.\"}},\"required\":[\"operator\",\"tier\"]}}}",
                 ),
-                parameters: &super::super::__schemas::S9,
+                parameters: &super::super::__schemas::S11,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_OPERATOR_SCOPE,
                 ),
-                validate_returns: true,
+                validate_returns: false,
                 terminal: false,
                 deprecated: false,
                 policy: ::toolc_runtime::Policy {
@@ -450,8 +450,8 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"required\":[\"order_id\",\"status\"],\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order id.\"},\"status\":{\"type\":\"string\",\"enum\":[\"placed\",\"in_transit\",\"delivered\"],\"description\":\"Where the order is.\"}}}",
                 ),
-                parameters: &super::super::__schemas::S10,
-                returns: ::std::option::Option::Some(&super::super::__schemas::S13),
+                parameters: &super::super::__schemas::S12,
+                returns: ::std::option::Option::Some(&super::super::__schemas::S15),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -648,8 +648,8 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Ticket\"},\"$defs\":{\"Ticket\":{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"]},\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 ),
-                parameters: &super::super::__schemas::S16,
-                returns: ::std::option::Option::Some(&super::super::__schemas::S19),
+                parameters: &super::super::__schemas::S18,
+                returns: ::std::option::Option::Some(&super::super::__schemas::S21),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -670,7 +670,7 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"$ref\":\"#/$defs/Ticket\",\"$defs\":{\"Ticket\":{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"]},\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 ),
-                parameters: &super::super::__schemas::S20,
+                parameters: &super::super::__schemas::S22,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_TICKET,
                 ),
@@ -796,10 +796,10 @@ pub mod playbooks {
                 description: "Slugify a title and report how many days until a target date.",
                 input_schema: "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"The title to slugify.\"},\"from\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"ISO date\"},\"to\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"ISO date\"}},\"required\":[\"title\",\"from\",\"to\"]}",
                 output_schema: ::std::option::Option::Some(
-                    "{\"type\":\"object\",\"properties\":{\"slug\":{\"type\":\"string\",\"description\":\"The title in kebab case.\"},\"days\":{\"type\":\"number\",\"description\":\"Whole days from `from` to `to`.\"}},\"required\":[\"slug\",\"days\"]}",
+                    "{\"type\":\"object\",\"properties\":{\"slug\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]+(-[a-z0-9]+)*$\",\"description\":\"The title in kebab case.\"},\"days\":{\"type\":\"number\",\"description\":\"Whole days from `from` to `to`.\"}},\"required\":[\"slug\",\"days\"]}",
                 ),
-                parameters: &super::super::__schemas::S23,
-                returns: ::std::option::Option::Some(&super::super::__schemas::S27),
+                parameters: &super::super::__schemas::S25,
+                returns: ::std::option::Option::Some(&super::super::__schemas::S29),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -876,8 +876,12 @@ pub mod agents {
 #[doc(hidden)]
 #[allow(dead_code)]
 pub mod __schemas {
+    pub static P2: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+        "\\S",
+    );
     pub static S1: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
+        pattern: ::std::option::Option::Some(&P2),
         ..::toolc_runtime::schema::Schema::ANY
     };
     pub static S0: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
@@ -892,11 +896,15 @@ pub mod __schemas {
         required: &["meetings"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S2: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static P4: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+        "^[a-z][a-z0-9_-]*$",
+    );
+    pub static S3: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
+        pattern: ::std::option::Option::Some(&P4),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S3: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S5: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         enum_values: &[
             ::toolc_runtime::schema::Json::Str("free"),
@@ -908,19 +916,19 @@ pub mod __schemas {
     /// Validation table of type `OperatorScope`.
     pub static TYPE_OPERATOR_SCOPE: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("operator", &S2), ("tier", &S3)],
+        properties: &[("operator", &S3), ("tier", &S5)],
         required: &["operator", "tier"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S4: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S5: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        ..::toolc_runtime::schema::Schema::ANY
-    };
     pub static S6: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::STRING,
+        ..::toolc_runtime::schema::Schema::ANY
+    };
+    pub static S7: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::STRING,
+        ..::toolc_runtime::schema::Schema::ANY
+    };
+    pub static S8: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         enum_values: &[
             ::toolc_runtime::schema::Json::Str("low"),
@@ -934,10 +942,10 @@ pub mod __schemas {
     pub static TYPE_TICKET: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
         properties: &[
-            ("id", &S4),
-            ("subject", &S5),
+            ("id", &S6),
+            ("subject", &S7),
             ("status", &TYPE_TICKET_STATUS),
-            ("priority", &S6),
+            ("priority", &S8),
         ],
         required: &["id", "subject", "status", "priority"],
         ..::toolc_runtime::schema::Schema::ANY
@@ -953,41 +961,41 @@ pub mod __schemas {
         ],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S8: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S10: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Date),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S7: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S9: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("day", &S8)],
+        properties: &[("day", &S10)],
         required: &["day"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S9: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S11: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
         properties: &[],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static P12: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+    pub static P14: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
         "^[A-Z]-[0-9]+$",
     );
-    pub static S11: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S13: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
-        pattern: ::std::option::Option::Some(&P12),
+        pattern: ::std::option::Option::Some(&P14),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S10: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S12: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("order_id", &S11)],
+        properties: &[("order_id", &S13)],
         required: &["order_id"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S14: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S16: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S15: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S17: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         enum_values: &[
             ::toolc_runtime::schema::Json::Str("placed"),
@@ -996,43 +1004,43 @@ pub mod __schemas {
         ],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S13: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S15: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("order_id", &S14), ("status", &S15)],
+        properties: &[("order_id", &S16), ("status", &S17)],
         required: &["order_id", "status"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S17: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S19: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Uuid),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S18: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S20: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::INTEGER,
         minimum: ::std::option::Option::Some(1f64),
         maximum: ::std::option::Option::Some(100f64),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S16: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S18: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
         properties: &[
-            ("customerId", &S17),
+            ("customerId", &S19),
             ("status", &TYPE_TICKET_STATUS),
-            ("limit", &S18),
+            ("limit", &S20),
         ],
         required: &["customerId"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S19: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S21: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::ARRAY,
         items: ::std::option::Option::Some(&TYPE_TICKET),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S21: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S23: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S22: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S24: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         enum_values: &[
             ::toolc_runtime::schema::Json::Str("low"),
@@ -1042,43 +1050,47 @@ pub mod __schemas {
         ],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S20: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S22: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("id", &S21), ("status", &TYPE_TICKET_STATUS), ("priority", &S22)],
+        properties: &[("id", &S23), ("status", &TYPE_TICKET_STATUS), ("priority", &S24)],
         required: &["id"],
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S24: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S25: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Date),
         ..::toolc_runtime::schema::Schema::ANY
     };
     pub static S26: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
-        format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Date),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S23: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("title", &S24), ("from", &S25), ("to", &S26)],
-        required: &["title", "from", "to"],
+    pub static S27: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::STRING,
+        format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Date),
         ..::toolc_runtime::schema::Schema::ANY
     };
     pub static S28: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
+        format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Date),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S29: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S25: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::OBJECT,
+        properties: &[("title", &S26), ("from", &S27), ("to", &S28)],
+        required: &["title", "from", "to"],
+        ..::toolc_runtime::schema::Schema::ANY
+    };
+    pub static P31: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+        "^[a-z0-9]+(-[a-z0-9]+)*$",
+    );
+    pub static S30: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::STRING,
+        pattern: ::std::option::Option::Some(&P31),
+        ..::toolc_runtime::schema::Schema::ANY
+    };
+    pub static S32: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::NUMBER,
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S27: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S29: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("slug", &S28), ("days", &S29)],
+        properties: &[("slug", &S30), ("days", &S32)],
         required: &["slug", "days"],
         ..::toolc_runtime::schema::Schema::ANY
     };
