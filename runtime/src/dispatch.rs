@@ -252,7 +252,9 @@ fn prepare<P: DeserializeOwned>(
     let invalid = |violations| {
         ToolError::with_violations(ErrorKind::ArgumentsInvalid, noun, desc.name, violations)
     };
-    let value = parse_arguments(arguments).map_err(|v| invalid(vec![v]))?;
+    let mut value = parse_arguments(arguments).map_err(|v| invalid(vec![v]))?;
+    // `null` for an absent optional, as strict dialects send it.
+    desc.parameters.drop_null_optionals(&mut value);
     if !desc.parameters.is_valid(&value) {
         return Err(invalid(desc.parameters.validate(&value)));
     }

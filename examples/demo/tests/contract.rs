@@ -470,3 +470,24 @@ fn rule_8_tool_results_and_call_events() {
         assert!(log.contains(needle), "no {needle} in:\n{log}");
     }
 }
+
+#[tokio::test]
+async fn strict_dialect_nulls_read_as_absent_optionals() {
+    // Under openai-strict every property is required and optional ones are
+    // nullable: the model sends `null` for "not given".
+    let agent = toolc_example::support_desk();
+    let ctx = support_ctx("ada");
+    let args = json!({ "customerId": CUSTOMER, "status": null, "limit": null }).to_string();
+    let v = agent
+        .call("list_tickets", &args, &ctx)
+        .await
+        .expect("nulls accepted");
+    // `limit` fell back to its default of 20: all three tickets.
+    assert_eq!(v.as_array().map(Vec::len), Some(3));
+    // A required property's null is still refused.
+    let err = agent
+        .call("list_tickets", r#"{"customerId": null}"#, &ctx)
+        .await
+        .expect_err("required");
+    assert_eq!(err.kind(), ErrorKind::ArgumentsInvalid);
+}

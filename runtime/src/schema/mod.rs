@@ -7,6 +7,7 @@
 
 mod equal;
 mod format;
+mod nulls;
 mod number;
 mod pattern;
 mod validate;
