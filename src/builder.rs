@@ -2,7 +2,9 @@
 //! `tonic-build` and `prost-build` work.
 
 use crate::emit::rust::{AttrRule, RustOptions};
+use crate::lint::Dialect;
 use crate::model::ResolveOptions;
+use crate::pipeline::{ConfigSource, analyze};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -64,6 +66,10 @@ pub struct Builder {
     rust: RustOptions,
     name: Option<String>,
     cargo_instructions: Option<bool>,
+    /// Lint options set in code; they win over `toolc.toml`'s.
+    lint: crate::config::Options,
+    /// Dialect names that did not parse, reported by `compile`.
+    bad_dialects: Vec<String>,
 }
 
 /// A builder with the defaults: no manifests yet, output to `OUT_DIR`.
@@ -75,6 +81,8 @@ pub fn configure() -> Builder {
         rust: RustOptions::default(),
         name: None,
         cargo_instructions: None,
+        lint: Default::default(),
+        bad_dialects: Vec::new(),
     }
 }
 
@@ -144,6 +152,45 @@ impl Builder {
         self.type_attribute(selector, format!("#[derive({derives})]"))
     }
 
+    /// The provider dialects to lint for (`openai-strict`, `gemini`, …;
+    /// default: `toolc.toml`'s, else openai-strict, gemini, anthropic, mcp).
+    /// A lint error fails the compile unless the rule is allowed.
+    pub fn dialects<S: AsRef<str>>(mut self, dialects: impl IntoIterator<Item = S>) -> Self {
+        let mut list = Vec::new();
+        for d in dialects {
+            match Dialect::parse(d.as_ref()) {
+                Some(d) => list.push(d),
+                None => self.bad_dialects.push(d.as_ref().to_string()),
+            }
+        }
+        self.lint.dialects = Some(list);
+        self
+    }
+
+    /// Warn about tools and properties without a description.
+    pub fn require_describe(mut self, on: bool) -> Self {
+        self.lint.require_describe = Some(on);
+        self
+    }
+
+    /// Raises a lint rule to an error.
+    pub fn deny(mut self, rule: impl Into<String>) -> Self {
+        self.lint
+            .deny
+            .get_or_insert_with(Vec::new)
+            .push(rule.into());
+        self
+    }
+
+    /// Silences a lint rule.
+    pub fn allow(mut self, rule: impl Into<String>) -> Self {
+        self.lint
+            .allow
+            .get_or_insert_with(Vec::new)
+            .push(rule.into());
+        self
+    }
+
     /// Whether to print `cargo:` instructions (default: when run by cargo as
     /// a build script).
     pub fn cargo_instructions(mut self, on: bool) -> Self {
@@ -175,11 +222,17 @@ impl Builder {
                 ));
             }
         };
-        let checked = crate::check(
+        if let Some(bad) = self.bad_dialects.first() {
+            let (msg, help) = Dialect::unknown_message(bad);
+            return Err(Error::new(format!("{msg}\n    help: {help}")));
+        }
+        let analyzed = analyze(
             &self.manifests,
             &ResolveOptions {
                 name: self.name.clone(),
             },
+            &ConfigSource::Discover,
+            &self.lint,
         );
         // Everything read, so a change to any of it reruns the build script.
         let mut inputs: Vec<PathBuf> = self
@@ -188,7 +241,8 @@ impl Builder {
             .filter(|p| p.is_dir())
             .cloned()
             .collect();
-        inputs.extend(checked.toolset.inputs.iter().cloned());
+        inputs.extend(analyzed.toolset.inputs.iter().cloned());
+        inputs.extend(analyzed.config.path.iter().cloned());
         let mut cargo_lines = Vec::new();
         let mut emit = |line: String| {
             if cargo {
@@ -202,25 +256,25 @@ impl Builder {
         let render = |diags: &[crate::diag::Diagnostic]| {
             diags
                 .iter()
-                .map(|d| crate::diag::render_plain(&checked.sources, d))
+                .map(|d| crate::diag::render_plain(&analyzed.sources, d))
                 .collect::<Vec<_>>()
                 .join("\n")
         };
-        let all: Vec<_> = checked.diagnostics.iter().cloned().collect();
+        let all = analyzed.all_diagnostics();
         let warnings: Vec<String> = all
             .iter()
-            .filter(|d| !d.is_error())
-            .map(|d| crate::diag::render_plain(&checked.sources, d))
+            .filter(|d| d.severity == crate::diag::Severity::Warning)
+            .map(|d| crate::diag::render_plain(&analyzed.sources, d))
             .collect();
         for w in &warnings {
             for line in w.lines() {
                 emit(format!("cargo:warning={line}"));
             }
         }
-        if checked.diagnostics.has_errors() {
+        if all.iter().any(crate::diag::Diagnostic::is_error) {
             return Err(Error::new(render(&all)));
         }
-        let code = crate::emit::rust::generate(&checked.toolset, &self.rust)
+        let code = crate::emit::rust::generate(&analyzed.toolset, &self.rust)
             .map_err(|d| Error::new(render(&d)))?;
         let output = out_dir.join(&self.file_name);
         let written = crate::write::write_if_changed(&output, &code)

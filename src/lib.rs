@@ -17,6 +17,7 @@ pub mod emit;
 pub mod lint;
 pub mod manifest;
 pub mod model;
+pub mod pipeline;
 pub mod write;
 
 pub use builder::{Builder, DEFAULT_FILE_NAME, Error, Report, compile, configure};

@@ -41,6 +41,7 @@ fn compile_writes_toolset_rs_and_reports_inputs() {
             "manifests/orders.toml",
             "manifests/support.yaml",
             "manifests/manuals/support.md",
+            "manifests/toolc.toml",
         ]
     );
     // Same input, same bytes: the second compile writes nothing.
@@ -140,7 +141,9 @@ fn manifests_adds_every_path() {
         report.inputs,
         [
             PathBuf::from("manifests/meetings.yaml"),
-            PathBuf::from("manifests/orders.toml")
+            PathBuf::from("manifests/orders.toml"),
+            // The config beside the files given, read too.
+            PathBuf::from("manifests/toolc.toml"),
         ]
     );
     let code = read(dir.path(), "toolset.rs");
@@ -193,5 +196,74 @@ fn cargo_instructions_print_exactly_the_inputs() {
         loud.inputs
             .iter()
             .all(|p| p.exists() && !p.starts_with(dir.path()))
+    );
+}
+
+#[test]
+fn dialects_decide_what_fails_the_compile() {
+    let dir = out();
+    // support.yaml bounds `limit` with minimum/maximum, which anthropic-strict refuses.
+    let err = base(dir.path())
+        .dialects(["anthropic-strict"])
+        .compile()
+        .expect_err("lint error");
+    assert!(
+        err.to_string()
+            .contains("error[anthropic-strict-numeric-bounds]"),
+        "{err}"
+    );
+    base(dir.path())
+        .dialects(["anthropic"])
+        .compile()
+        .expect("anthropic accepts bounds");
+    // An allowed rule no longer fails it.
+    base(dir.path())
+        .dialects(["anthropic-strict"])
+        .allow("anthropic-strict-numeric-bounds")
+        .compile()
+        .expect("allowed");
+    let err = base(dir.path())
+        .dialects(["gemeni"])
+        .compile()
+        .expect_err("unknown dialect");
+    assert!(err.to_string().contains("gemeni"), "{err}");
+}
+
+#[test]
+fn deny_and_require_describe_raise_findings() {
+    let dir = out();
+    let bare = dir.path().join("bare.yaml");
+    std::fs::write(
+        &bare,
+        "version: 1\ntoolboxes:\n  t:\n    description: d\n    tools:\n      x:\n        description: x\n        parameters: { type: object, properties: { a: { type: string } } }\n",
+    )
+    .unwrap();
+    let build = || {
+        toolc::configure()
+            .manifest(&bare)
+            .out_dir(dir.path())
+            .cargo_instructions(false)
+            .dialects(["openai"])
+    };
+    let quiet = build().compile().expect("compiles");
+    assert!(quiet.warnings.is_empty(), "{:?}", quiet.warnings);
+    let loud = build()
+        .require_describe(true)
+        .compile()
+        .expect("warnings only");
+    assert!(
+        loud.warnings
+            .iter()
+            .any(|w| w.contains("missing-description")),
+        "{:?}",
+        loud.warnings
+    );
+    let err = build()
+        .deny("missing-description")
+        .compile()
+        .expect_err("denied");
+    assert!(
+        err.to_string().contains("error[missing-description]"),
+        "{err}"
     );
 }

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use toolc::config::{self, Config, Options};
 use toolc::diag::{Code, Diagnostic, Severity, SourceMap, render_human, render_json, render_plain};
 use toolc::lint::{self, Dialect, Group};
+use toolc::pipeline::{ConfigSource, analyze};
 
 #[derive(clap::Args)]
 pub struct LintArgs {
@@ -117,9 +118,6 @@ fn group_json(sources: &SourceMap, g: &Group) -> serde_json::Value {
 }
 
 pub fn run(args: LintArgs) -> ExitCode {
-    let checked = toolc::check(&args.paths, &Default::default());
-    let mut sources = checked.sources;
-    let (config, mut config_diags) = load_config(args.config.as_ref(), &args.paths, &mut sources);
     let cli = Options {
         dialects: (!args.dialects.is_empty()).then(|| args.dialects.clone()),
         require_describe: args.require_describe.then_some(true),
@@ -127,26 +125,14 @@ pub fn run(args: LintArgs) -> ExitCode {
         allow: (!args.allow.is_empty()).then(|| args.allow.clone()),
         out_dir: None,
     };
-    let settings = match cli.or(config.options.clone()).lint_settings() {
-        Ok(s) => Some(s),
-        Err(e) => {
-            config_diags.extend(e);
-            None
-        }
-    };
-    let config_failed = config_diags.iter().any(Diagnostic::is_error);
-    let findings = match (&settings, config_failed) {
-        (Some(s), false) => lint::lint_toolset(&checked.toolset, s),
-        _ => Vec::new(),
-    };
-    let groups = lint::group(&findings);
-    let mut diags: Vec<Diagnostic> = checked.diagnostics.into_vec();
-    diags.extend(config_diags);
-    let all: Vec<Diagnostic> = diags
-        .iter()
-        .cloned()
-        .chain(groups.iter().map(Group::to_diagnostic))
-        .collect();
+    let source = args
+        .config
+        .clone()
+        .map_or(ConfigSource::Discover, ConfigSource::File);
+    let analyzed = analyze(&args.paths, &Default::default(), &source, &cli);
+    let all = analyzed.all_diagnostics();
+    let groups = lint::group(&analyzed.findings);
+    let (sources, settings, diags) = (&analyzed.sources, &analyzed.settings, &analyzed.diagnostics);
     let count = |s: Severity| all.iter().filter(|d| d.severity == s).count();
     let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
     let io_error = diags.iter().any(|d| d.code == Code::Io);
@@ -162,7 +148,7 @@ pub fn run(args: LintArgs) -> ExitCode {
                 .join(", ")
         })
         .unwrap_or_default();
-    let t = &checked.toolset;
+    let t = &analyzed.toolset;
     let mut summary = format!(
         "linted {} and {} for {}: {}",
         plural(t.tool_count(), "tool", "tools"),
@@ -180,13 +166,13 @@ pub fn run(args: LintArgs) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     match format {
         Format::Sarif => {
-            let log = lint::sarif::log(&sources, &diags, &groups);
+            let log = lint::sarif::log(sources, diags, &groups);
             let _ = writeln!(stdout, "{log:#}");
         }
         Format::Json => {
             let out = serde_json::json!({
-                "diagnostics": diags.iter().map(|d| render_json(&sources, d))
-                    .chain(groups.iter().map(|g| group_json(&sources, g)))
+                "diagnostics": diags.iter().map(|d| render_json(sources, d))
+                    .chain(groups.iter().map(|g| group_json(sources, g)))
                     .collect::<Vec<_>>(),
                 "summary": {
                     "dialects": settings.as_ref().map(|s| s.dialects.iter().map(|d| d.as_str()).collect::<Vec<_>>()),
@@ -199,11 +185,11 @@ pub fn run(args: LintArgs) -> ExitCode {
             let _ = writeln!(stdout, "{out:#}");
         }
         Format::Human | Format::Plain => {
-            print_diagnostics(&sources, &all, format == Format::Human, color);
+            print_diagnostics(sources, &all, format == Format::Human, color);
             let _ = writeln!(stdout, "{summary}");
         }
     }
-    if io_error || config_failed {
+    if io_error || !analyzed.config_ok {
         ExitCode::from(2)
     } else if errors > 0 {
         ExitCode::from(1)
