@@ -55,6 +55,29 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
+
+    // Where the time of a 1,000-tool compile goes, stage by stage.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let paths = common::write_toolset(dir.path(), 1_000);
+    let checked = toolc::check(&paths, &Default::default());
+    let mut g = c.benchmark_group("compile_stages_1000");
+    g.sample_size(10);
+    g.bench_function("load_resolve", |b| {
+        b.iter(|| toolc::check(&paths, &Default::default()))
+    });
+    let settings = toolc::lint::LintSettings::for_dialects(&toolc::lint::Dialect::DEFAULT);
+    g.bench_function("lint_default_dialects", |b| {
+        b.iter(|| toolc::lint::lint_toolset(&checked.toolset, &settings))
+    });
+    g.bench_function("emit_rust", |b| {
+        b.iter(|| {
+            toolc::emit::rust::generate(&checked.toolset, &Default::default()).expect("generates")
+        })
+    });
+    g.bench_function("emit_docs", |b| {
+        b.iter(|| toolc::emit::docs::reference(&checked.toolset).expect("renders"))
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);
