@@ -431,35 +431,26 @@ impl<'a> TypeGen<'a> {
         let props = obj.get("properties").and_then(Value::as_object);
         let additional = obj.get("additionalProperties");
         let has_props = props.is_some_and(|p| !p.is_empty());
-        if !has_props {
-            match additional {
-                Some(Value::Bool(false)) => {}
-                Some(Value::Object(_)) => {
-                    let ap = additional.unwrap_or(&Value::Bool(true));
-                    self.indirect = true;
-                    let value = self.ty(
-                        at,
-                        ap,
-                        &format!("{pointer}/additionalProperties"),
-                        &format!("{hint}Value"),
-                        module,
-                    );
-                    return Ty::Map(Box::new(value));
-                }
-                _ => return Ty::Map(Box::new(Ty::Json)),
-            }
-        }
-        let fields = self.fields(at, obj, pointer, hint, module, None);
+        // The type of properties beyond the named ones, when a schema gives
+        // it: a map's values, or a flattened map beside the named fields.
+        // Either way they sit behind a map, so recursion needs no `Box`.
         let extra = match additional {
-            Some(ap @ Value::Object(_)) => Some(self.ty(
-                at,
-                ap,
-                &format!("{pointer}/additionalProperties"),
-                &format!("{hint}Value"),
-                module,
-            )),
+            Some(ap @ Value::Object(_)) => {
+                self.indirect = true;
+                Some(self.ty(
+                    at,
+                    ap,
+                    &format!("{pointer}/additionalProperties"),
+                    &format!("{hint}Value"),
+                    module,
+                ))
+            }
             _ => None,
         };
+        if !has_props && additional != Some(&Value::Bool(false)) {
+            return Ty::Map(Box::new(extra.unwrap_or(Ty::Json)));
+        }
+        let fields = self.fields(at, obj, pointer, hint, module, None);
         let name = module.unique(hint);
         module.items.push(Item::Struct {
             name: name.clone(),
