@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# What toolc costs a user's build: a clean debug build of the example crate
-# (build.rs codegen with toolc, toolc-runtime, the generated code) against a
-# bare crate with the same serde and tokio dependencies, each in its own
-# fresh target folder. Prints seconds and crate counts.
+# What toolc costs a user's build: clean debug builds, each in its own fresh
+# target folder, of a bare crate with serde, serde_json and tokio (the
+# baseline); the smallest real user (build.rs codegen with toolc,
+# toolc-runtime, the generated code); and the example crate (which also
+# builds its MCP server). Prints seconds and crate counts.
 #
 #   scripts/build-cost.sh            # one run of each
 #   RUNS=3 scripts/build-cost.sh     # several, to see the spread
@@ -44,6 +45,38 @@ pub async fn call(text: &str) -> serde_json::Result<String> {
 RS
 cp "$repo/Cargo.lock" "$work/bare/Cargo.lock"
 
+# The smallest real user: build.rs codegen from manifests/ with toolc, the
+# runtime without its MCP server, the generated code included.
+mkdir -p "$work/user/src"
+cat > "$work/user/Cargo.toml" <<TOML
+[package]
+name = "user"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+toolc-runtime = { path = "$repo/runtime" }
+
+[build-dependencies]
+toolc = { path = "$repo", default-features = false }
+
+[workspace]
+TOML
+cat > "$work/user/build.rs" <<RS
+fn main() -> Result<(), toolc::Error> {
+    toolc::compile("$repo/manifests")?;
+    Ok(())
+}
+RS
+cat > "$work/user/src/lib.rs" <<'RS'
+//! The generated toolset, nothing else.
+pub mod toolset {
+    toolc_runtime::include_toolset!();
+}
+RS
+cp "$repo/Cargo.lock" "$work/user/Cargo.lock"
+
 measure() { # name, manifest path, package
   local name=$1 manifest=$2 package=$3
   for i in $(seq 1 "$runs"); do
@@ -61,4 +94,5 @@ measure() { # name, manifest path, package
 }
 
 measure bare "$work/bare/Cargo.toml" bare
+measure user "$work/user/Cargo.toml" user
 measure example "$repo/Cargo.toml" toolc-example

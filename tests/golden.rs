@@ -76,7 +76,7 @@ fn checked_in_output_is_fresh() {
         .expect("generated/rust/toolset.rs exists: run `toolc build`");
     assert!(
         generated == generate("manifests", &Default::default()),
-        "generated/ is stale: run `cargo run -- build`"
+        "generated/ is stale: run `cargo run --bin toolc -- build`"
     );
 }
 
