@@ -267,7 +267,7 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"$ref\":\"#/$defs/MeetingList\",\"$defs\":{\"MeetingList\":{\"type\":\"object\",\"description\":\"The meetings of one day.\",\"properties\":{\"meetings\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"pattern\":\"\\\\S\",\"description\":\"A meeting title.\"},\"description\":\"Meeting titles, in start order.\"}},\"required\":[\"meetings\"]}}}",
                 ),
-                parameters: &super::super::__schemas::S9,
+                parameters: &super::super::__schemas::S8,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_MEETING_LIST,
                 ),
@@ -291,7 +291,7 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"$ref\":\"#/$defs/OperatorScope\",\"$defs\":{\"OperatorScope\":{\"type\":\"object\",\"description\":\"Who a run acts on behalf of.\",\"properties\":{\"operator\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_-]*$\",\"description\":\"The operator's login.\"},\"tier\":{\"type\":\"string\",\"enum\":[\"free\",\"pro\",\"enterprise\"],\"description\":\"The operator's plan.\"}},\"required\":[\"operator\",\"tier\"]}}}",
                 ),
-                parameters: &super::super::__schemas::S11,
+                parameters: &super::super::__schemas::S10,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_OPERATOR_SCOPE,
                 ),
@@ -450,8 +450,8 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"required\":[\"order_id\",\"status\"],\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order id.\"},\"status\":{\"type\":\"string\",\"enum\":[\"placed\",\"in_transit\",\"delivered\"],\"description\":\"Where the order is.\"}}}",
                 ),
-                parameters: &super::super::__schemas::S12,
-                returns: ::std::option::Option::Some(&super::super::__schemas::S15),
+                parameters: &super::super::__schemas::S11,
+                returns: ::std::option::Option::Some(&super::super::__schemas::S14),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -648,8 +648,8 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Ticket\"},\"$defs\":{\"Ticket\":{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"]},\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 ),
-                parameters: &super::super::__schemas::S18,
-                returns: ::std::option::Option::Some(&super::super::__schemas::S21),
+                parameters: &super::super::__schemas::S16,
+                returns: ::std::option::Option::Some(&super::super::__schemas::S19),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -670,7 +670,7 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"$ref\":\"#/$defs/Ticket\",\"$defs\":{\"Ticket\":{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"]},\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 ),
-                parameters: &super::super::__schemas::S22,
+                parameters: &super::super::__schemas::S20,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_TICKET,
                 ),
@@ -798,8 +798,8 @@ pub mod playbooks {
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"properties\":{\"slug\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]+(-[a-z0-9]+)*$\",\"description\":\"The title in kebab case.\"},\"days\":{\"type\":\"number\",\"description\":\"Whole days from `from` to `to`.\"}},\"required\":[\"slug\",\"days\"]}",
                 ),
-                parameters: &super::super::__schemas::S25,
-                returns: ::std::option::Option::Some(&super::super::__schemas::S29),
+                parameters: &super::super::__schemas::S21,
+                returns: ::std::option::Option::Some(&super::super::__schemas::S22),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -926,10 +926,6 @@ pub mod __schemas {
     };
     pub static S7: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S8: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
         enum_values: &[
             ::toolc_runtime::schema::Json::Str("low"),
             ::toolc_runtime::schema::Json::Str("medium"),
@@ -943,9 +939,9 @@ pub mod __schemas {
         types: ::toolc_runtime::schema::Types::OBJECT,
         properties: &[
             ("id", &S6),
-            ("subject", &S7),
+            ("subject", &S6),
             ("status", &TYPE_TICKET_STATUS),
-            ("priority", &S8),
+            ("priority", &S7),
         ],
         required: &["id", "subject", "status", "priority"],
         ..::toolc_runtime::schema::Schema::ANY
@@ -961,41 +957,37 @@ pub mod __schemas {
         ],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S10: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S9: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Date),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S9: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S8: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("day", &S10)],
+        properties: &[("day", &S9)],
         required: &["day"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S11: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S10: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
         properties: &[],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static P14: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+    pub static P13: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
         "^[A-Z]-[0-9]+$",
     );
-    pub static S13: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S12: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
-        pattern: ::std::option::Option::Some(&P14),
+        pattern: ::std::option::Option::Some(&P13),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S12: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S11: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("order_id", &S13)],
+        properties: &[("order_id", &S12)],
         required: &["order_id"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S16: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S17: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S15: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         enum_values: &[
             ::toolc_runtime::schema::Json::Str("placed"),
@@ -1004,93 +996,65 @@ pub mod __schemas {
         ],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S15: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S14: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("order_id", &S16), ("status", &S17)],
+        properties: &[("order_id", &S6), ("status", &S15)],
         required: &["order_id", "status"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S19: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S17: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Uuid),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S20: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S18: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::INTEGER,
         minimum: ::std::option::Option::Some(1f64),
         maximum: ::std::option::Option::Some(100f64),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S18: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S16: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
         properties: &[
-            ("customerId", &S19),
+            ("customerId", &S17),
             ("status", &TYPE_TICKET_STATUS),
-            ("limit", &S20),
+            ("limit", &S18),
         ],
         required: &["customerId"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S21: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S19: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::ARRAY,
         items: ::std::option::Option::Some(&TYPE_TICKET),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S23: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
+    pub static S20: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::OBJECT,
+        properties: &[("id", &S6), ("status", &TYPE_TICKET_STATUS), ("priority", &S7)],
+        required: &["id"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S24: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S21: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::OBJECT,
+        properties: &[("title", &S6), ("from", &S9), ("to", &S9)],
+        required: &["title", "from", "to"],
+        ..::toolc_runtime::schema::Schema::ANY
+    };
+    pub static P24: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+        "^[a-z0-9]+(-[a-z0-9]+)*$",
+    );
+    pub static S23: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
-        enum_values: &[
-            ::toolc_runtime::schema::Json::Str("low"),
-            ::toolc_runtime::schema::Json::Str("medium"),
-            ::toolc_runtime::schema::Json::Str("high"),
-            ::toolc_runtime::schema::Json::Str("urgent"),
-        ],
+        pattern: ::std::option::Option::Some(&P24),
+        ..::toolc_runtime::schema::Schema::ANY
+    };
+    pub static S25: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::NUMBER,
         ..::toolc_runtime::schema::Schema::ANY
     };
     pub static S22: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("id", &S23), ("status", &TYPE_TICKET_STATUS), ("priority", &S24)],
-        required: &["id"],
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S26: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S27: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Date),
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S28: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Date),
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S25: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("title", &S26), ("from", &S27), ("to", &S28)],
-        required: &["title", "from", "to"],
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static P31: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
-        "^[a-z0-9]+(-[a-z0-9]+)*$",
-    );
-    pub static S30: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        pattern: ::std::option::Option::Some(&P31),
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S32: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::NUMBER,
-        ..::toolc_runtime::schema::Schema::ANY
-    };
-    pub static S29: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("slug", &S30), ("days", &S32)],
+        properties: &[("slug", &S23), ("days", &S25)],
         required: &["slug", "days"],
         ..::toolc_runtime::schema::Schema::ANY
     };

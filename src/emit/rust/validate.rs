@@ -15,6 +15,9 @@ pub struct Tables<'a> {
     statics: Vec<TokenStream>,
     next: usize,
     named: BTreeMap<String, proc_macro2::Ident>,
+    /// Statics already emitted, by their schema's JSON text: a schema that
+    /// recurs (`{type: string}` above all) is one static, pointed at again.
+    seen: std::collections::HashMap<String, proc_macro2::Ident>,
 }
 
 fn rt() -> TokenStream {
@@ -41,6 +44,7 @@ impl<'a> Tables<'a> {
             statics: Vec::new(),
             next: 0,
             named,
+            seen: Default::default(),
         };
         for (name, ty) in &set.types {
             let id = t.named[name].clone();
@@ -72,10 +76,15 @@ impl<'a> Tables<'a> {
         {
             return id.clone();
         }
+        let key = validation_key(v).to_string();
+        if let Some(id) = self.seen.get(&key) {
+            return id.clone();
+        }
         let id = format_ident!("S{}", self.next);
         self.next += 1;
         let body = self.body(v);
         self.statics.push(quote!(pub static #id: #body;));
+        self.seen.insert(key, id.clone());
         id
     }
 
@@ -214,6 +223,49 @@ impl<'a> Tables<'a> {
     }
 }
 
+/// Keywords that annotate a schema without changing what it accepts.
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+];
+
+/// A schema without its annotations, at every depth: two schemas with the
+/// same key validate alike, so they can share a static.
+fn validation_key(v: &Value) -> Value {
+    match v {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()) && !k.starts_with("x-"))
+                .map(|(k, child)| {
+                    let child = match (k.as_str(), child) {
+                        // `enum` and `const` hold data, kept as written.
+                        ("enum" | "const", _) => child.clone(),
+                        // Keys here are property names, not keywords.
+                        ("properties" | "patternProperties", Value::Object(props)) => {
+                            Value::Object(
+                                props
+                                    .iter()
+                                    .map(|(name, s)| (name.clone(), validation_key(s)))
+                                    .collect(),
+                            )
+                        }
+                        _ => validation_key(child),
+                    };
+                    (k.clone(), child)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(validation_key).collect()),
+        other => other.clone(),
+    }
+}
+
 /// The `types` value: the union of the listed JSON types, plus null when nullable.
 fn types(obj: &Map<String, Value>) -> Option<TokenStream> {
     let rt = rt();
@@ -286,5 +338,36 @@ fn json_const(v: &Value) -> TokenStream {
             let text = other.to_string();
             quote!(#rt::Json::Raw(#text))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::validation_key;
+    use serde_json::json;
+
+    #[test]
+    fn keys_drop_annotations_but_not_property_names_or_data() {
+        let a = json!({
+            "type": "object",
+            "description": "one",
+            "properties": {"description": {"type": "string", "title": "t"}},
+            "enum": [{"description": 1}]
+        });
+        let b = json!({
+            "type": "object",
+            "description": "two",
+            "properties": {"description": {"type": "string"}},
+            "enum": [{"description": 1}]
+        });
+        assert_eq!(validation_key(&a), validation_key(&b));
+        assert_eq!(
+            validation_key(&a),
+            json!({"type": "object", "properties": {"description": {"type": "string"}}, "enum": [{"description": 1}]})
+        );
+        assert_ne!(
+            validation_key(&json!({"type": "string"})),
+            validation_key(&json!({"type": "integer"}))
+        );
     }
 }
