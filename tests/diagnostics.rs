@@ -618,6 +618,18 @@ fn unresolved_ref() {
 }
 
 #[test]
+fn unsupported_pattern() {
+    let d = only_yaml(
+        "version: 1\ntypes:\n  Code: { type: string, pattern: \"^(a)\\\\1$\" }\n",
+        Code::UnsupportedPattern,
+        3,
+        34,
+        "type `Code` has a `pattern` with a back-reference, which the generated validators cannot run",
+    );
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("look-around")));
+}
+
+#[test]
 fn invalid_example() {
     only_yaml(
         "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        parameters:\n          type: object\n          properties: { limit: { type: integer } }\n        examples:\n          - arguments: { limit: many }\n",

@@ -56,6 +56,7 @@ codes! {
     ToolOnlyKey => "tool-only-key", "A play uses a key only tools have (`terminal`, `auth`, `roles`, `rate_limit`, `timeout_ms`).";
     ParametersNotObject => "parameters-not-object", "A `parameters` schema whose root is not `type: object`.";
     InvalidSchema => "invalid-schema", "A schema is not valid JSON Schema 2020-12.";
+    UnsupportedPattern => "unsupported-pattern", "A `pattern` uses look-around or a back-reference, which the generated validators cannot run.";
     UnresolvedRef => "unresolved-ref", "A `$ref` that does not point at a named type.";
     InvalidExample => "invalid-example", "An example's arguments or result do not match the tool's schemas.";
     ManualPath => "manual-path", "A manual `file` that is absolute or leads outside the manifest root.";

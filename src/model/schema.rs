@@ -96,6 +96,72 @@ fn collect_refs(v: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
     }
 }
 
+/// Every `pattern` string of a schema, with its JSON pointer.
+fn patterns(v: &Value) -> Vec<(String, String)> {
+    fn walk(v: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    let p = format!(
+                        "{pointer}/{}",
+                        crate::manifest::node::escape_pointer_token(k)
+                    );
+                    match (k.as_str(), child) {
+                        ("pattern", Value::String(s)) => out.push((p, s.clone())),
+                        (k, _) if DATA_KEYWORDS.contains(&k) => {}
+                        _ => walk(child, &p, out),
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    walk(child, &format!("{pointer}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(v, "", &mut out);
+    out
+}
+
+/// The first construct of a pattern that a finite-automaton regex engine
+/// (the generated validators' `regex` crate) has no support for.
+pub fn unsupported_regex_construct(pattern: &str) -> Option<&'static str> {
+    let bytes = pattern.as_bytes();
+    let mut i = 0;
+    let mut in_class = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                if let Some(&next) = bytes.get(i + 1)
+                    && !in_class
+                    && ((next.is_ascii_digit() && next != b'0') || next == b'k')
+                {
+                    return Some("a back-reference");
+                }
+                i += 2;
+                continue;
+            }
+            b'[' if !in_class => in_class = true,
+            b']' if in_class => in_class = false,
+            b'(' if !in_class => {
+                let rest = &pattern[i..];
+                if rest.starts_with("(?=") || rest.starts_with("(?!") {
+                    return Some("a look-ahead");
+                }
+                if rest.starts_with("(?<=") || rest.starts_with("(?<!") {
+                    return Some("a look-behind");
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The type name a `$ref` target names, if it is of the `#/types/X` form.
 pub fn ref_type_name(target: &str) -> Option<&str> {
     target.strip_prefix(TYPE_REF_PREFIX)
@@ -120,6 +186,18 @@ pub fn check(schema: &Schema, what: &str, types: &BTreeSet<String>, diags: &mut 
             .at(schema.span_at(&pointer))
             .help("see https://json-schema.org/draft/2020-12 for the keywords and their types"),
         );
+    }
+    for (pointer, pattern) in patterns(&schema.json) {
+        if let Some(construct) = unsupported_regex_construct(&pattern) {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnsupportedPattern,
+                    format!("{what} has a `pattern` with {construct}, which the generated validators cannot run"),
+                )
+                .at(schema.span_at(&pointer))
+                .help("rewrite the pattern without look-around and back-references (the Rust `regex` syntax), or drop it and say the rule in the description"),
+            );
+        }
     }
     for (pointer, target) in schema.type_refs() {
         let span = schema.span_at(&pointer);
@@ -268,6 +346,24 @@ mod tests {
                 "B": {"type": "string"}
             }})
         );
+    }
+
+    #[test]
+    fn regex_constructs_the_validators_cannot_run() {
+        assert_eq!(
+            unsupported_regex_construct("^(?=.*[0-9]).+$"),
+            Some("a look-ahead")
+        );
+        assert_eq!(
+            unsupported_regex_construct("(?<!x)y"),
+            Some("a look-behind")
+        );
+        assert_eq!(
+            unsupported_regex_construct("(a)\\1"),
+            Some("a back-reference")
+        );
+        assert_eq!(unsupported_regex_construct("^[a-z]+\\d\\\\1[(?=]$"), None);
+        assert_eq!(unsupported_regex_construct("^(?:a|b)\\0$"), None);
     }
 
     #[test]
