@@ -143,6 +143,7 @@ pub mod types {
 pub mod toolboxes {
     /// Toolbox `meetings`: Meeting management tools
     pub mod meetings {
+        /// Parameters of `list_meetings`.
         #[derive(
             Debug,
             Clone,
@@ -310,6 +311,7 @@ pub mod toolboxes {
     }
     /// Toolbox `orders`: Order lookup tools
     pub mod orders {
+        /// Parameters of `lookup_order`.
         #[derive(
             Debug,
             Clone,
@@ -347,6 +349,7 @@ pub mod toolboxes {
             #[serde(rename = "delivered")]
             Delivered,
         }
+        /// Result of `lookup_order`.
         #[derive(
             Debug,
             Clone,
@@ -467,6 +470,7 @@ pub mod toolboxes {
     }
     /// Toolbox `support`: Support ticket tools
     pub mod support {
+        /// Parameters of `list_tickets`.
         #[derive(
             Debug,
             Clone,
@@ -518,6 +522,7 @@ pub mod toolboxes {
             #[serde(rename = "urgent")]
             Urgent,
         }
+        /// Parameters of `update_ticket`.
         #[derive(
             Debug,
             Clone,
@@ -697,6 +702,7 @@ pub mod toolboxes {
 pub mod playbooks {
     /// Playbook `recipes`: Named multi-step recipes
     pub mod recipes {
+        /// Parameters of `slug_and_span`.
         #[derive(
             Debug,
             Clone,
@@ -713,6 +719,7 @@ pub mod playbooks {
             /// ISO date
             pub to: ::std::string::String,
         }
+        /// Result of `slug_and_span`.
         #[derive(
             Debug,
             Clone,

@@ -264,7 +264,7 @@ struct Signature {
     returns: Ty,
 }
 
-fn signature(set: &Toolset, t: &Tool, typegen: &mut TypeGen<'_>, module: &mut Module) -> Signature {
+fn signature(t: &Tool, typegen: &mut TypeGen<'_>, module: &mut Module) -> Signature {
     let pascal = t.idents.pascal.trim_start_matches("r#");
     let params = t.has_parameters.then(|| {
         let at = At {
@@ -292,7 +292,10 @@ fn signature(set: &Toolset, t: &Tool, typegen: &mut TypeGen<'_>, module: &mut Mo
         ),
         None => Ty::Json,
     };
-    let _ = set;
+    if let Some(p) = &params {
+        module.document(p, || format!("Parameters of `{}`.", t.name));
+    }
+    module.document(&returns, || format!("Result of `{}`.", t.name));
     Signature { params, returns }
 }
 
@@ -431,7 +434,7 @@ impl GroupEmitter<'_, '_> {
         let sigs: Vec<Signature> = g
             .ops
             .iter()
-            .map(|t| signature(self.set, t, self.typegen, &mut module))
+            .map(|t| signature(t, self.typegen, &mut module))
             .collect();
         let items: Vec<TokenStream> = module
             .items

@@ -95,6 +95,17 @@ pub enum Item {
 }
 
 impl Item {
+    /// The item's doc text, to fill in where the schema has no description.
+    pub fn doc_mut(&mut self) -> &mut Option<String> {
+        match self {
+            Item::Struct { doc, .. }
+            | Item::Enum { doc, .. }
+            | Item::Tagged { doc, .. }
+            | Item::Untagged { doc, .. }
+            | Item::Newtype { doc, .. } => doc,
+        }
+    }
+
     pub fn name(&self) -> &str {
         match self {
             Item::Struct { name, .. }
@@ -116,6 +127,16 @@ pub struct Module {
 }
 
 impl Module {
+    /// Gives the local item `ty` names a doc when its schema had none.
+    pub fn document(&mut self, ty: &Ty, text: impl FnOnce() -> String) {
+        if let Ty::Local(name) = ty
+            && let Some(item) = self.items.iter_mut().find(|i| i.name() == name)
+            && item.doc_mut().is_none()
+        {
+            *item.doc_mut() = Some(text());
+        }
+    }
+
     /// Reserves names the module defines itself (trait and server names).
     pub fn reserve(&mut self, name: &str) {
         self.names.insert(name.to_string());
