@@ -451,8 +451,10 @@ fn fill_nulls(root: &Value, schema: &Value, v: &Value, depth: usize) -> Value {
 
 /// Arguments from a strict-mode model → the canonical shape: a `null` for a
 /// property that is optional and does not itself accept null is dropped
-/// (the model's way of leaving it out). Hosts call this before validating
-/// strict-mode arguments against the canonical schema.
+/// (the model's way of leaving it out). The generated dispatchers do the
+/// same at run time (`toolc_runtime::Schema::drop_null_optionals`), so
+/// hosts pass strict-mode arguments on as they come; this is the compiler's
+/// side, for checking the dialect forms against examples.
 pub fn canonical_arguments(bundled: &Value, arguments: &Value) -> Value {
     drop_nulls(bundled, bundled, arguments, 0)
 }
