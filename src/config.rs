@@ -131,9 +131,14 @@ impl Config {
             .clone()
             .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT_DIR));
         if rel.is_absolute() {
-            rel
+            return rel;
+        }
+        // `manifests/../generated` reads better as `generated`.
+        let joined = crate::model::manual::normalize(&self.dir().join(rel));
+        if joined.as_os_str().is_empty() {
+            PathBuf::from(".")
         } else {
-            self.dir().join(rel)
+            joined
         }
     }
 }

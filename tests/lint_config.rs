@@ -54,7 +54,27 @@ fn an_empty_file_means_the_defaults() {
     let s = o.lint_settings().unwrap();
     assert_eq!(s.dialects, Dialect::DEFAULT.to_vec());
     assert!(!s.require_describe);
-    assert_eq!(Config::default().out_dir(), PathBuf::from("./generated"));
+    assert_eq!(Config::default().out_dir(), PathBuf::from("generated"));
+}
+
+#[test]
+fn out_dir_is_relative_to_the_config_and_normalized() {
+    let config = Config {
+        path: Some(PathBuf::from("manifests/toolc.toml")),
+        options: Options {
+            out_dir: Some(PathBuf::from("../generated")),
+            ..Options::default()
+        },
+    };
+    assert_eq!(config.out_dir(), PathBuf::from("generated"));
+    let here = Config {
+        path: Some(PathBuf::from("toolc.toml")),
+        options: Options {
+            out_dir: Some(PathBuf::from(".")),
+            ..Options::default()
+        },
+    };
+    assert_eq!(here.out_dir(), PathBuf::from("."));
 }
 
 #[test]

@@ -199,7 +199,7 @@ fn absolute(p: &Path) -> PathBuf {
 }
 
 /// Lexical normalization: drops `.`, folds `..` onto the previous part.
-fn normalize(p: &Path) -> PathBuf {
+pub(crate) fn normalize(p: &Path) -> PathBuf {
     let mut out: Vec<Component<'_>> = Vec::new();
     for c in p.components() {
         match c {
