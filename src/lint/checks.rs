@@ -1233,16 +1233,22 @@ pub fn nesting_depth(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn property_count(cx: &Cx<'_>, out: &mut Vec<Hit>) {
-    let limit = strict_limits(cx.dialect).properties;
+/// How many entries the `key` keyword holds across every node of the schema.
+fn total_entries(cx: &Cx<'_>, key: &str) -> usize {
     let mut n = 0;
     walk::each(cx.root, &mut |node| {
-        n += node
-            .map()
-            .and_then(|m| m.get("properties"))
-            .and_then(Value::as_object)
-            .map_or(0, Map::len);
+        n += node.map().and_then(|m| m.get(key)).map_or(0, |v| match v {
+            Value::Object(o) => o.len(),
+            Value::Array(a) => a.len(),
+            _ => 0,
+        });
     });
+    n
+}
+
+pub fn property_count(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+    let limit = strict_limits(cx.dialect).properties;
+    let n = total_entries(cx, "properties");
     if n > limit {
         out.push(Hit::at(
             "",
@@ -1253,14 +1259,7 @@ pub fn property_count(cx: &Cx<'_>, out: &mut Vec<Hit>) {
 
 pub fn enum_value_count(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     let limit = strict_limits(cx.dialect).enum_values;
-    let mut n = 0;
-    walk::each(cx.root, &mut |node| {
-        n += node
-            .map()
-            .and_then(|m| m.get("enum"))
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-    });
+    let n = total_entries(cx, "enum");
     if n > limit {
         out.push(Hit::at(
             "",

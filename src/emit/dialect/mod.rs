@@ -404,49 +404,7 @@ fn list_finding(
 /// every optional property that is absent is there as `null`. (What the
 /// `openai-strict` form of the schema accepts.)
 pub fn strict_arguments(bundled: &Value, arguments: &Value) -> Value {
-    fill_nulls(bundled, bundled, arguments, 0)
-}
-
-fn fill_nulls(root: &Value, schema: &Value, v: &Value, depth: usize) -> Value {
-    if depth > crate::lint::walk::MAX_WALK_DEPTH {
-        return v.clone();
-    }
-    let Some(m) = schema.as_object() else {
-        return v.clone();
-    };
-    if let Some(Value::String(t)) = m.get("$ref")
-        && let Some(target) = crate::lint::walk::resolve_ref(root, t)
-    {
-        return fill_nulls(root, target, v, depth + 1);
-    }
-    match v {
-        Value::Object(obj) => {
-            let mut out = obj.clone();
-            if let Some(Value::Object(props)) = m.get("properties") {
-                for (k, p) in props {
-                    match obj.get(k) {
-                        Some(x) => {
-                            out.insert(k.clone(), fill_nulls(root, p, x, depth + 1));
-                        }
-                        None => {
-                            out.insert(k.clone(), Value::Null);
-                        }
-                    }
-                }
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => match m.get("items") {
-            Some(s) if s.is_object() => Value::Array(
-                items
-                    .iter()
-                    .map(|x| fill_nulls(root, s, x, depth + 1))
-                    .collect(),
-            ),
-            _ => v.clone(),
-        },
-        _ => v.clone(),
-    }
+    walk_arguments(bundled, bundled, arguments, 0, fill_nulls)
 }
 
 /// Arguments from a strict-mode model → the canonical shape: a `null` for a
@@ -456,10 +414,22 @@ fn fill_nulls(root: &Value, schema: &Value, v: &Value, depth: usize) -> Value {
 /// hosts pass strict-mode arguments on as they come; this is the compiler's
 /// side, for checking the dialect forms against examples.
 pub fn canonical_arguments(bundled: &Value, arguments: &Value) -> Value {
-    drop_nulls(bundled, bundled, arguments, 0)
+    walk_arguments(bundled, bundled, arguments, 0, drop_nulls)
 }
 
-fn drop_nulls(root: &Value, schema: &Value, v: &Value, depth: usize) -> Value {
+/// What to do with an object argument, given its schema object: the rule
+/// recurses into members through [`walk_arguments`].
+type ObjectRule = fn(&Value, &Map<String, Value>, &Map<String, Value>, usize) -> Value;
+
+/// Walks arguments along their schema (following `$ref`s and array items),
+/// rewriting every object with `rule`.
+fn walk_arguments(
+    root: &Value,
+    schema: &Value,
+    v: &Value,
+    depth: usize,
+    rule: ObjectRule,
+) -> Value {
     if depth > crate::lint::walk::MAX_WALK_DEPTH {
         return v.clone();
     }
@@ -469,40 +439,68 @@ fn drop_nulls(root: &Value, schema: &Value, v: &Value, depth: usize) -> Value {
     if let Some(Value::String(t)) = m.get("$ref")
         && let Some(target) = crate::lint::walk::resolve_ref(root, t)
     {
-        return drop_nulls(root, target, v, depth + 1);
+        return walk_arguments(root, target, v, depth + 1, rule);
     }
     match v {
-        Value::Object(obj) => {
-            let props = m.get("properties").and_then(Value::as_object);
-            let req = crate::lint::walk::required(m);
-            let mut out = Map::new();
-            for (k, x) in obj {
-                let p = props.and_then(|p| p.get(k));
-                let nullable = p
-                    .and_then(|p| deref_obj(root, p))
-                    .is_some_and(crate::lint::walk::accepts_null);
-                if x.is_null() && p.is_some() && !req.contains(&k.as_str()) && !nullable {
-                    continue;
-                }
-                let x = match p {
-                    Some(p) => drop_nulls(root, p, x, depth + 1),
-                    None => x.clone(),
-                };
-                out.insert(k.clone(), x);
-            }
-            Value::Object(out)
-        }
+        Value::Object(obj) => rule(root, m, obj, depth),
         Value::Array(items) => match m.get("items") {
             Some(s) if s.is_object() => Value::Array(
                 items
                     .iter()
-                    .map(|x| drop_nulls(root, s, x, depth + 1))
+                    .map(|x| walk_arguments(root, s, x, depth + 1, rule))
                     .collect(),
             ),
             _ => v.clone(),
         },
         _ => v.clone(),
     }
+}
+
+/// Every property the schema names is present: absent ones as `null`.
+fn fill_nulls(
+    root: &Value,
+    m: &Map<String, Value>,
+    obj: &Map<String, Value>,
+    depth: usize,
+) -> Value {
+    let mut out = obj.clone();
+    if let Some(Value::Object(props)) = m.get("properties") {
+        for (k, p) in props {
+            let x = match obj.get(k) {
+                Some(x) => walk_arguments(root, p, x, depth + 1, fill_nulls),
+                None => Value::Null,
+            };
+            out.insert(k.clone(), x);
+        }
+    }
+    Value::Object(out)
+}
+
+/// A `null` for an optional property whose schema refuses null is dropped.
+fn drop_nulls(
+    root: &Value,
+    m: &Map<String, Value>,
+    obj: &Map<String, Value>,
+    depth: usize,
+) -> Value {
+    let props = m.get("properties").and_then(Value::as_object);
+    let req = crate::lint::walk::required(m);
+    let mut out = Map::new();
+    for (k, x) in obj {
+        let p = props.and_then(|p| p.get(k));
+        let nullable = p
+            .and_then(|p| deref_obj(root, p))
+            .is_some_and(crate::lint::walk::accepts_null);
+        if x.is_null() && p.is_some() && !req.contains(&k.as_str()) && !nullable {
+            continue;
+        }
+        let x = match p {
+            Some(p) => walk_arguments(root, p, x, depth + 1, drop_nulls),
+            None => x.clone(),
+        };
+        out.insert(k.clone(), x);
+    }
+    Value::Object(out)
 }
 
 fn deref_obj<'a>(root: &'a Value, v: &'a Value) -> Option<&'a Map<String, Value>> {
