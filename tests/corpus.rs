@@ -1,10 +1,11 @@
 //! The bad-input corpus: every manifest under tests/corpus/ (a file, or a
 //! folder checked as one toolset) is wrong in one way. Each starts with a
-//! comment naming the diagnostic code it must get and the line it must be
-//! reported at:
+//! comment naming the diagnostic code it must get and the line (or the line
+//! and column) it must be reported at:
 //!
 //! ```text
 //! # expect: unknown-key 4
+//! # expect: undeclared-required 13:38
 //! ```
 //!
 //! In a folder, the file holding the comment is the one the diagnostic must
@@ -29,11 +30,16 @@ struct Case {
     code: String,
     /// `None`: a diagnostic about the whole file, with no line.
     line: Option<usize>,
+    /// The column too, when the expectation gives one.
+    column: Option<usize>,
 }
 
-/// Reads `# expect: code line` from the first line of a file. NUL bytes are
-/// dropped first so a UTF-16 file can carry its expectation too.
-fn expectation(path: &Path) -> Option<(String, Option<usize>)> {
+/// What a case expects: the code, and the line and column (either may be unknown).
+type Expected = (String, Option<usize>, Option<usize>);
+
+/// Reads `# expect: code line[:column]` from the first line of a file. NUL
+/// bytes are dropped first so a UTF-16 file can carry its expectation too.
+fn expectation(path: &Path) -> Option<Expected> {
     let bytes = std::fs::read(path).ok()?;
     let first: Vec<u8> = bytes
         .split(|&b| b == b'\n')
@@ -46,11 +52,14 @@ fn expectation(path: &Path) -> Option<(String, Option<usize>)> {
     let rest = &first[first.find("# expect:")? + "# expect:".len()..];
     let mut words = rest.split_whitespace();
     let code = words.next()?.to_string();
-    let line = match words.next()? {
-        "-" => None,
-        n => Some(n.parse().ok()?),
+    let (line, column) = match words.next()? {
+        "-" => (None, None),
+        n => match n.split_once(':') {
+            Some((l, c)) => (Some(l.parse().ok()?), Some(c.parse().ok()?)),
+            None => (Some(n.parse().ok()?), None),
+        },
     };
-    Some((code, line))
+    Some((code, line, column))
 }
 
 fn corpus_dir() -> PathBuf {
@@ -76,22 +85,23 @@ fn committed_cases() -> Vec<Case> {
         } else {
             vec![path.clone()]
         };
-        let found: Vec<(PathBuf, (String, Option<usize>))> = candidates
+        let found: Vec<(PathBuf, Expected)> = candidates
             .into_iter()
             .filter_map(|f| expectation(&f).map(|e| (f, e)))
             .collect();
         assert_eq!(
             found.len(),
             1,
-            "corpus case {name} needs exactly one `# expect: code line` comment"
+            "corpus case {name} needs exactly one `# expect: code line[:column]` comment"
         );
-        let (file, (code, line)) = found.into_iter().next().unwrap();
+        let (file, (code, line, column)) = found.into_iter().next().unwrap();
         cases.push(Case {
             name,
             path,
             file,
             code,
             line,
+            column,
         });
     }
     cases
@@ -110,6 +120,7 @@ fn generated_cases(dir: &Path) -> Vec<Case> {
             path,
             code: code.to_string(),
             line,
+            column: None,
         });
     };
 
@@ -237,6 +248,7 @@ fn generated_cases(dir: &Path) -> Vec<Case> {
         file: manifest,
         code: "manual-path".into(),
         line: Some(4),
+        column: None,
     });
     // A symlinked folder leading out: the folder is not followed, so its
     // manual is refused when named through it.
@@ -255,6 +267,7 @@ fn generated_cases(dir: &Path) -> Vec<Case> {
         file: manifest,
         code: "manual-path".into(),
         line: Some(3),
+        column: None,
     });
     cases
 }
@@ -288,6 +301,9 @@ fn run(case: &Case) -> Result<Duration, String> {
         d["code"] == case.code.as_str()
             && loc["file"].as_str().is_some_and(|f| f == file)
             && loc["line"].as_u64().map(|l| l as usize) == case.line
+            && case
+                .column
+                .is_none_or(|c| loc["column"].as_u64() == Some(c as u64))
     });
     if hit {
         Ok(took)
@@ -296,15 +312,20 @@ fn run(case: &Case) -> Result<Duration, String> {
             .iter()
             .map(|d| {
                 format!(
-                    "{} at {}:{}: {}",
-                    d["code"], d["location"]["file"], d["location"]["line"], d["message"]
+                    "{} at {}:{}:{}: {}",
+                    d["code"],
+                    d["location"]["file"],
+                    d["location"]["line"],
+                    d["location"]["column"],
+                    d["message"]
                 )
             })
             .collect();
         Err(format!(
-            "expected {} at {file}:{}, got:\n  {}",
+            "expected {} at {file}:{}{}, got:\n  {}",
             case.code,
             case.line.map_or("-".to_string(), |l| l.to_string()),
+            case.column.map_or(String::new(), |c| format!(":{c}")),
             got.join("\n  ")
         ))
     }

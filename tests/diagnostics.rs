@@ -590,7 +590,7 @@ fn parameters_not_object() {
         Code::ParametersNotObject,
         8,
         29,
-        "the parameters of tool `a` must be an object schema, found `type: \"string\"`",
+        "the parameters of tool `a` must be an object schema, found `type: string`",
     );
 }
 
@@ -601,7 +601,82 @@ fn invalid_schema() {
         Code::InvalidSchema,
         3,
         36,
-        "type `Count` is not valid JSON Schema 2020-12 at `/minimum`: \"low\" is not of type \"number\"",
+        "`minimum` must be a number, found a string",
+    );
+}
+
+#[test]
+fn unknown_schema_keyword() {
+    let d = only_yaml(
+        "version: 1
+types:
+  Issue:
+    type: object
+    properties:
+      number: { type: integer, minimun: 1 }
+    required: [number]
+",
+        Code::UnknownSchemaKeyword,
+        6,
+        32,
+        "`minimun` is not a schema keyword toolc knows",
+    );
+    assert_eq!(d.help.as_deref(), Some("did you mean `minimum`?"));
+    // `x-` keys are extensions, not typos.
+    let found = check_texts(&[(
+        "t.yaml",
+        "version: 1\ntypes:\n  Issue: { type: string, x-owner: triage }\n",
+    )]);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn undeclared_required() {
+    let d = only_yaml(
+        "version: 1
+toolboxes:
+  t:
+    description: Tools
+    tools:
+      close:
+        description: Close an issue.
+        parameters:
+          type: object
+          properties:
+            number: { type: integer }
+            reason: { type: string }
+          required: [number, reason, comment]
+",
+        Code::UndeclaredRequired,
+        13,
+        38,
+        "`required` names `comment`, which this object does not declare under `properties`",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("declare `comment` under `properties`, or remove it from `required`")
+    );
+}
+
+#[test]
+fn invalid_default() {
+    let d = only_yaml(
+        "version: 1
+types:
+  Page:
+    type: object
+    properties:
+      limit: { type: integer, maximum: 100, default: 500 }
+",
+        Code::InvalidDefault,
+        6,
+        54,
+        "the default `500` does not match its schema: 500 is greater than the maximum of 100",
+    );
+    assert!(
+        d.help
+            .as_deref()
+            .is_some_and(|h| h.contains("fix the default"))
     );
 }
 
@@ -624,7 +699,7 @@ fn unsupported_pattern() {
         Code::UnsupportedPattern,
         3,
         34,
-        "type `Code` has a `pattern` with a back-reference, which the generated validators cannot run",
+        "`pattern` has a back-reference, which the generated validators cannot run",
     );
     assert!(d.help.as_deref().is_some_and(|h| h.contains("look-around")));
 }
@@ -793,17 +868,20 @@ fn resolve_clean(text: &str) -> (Loaded, toolc::model::Toolset) {
 
 #[test]
 fn unsupported_schema() {
-    let (loaded, toolset) = resolve_clean(
+    // Found by `toolc check`, not only when Rust is generated.
+    only_yaml(
         "version: 1\ntypes:\n  Ticket:\n    type: object\n    properties:\n      id: { type: string }\n    if: { required: [id] }\n",
-    );
-    let diags = toolc::emit::rust::generate(&toolset, &toolc::emit::rust::RustOptions::default())
-        .expect_err("`if` has no Rust type");
-    let found: Vec<Seen> = diags.iter().map(|d| seen(&loaded.sources, d)).collect();
-    only(
-        found,
         Code::UnsupportedSchema,
-        ("t.yaml", 7, 9),
-        "`if` is not supported in generated Rust types and validation",
+        7,
+        5,
+        "`if` (a condition) is not supported in toolc schemas",
+    );
+    only_yaml(
+        "version: 1\ntypes:\n  Id: { type: [string, integer] }\n",
+        Code::UnsupportedSchema,
+        3,
+        15,
+        "a value of several types (string, integer) has no Rust type",
     );
 }
 

@@ -62,9 +62,9 @@ fn every_form_accepts_the_example_arguments() {
     let t = manifests();
     let mut checked = 0;
     for tool in all_tools(&t) {
-        let bundled = t.bundle(&tool.parameters);
+        let bundled = t.bundle(tool.parameters);
         for d in Dialect::ALL {
-            let form = schema_for(&t, &tool.parameters, d, Role::Parameters);
+            let form = schema_for(&t, tool.parameters, d, Role::Parameters);
             assert!(
                 form.refusals.is_empty(),
                 "{} {d}: {:?}",
@@ -92,7 +92,7 @@ fn every_form_accepts_the_example_arguments() {
 fn strict_arguments_fill_every_optional_with_null_and_round_trip() {
     let t = manifests();
     for tool in all_tools(&t) {
-        let bundled = t.bundle(&tool.parameters);
+        let bundled = t.bundle(tool.parameters);
         for ex in &tool.examples {
             let strict = strict_arguments(&bundled, &ex.arguments);
             if let Some(props) = bundled.get("properties").and_then(Value::as_object) {
@@ -123,12 +123,7 @@ fn the_strict_form_makes_absent_optionals_explicit() {
         .into_iter()
         .find(|t| t.name == "update_ticket")
         .unwrap();
-    let form = schema_for(
-        &t,
-        &tool.parameters,
-        Dialect::OpenAiStrict,
-        Role::Parameters,
-    );
+    let form = schema_for(&t, tool.parameters, Dialect::OpenAiStrict, Role::Parameters);
     let v = validator(&form.json);
     let args = &tool.examples[0].arguments;
     assert!(args.get("priority").is_none());
@@ -148,7 +143,7 @@ fn the_strict_form_makes_absent_optionals_explicit() {
 fn every_form_still_rejects_what_the_canonical_schema_rejects() {
     let t = manifests();
     for tool in all_tools(&t) {
-        let bundled = t.bundle(&tool.parameters);
+        let bundled = t.bundle(tool.parameters);
         let canonical = validator(&bundled);
         for ex in &tool.examples {
             let Some(obj) = ex.arguments.as_object() else {
@@ -183,7 +178,7 @@ fn every_form_still_rejects_what_the_canonical_schema_rejects() {
                     tool.name
                 );
                 for d in Dialect::ALL {
-                    let form = schema_for(&t, &tool.parameters, d, Role::Parameters);
+                    let form = schema_for(&t, tool.parameters, d, Role::Parameters);
                     let v = validator(&form.json);
                     let args = sent(d, &bundled, b);
                     assert!(
@@ -208,11 +203,11 @@ fn result_forms_accept_the_example_results() {
         let mut forms = vec![
             (
                 Dialect::GeminiVertex,
-                schema_for(&t, returns, Dialect::GeminiVertex, Role::Returns).json,
+                schema_for(&t, *returns, Dialect::GeminiVertex, Role::Returns).json,
             ),
             (
                 Dialect::GeminiJsonSchema,
-                schema_for(&t, returns, Dialect::GeminiJsonSchema, Role::Returns).json,
+                schema_for(&t, *returns, Dialect::GeminiJsonSchema, Role::Returns).json,
             ),
         ];
         if let Some(s) = mcp_output_schema(&t, tool) {

@@ -288,7 +288,7 @@ pub mod toolboxes {
                 kind: ::toolc_runtime::OperationKind::Tool,
                 title: ::std::option::Option::None,
                 description: "Who this run is acting on behalf of.",
-                input_schema: "{\"type\":\"object\",\"properties\":{}}",
+                input_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
                 output_schema: ::std::option::Option::Some(
                     "{\"$ref\":\"#/$defs/OperatorScope\",\"$defs\":{\"OperatorScope\":{\"type\":\"object\",\"description\":\"Who a run acts on behalf of.\",\"properties\":{\"operator\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_-]*$\",\"description\":\"The operator's login.\"},\"tier\":{\"type\":\"string\",\"enum\":[\"free\",\"pro\",\"enterprise\"],\"description\":\"The operator's plan.\"}},\"required\":[\"operator\",\"tier\"]}}}",
                 ),
@@ -978,6 +978,7 @@ pub mod __schemas {
     pub static S10: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
         properties: &[],
+        additional_properties: ::toolc_runtime::schema::Additional::Forbidden,
         ..::toolc_runtime::schema::Schema::ANY
     };
     pub static P13: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
@@ -1016,8 +1017,8 @@ pub mod __schemas {
     };
     pub static S18: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::INTEGER,
-        minimum: ::std::option::Option::Some(1f64),
-        maximum: ::std::option::Option::Some(100f64),
+        minimum: ::std::option::Option::Some(::toolc_runtime::schema::Num::Int(1i64)),
+        maximum: ::std::option::Option::Some(::toolc_runtime::schema::Num::Int(100i64)),
         ..::toolc_runtime::schema::Schema::ANY
     };
     pub static S16: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
-use toolc_runtime::schema::{Additional, Format, Json, Schema, Types};
+use toolc_runtime::schema::{Additional, Format, Json, Num, Schema, Types};
 use toolc_runtime::{
     CallContext, Guard, HandlerError, OperationKind, Policy, ToolDescriptor, run_tool,
 };
@@ -44,8 +44,8 @@ static PRIORITY: Schema = Schema {
 };
 static LIMIT: Schema = Schema {
     types: Types::INTEGER,
-    minimum: Some(1.0),
-    maximum: Some(100.0),
+    minimum: Some(Num::Int(1)),
+    maximum: Some(Num::Int(100)),
     ..Schema::ANY
 };
 static TAG: Schema = Schema {

@@ -34,7 +34,7 @@ pub use dispatch::{
 pub use errors::{ErrorKind, HandlerError, ToolError, Violation, Violations};
 pub use policy::Guard;
 pub use result::{Cause, ToolResult};
-pub use schema::{Additional, Format, Json, Pattern, Schema, Types};
+pub use schema::{Additional, Format, Json, Num, Pattern, Schema, Types};
 pub use trace::{RESULT_PREVIEW_LIMIT, result_preview};
 
 #[doc(hidden)]

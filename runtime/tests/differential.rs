@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use proptest::strategy::Union;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Map, Value, json};
-use toolc_runtime::schema::{Additional, Format, Json, Pattern, Schema, Types};
+use toolc_runtime::schema::{Additional, Format, Json, Num, Pattern, Schema, Types};
 
 const CASES: u32 = 10_000;
 
@@ -74,6 +74,14 @@ impl Builder<'_> {
             Value::Object(o) => o,
             _ => panic!("not a schema: {v}"),
         };
+        let bound = |k: &str| {
+            let n = o.get(k)?.as_number()?;
+            Some(match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => Num::Int(i),
+                (None, Some(u)) => Num::UInt(u),
+                _ => Num::Float(n.as_f64()?),
+            })
+        };
         let num = |k: &str| o.get(k).and_then(Value::as_f64);
         let count = |k: &str| o.get(k).and_then(Value::as_u64);
         let sub = |k: &str| o.get(k).map(|s| self.build(s));
@@ -118,10 +126,10 @@ impl Builder<'_> {
                 _ => &[],
             },
             const_value: o.get("const").map(json_const),
-            minimum: num("minimum"),
-            maximum: num("maximum"),
-            exclusive_minimum: num("exclusiveMinimum"),
-            exclusive_maximum: num("exclusiveMaximum"),
+            minimum: bound("minimum"),
+            maximum: bound("maximum"),
+            exclusive_minimum: bound("exclusiveMinimum"),
+            exclusive_maximum: bound("exclusiveMaximum"),
             multiple_of: num("multipleOf"),
             min_length: count("minLength"),
             max_length: count("maxLength"),

@@ -55,7 +55,10 @@ codes! {
     PlayMissingReturns => "play-missing-returns", "A play has no `returns` schema.";
     ToolOnlyKey => "tool-only-key", "A play uses a key only tools have (`terminal`, `auth`, `roles`, `rate_limit`, `timeout_ms`).";
     ParametersNotObject => "parameters-not-object", "A `parameters` schema whose root is not `type: object`.";
-    InvalidSchema => "invalid-schema", "A schema is not valid JSON Schema 2020-12.";
+    InvalidSchema => "invalid-schema", "A schema keyword has a value of the wrong shape (a string where a number belongs, an unknown type name, an empty `enum`…).";
+    UnknownSchemaKeyword => "unknown-schema-keyword", "A key in a schema that is neither a schema keyword toolc knows nor an `x-` extension.";
+    UndeclaredRequired => "undeclared-required", "A name in `required` that the object does not declare under `properties`.";
+    InvalidDefault => "invalid-default", "A `default` that its own schema does not accept, or that the generated Rust type cannot hold.";
     UnsupportedPattern => "unsupported-pattern", "A `pattern` uses look-around or a back-reference, which the generated validators cannot run.";
     UnresolvedRef => "unresolved-ref", "A `$ref` that does not point at a named type.";
     InvalidExample => "invalid-example", "An example's arguments or result do not match the tool's schemas.";

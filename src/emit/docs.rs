@@ -1,90 +1,72 @@
 //! Markdown reference of a toolset, rendered from `templates/` with minijinja.
 
-use crate::model::schema::ref_type_name;
+use crate::model::schema::{RefStyle, SchemaId, Schemas};
 use crate::model::{AuthLevel, Tool, Toolset};
 use serde_json::{Value, json};
 
 const REFERENCE: &str = include_str!("../../templates/reference.md.j2");
 
 /// A short human description of a schema's type, for tables.
-fn describe(v: &Value) -> String {
-    if let Some(name) = v
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(ref_type_name)
-    {
-        return format!("`{name}`");
+fn describe(schemas: &Schemas, id: SchemaId) -> String {
+    let n = schemas.get(id);
+    if let Some(r) = &n.reference {
+        return format!("`{}`", r.name);
     }
-    if let Some(values) = v.get("enum").and_then(Value::as_array) {
+    if let Some(Value::Array(values)) = n.enum_values.as_ref().map(|d| &d.value) {
         let vs: Vec<String> = values.iter().map(|x| format!("`{x}`")).collect();
         return format!("one of {}", vs.join(", "));
     }
-    if let Some(c) = v.get("const") {
-        return format!("`{c}`");
+    if let Some(c) = &n.const_value {
+        return format!("`{}`", c.value);
     }
-    for key in ["oneOf", "anyOf"] {
-        if let Some(bs) = v.get(key).and_then(Value::as_array) {
-            let vs: Vec<String> = bs.iter().map(describe).collect();
-            return vs.join(" or ");
-        }
+    if let Some(branches) = n.one_of.as_ref().or(n.any_of.as_ref()) {
+        let vs: Vec<String> = branches.iter().map(|b| describe(schemas, *b)).collect();
+        return vs.join(" or ");
     }
-    let mut out = match v.get("type") {
-        Some(Value::String(t)) => t.clone(),
-        Some(Value::Array(ts)) => ts
+    let mut out = if n.types.is_empty() {
+        "any JSON".to_string()
+    } else {
+        n.types
             .iter()
-            .filter_map(Value::as_str)
+            .map(|t| t.as_str())
             .collect::<Vec<_>>()
-            .join(" or "),
-        _ => "any JSON".to_string(),
+            .join(" or ")
     };
     if out == "array"
-        && let Some(items) = v.get("items")
+        && let Some(items) = n.items
     {
-        out = format!("list of {}", describe(items));
+        out = format!("list of {}", describe(schemas, items));
     }
-    if let Some(f) = v.get("format").and_then(Value::as_str) {
+    if let Some(f) = &n.format {
         out.push_str(&format!(" ({f})"));
     }
-    let bound = |k: &str| v.get(k).map(|n| n.to_string());
-    match (bound("minimum"), bound("maximum")) {
+    match (&n.minimum, &n.maximum) {
         (Some(a), Some(b)) => out.push_str(&format!(", {a} to {b}")),
         (Some(a), None) => out.push_str(&format!(", at least {a}")),
         (None, Some(b)) => out.push_str(&format!(", at most {b}")),
         _ => {}
     }
-    if let Some(d) = v.get("default") {
-        out.push_str(&format!(", default `{d}`"));
+    if let Some(d) = &n.default {
+        out.push_str(&format!(", default `{}`", d.value));
     }
     out
 }
 
-fn tool_context(t: &Tool) -> Value {
-    let props = t
-        .parameters
-        .json
-        .get("properties")
-        .and_then(Value::as_object);
-    let required: Vec<&str> = t
-        .parameters
-        .json
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let params: Vec<Value> = props
+fn tool_context(set: &Toolset, t: &Tool) -> Value {
+    let schemas = &set.schemas;
+    let root = schemas.resolved(t.parameters);
+    let params: Vec<Value> = root
+        .props()
+        .iter()
         .map(|p| {
-            p.iter()
-                .map(|(name, s)| {
-                    json!({
-                        "name": name,
-                        "type": describe(s),
-                        "required": required.contains(&name.as_str()),
-                        "description": s.get("description").and_then(Value::as_str).unwrap_or(""),
-                    })
-                })
-                .collect()
+            json!({
+                "name": p.name,
+                "type": describe(schemas, p.schema),
+                "required": root.is_required(&p.name),
+                "description": schemas.get(p.schema).description.as_deref().unwrap_or(""),
+            })
         })
-        .unwrap_or_default();
+        .collect();
     let mut policies = Vec::new();
     if t.policy.auth != AuthLevel::None {
         policies.push(format!("auth `{}`", t.policy.auth.as_str()));
@@ -107,7 +89,7 @@ fn tool_context(t: &Tool) -> Value {
         "deprecated": t.deprecated.as_ref().map(|d| d.note.clone().map_or(Value::Bool(true), Value::String)),
         "policies": policies,
         "params": params,
-        "returns": t.returns.as_ref().map_or("any JSON".to_string(), |r| describe(&r.json)),
+        "returns": t.returns.map_or("any JSON".to_string(), |r| describe(schemas, r)),
     })
 }
 
@@ -136,12 +118,12 @@ fn context(set: &Toolset) -> Value {
     let toolboxes: Vec<Value> = set
         .toolboxes
         .iter()
-        .map(|t| json!({"name": t.name, "description": t.description, "scope": t.scope, "tools": t.tools.iter().map(tool_context).collect::<Vec<_>>()}))
+        .map(|t| json!({"name": t.name, "description": t.description, "scope": t.scope, "tools": t.tools.iter().map(|x| tool_context(set, x)).collect::<Vec<_>>()}))
         .collect();
     let playbooks: Vec<Value> = set
         .playbooks
         .iter()
-        .map(|p| json!({"name": p.name, "description": p.description, "tools": p.plays.iter().map(tool_context).collect::<Vec<_>>()}))
+        .map(|p| json!({"name": p.name, "description": p.description, "tools": p.plays.iter().map(|x| tool_context(set, x)).collect::<Vec<_>>()}))
         .collect();
     let types: Vec<Value> = set
         .types
@@ -149,8 +131,8 @@ fn context(set: &Toolset) -> Value {
         .map(|t| {
             json!({
                 "name": t.name,
-                "description": t.schema.json.get("description").and_then(Value::as_str),
-                "schema": serde_json::to_string_pretty(&t.schema.json).unwrap_or_default(),
+                "description": set.schemas.get(t.root).description,
+                "schema": serde_json::to_string_pretty(&set.schemas.to_json(t.root, RefStyle::Types)).unwrap_or_default(),
             })
         })
         .collect();

@@ -385,8 +385,8 @@ fn canonical_findings(
     settings: &LintSettings,
     out: &mut Vec<Finding>,
 ) {
-    let parts = std::iter::once((Role::Parameters, &tool.parameters))
-        .chain(tool.returns.as_ref().map(|r| (Role::Returns, r)));
+    let parts = std::iter::once((Role::Parameters, tool.parameters))
+        .chain(tool.returns.map(|r| (Role::Returns, r)));
     for (role, schema) in parts {
         let bundled = toolset.bundle(schema);
         for hit in check_canonical(&bundled, role) {
@@ -411,18 +411,8 @@ fn canonical_findings(
 
 /// The span of a pointer into a bundled schema: `/$defs/Name/...` is in the
 /// named type's own schema, anything else in `schema`.
-pub fn locate(toolset: &Toolset, schema: &crate::model::Schema, pointer: &str) -> Span {
-    if let Some(rest) = pointer.strip_prefix("/$defs/") {
-        let (name, tail) = rest.split_once('/').unwrap_or((rest, ""));
-        let name = name.replace("~1", "/").replace("~0", "~");
-        if let Some(t) = toolset.types.get(&name) {
-            if tail.is_empty() {
-                return t.schema.span;
-            }
-            return t.schema.span_at(&format!("/{tail}"));
-        }
-    }
-    schema.span_at(pointer)
+pub fn locate(toolset: &Toolset, schema: crate::model::SchemaId, pointer: &str) -> Span {
+    toolset.schemas.span_at_pointer(schema, pointer)
 }
 
 /// Sorts findings by place, then rule and dialect, and drops exact repeats.

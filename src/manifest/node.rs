@@ -105,3 +105,29 @@ impl Node {
         }
     }
 }
+
+impl Node {
+    /// A tree from JSON, every node at `span`: for schemas toolc writes
+    /// itself and for tests.
+    pub fn from_json(v: &serde_json::Value, span: Span) -> Node {
+        let value = match v {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => Value::Number(n.clone()),
+            serde_json::Value::String(s) => Value::String(s.clone()),
+            serde_json::Value::Array(items) => {
+                Value::Seq(items.iter().map(|i| Node::from_json(i, span)).collect())
+            }
+            serde_json::Value::Object(map) => Value::Map(
+                map.iter()
+                    .map(|(k, v)| Entry {
+                        key: k.clone(),
+                        key_span: span,
+                        value: Node::from_json(v, span),
+                    })
+                    .collect(),
+            ),
+        };
+        Node { span, value }
+    }
+}

@@ -7,12 +7,13 @@ pub mod manual;
 pub mod names;
 pub mod policy;
 mod resolve;
+pub mod rust;
 pub mod schema;
 
 pub use manual::{ManualRef, RefKind};
 pub use policy::{AuthLevel, RateLimit};
 pub use resolve::{ResolveOptions, resolve};
-pub use schema::Schema;
+pub use schema::{SchemaId, Schemas};
 
 use crate::diag::Span;
 use std::collections::BTreeMap;
@@ -25,6 +26,11 @@ pub struct Toolset {
     pub name: String,
     /// Named types by name (their Rust type name is the same PascalCase name).
     pub types: BTreeMap<String, NamedType>,
+    /// Every schema of the toolset, typed.
+    pub schemas: Schemas,
+    /// The Rust types every schema becomes.
+    #[serde(skip)]
+    pub rust: rust::RustPlan,
     pub toolboxes: Vec<Toolbox>,
     pub playbooks: Vec<Playbook>,
     pub manuals: Vec<Manual>,
@@ -38,7 +44,8 @@ pub struct Toolset {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct NamedType {
     pub name: String,
-    pub schema: Schema,
+    /// The type's schema.
+    pub root: SchemaId,
     /// The type name as written.
     #[serde(skip)]
     pub span: Span,
@@ -109,11 +116,12 @@ pub struct Tool {
     pub idents: Idents,
     pub description: String,
     pub title: Option<String>,
-    /// Always an object schema; `{type: object, properties: {}}` when not written.
-    pub parameters: Schema,
+    /// Always an object schema; `{type: object, properties: {},
+    /// additionalProperties: false}` when not written.
+    pub parameters: SchemaId,
     /// Whether `parameters` was written in the manifest.
     pub has_parameters: bool,
-    pub returns: Option<Schema>,
+    pub returns: Option<SchemaId>,
     pub validate_returns: bool,
     pub terminal: bool,
     pub policy: Policy,
@@ -122,6 +130,23 @@ pub struct Tool {
     pub examples: Vec<Example>,
     #[serde(skip)]
     pub span: Span,
+}
+
+impl Tool {
+    /// Whether the handler takes a parameters argument: not when the tool
+    /// declares no parameters, or declares an object with no properties
+    /// (`{type: object, properties: {}}`), which reads the same.
+    pub fn takes_parameters(&self, schemas: &Schemas) -> bool {
+        if !self.has_parameters {
+            return false;
+        }
+        let root = schemas.resolved(self.parameters);
+        let composite = root.any_of.is_some() || root.one_of.is_some() || root.all_of.is_some();
+        let extra_schema = root
+            .additional_properties
+            .is_some_and(|a| schemas.get(a).boolean.is_none());
+        !(root.properties.as_ref().is_some_and(Vec::is_empty) && !composite && !extra_schema)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -202,8 +227,8 @@ impl Toolset {
     }
 
     /// A self-contained copy of a schema, named types under `$defs`.
-    pub fn bundle(&self, schema: &Schema) -> serde_json::Value {
-        schema::bundle(&schema.json, &self.types)
+    pub fn bundle(&self, schema: SchemaId) -> serde_json::Value {
+        self.schemas.bundle(schema)
     }
 
     pub fn tool_count(&self) -> usize {

@@ -5,7 +5,7 @@
 use super::manual::{self, RefKind};
 use super::names::{self, check_name};
 use super::policy::{AuthLevel, RateLimit, parse_timeout};
-use super::schema::{self, Schema};
+use super::schema::{self, SchemaId, Schemas, read::Reader};
 use super::*;
 use crate::diag::{Code, Diagnostic, Span, did_you_mean};
 use crate::manifest::Loaded;
@@ -26,11 +26,28 @@ pub struct ResolveOptions {
 struct Ctx<'a> {
     loaded: &'a mut Loaded,
     diags: Vec<Diagnostic>,
+    schemas: Schemas,
 }
 
 impl Ctx<'_> {
     fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+
+    /// Reads one schema of the manifest, links its `$ref`s and checks it;
+    /// the id and whether it had no error.
+    /// `what` names the schema in messages.
+    fn schema(&mut self, node: &Node, what: &str) -> (SchemaId, bool) {
+        let errors = |d: &[Diagnostic]| d.iter().filter(|d| d.is_error()).count();
+        let before = errors(&self.diags);
+        let id = Reader {
+            schemas: &mut self.schemas,
+            diags: &mut self.diags,
+        }
+        .read(node);
+        schema::read::link(&mut self.schemas, id, what, &mut self.diags);
+        schema::check::check_tree(&self.schemas, id, &mut self.diags);
+        (id, errors(&self.diags) == before)
     }
 
     fn unknown_ref<'n>(
@@ -161,6 +178,7 @@ pub fn resolve(loaded: &mut Loaded, options: &ResolveOptions) -> Toolset {
     let mut ctx = Ctx {
         loaded,
         diags: Vec::new(),
+        schemas: Schemas::new(),
     };
     let toolset = build(&mut ctx, &files, options);
     let diags = std::mem::take(&mut ctx.diags);
@@ -199,7 +217,8 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
         .map(|(_, f)| f.path.clone())
         .collect();
 
-    // Types first: everything else refers to them.
+    // Types first: everything else refers to them. All are read and named
+    // before any is linked, so types may refer to each other in any order.
     let raw_types = gather(ctx, files, "type", |f| &f.types);
     let mut types = BTreeMap::new();
     for t in &raw_types {
@@ -222,23 +241,27 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
             );
             continue;
         }
+        let root = Reader {
+            schemas: &mut ctx.schemas,
+            diags: &mut ctx.diags,
+        }
+        .read(&t.body);
+        ctx.schemas.name(&t.name.value, root);
         types.insert(
             t.name.value.clone(),
             NamedType {
                 name: t.name.value.clone(),
-                schema: Schema::from_node(&t.body),
+                root,
                 span: t.name.span,
             },
         );
     }
-    let type_names: BTreeSet<String> = types.keys().cloned().collect();
     for t in types.values() {
-        schema::check(
-            &t.schema,
-            &format!("type `{}`", t.name),
-            &type_names,
-            &mut ctx.diags,
-        );
+        let what = format!("type `{}`", t.name);
+        schema::read::link(&mut ctx.schemas, t.root, &what, &mut ctx.diags);
+    }
+    for t in types.values() {
+        schema::check::check_tree(&ctx.schemas, t.root, &mut ctx.diags);
     }
 
     let mut toolboxes = Vec::new();
@@ -256,7 +279,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     );
     let mut playbooks = Vec::new();
     for pb in gather(ctx, files, "playbook", |f| &f.playbooks) {
-        if let Some(p) = playbook(ctx, pb, &types) {
+        if let Some(p) = playbook(ctx, pb) {
             playbooks.push(p);
         }
     }
@@ -320,6 +343,8 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     let mut set = Toolset {
         name,
         types,
+        schemas: std::mem::take(&mut ctx.schemas),
+        rust: Default::default(),
         toolboxes,
         playbooks,
         manuals,
@@ -330,6 +355,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     for i in 0..set.agents.len() {
         check_agent(ctx, &mut set, i);
     }
+    set.rust = super::rust::plan(&set, &mut ctx.diags);
     set
 }
 
@@ -356,7 +382,7 @@ fn toolbox(
             None
         }
     });
-    let tools = members(ctx, &what, tb.name.span, &tb.body.tools, false, types);
+    let tools = members(ctx, &what, tb.name.span, &tb.body.tools, false);
     Some(Toolbox {
         name: tb.name.value.clone(),
         idents: Idents::of(&tb.name.value),
@@ -367,17 +393,13 @@ fn toolbox(
     })
 }
 
-fn playbook(
-    ctx: &mut Ctx<'_>,
-    pb: &Named<RawPlaybook>,
-    types: &BTreeMap<String, NamedType>,
-) -> Option<Playbook> {
+fn playbook(ctx: &mut Ctx<'_>, pb: &Named<RawPlaybook>) -> Option<Playbook> {
     if !name_ok(ctx, &pb.name, "playbook") {
         return None;
     }
     let what = format!("playbook `{}`", pb.name.value);
     let description = ctx.required_text(&pb.body.description, &what);
-    let plays = members(ctx, &what, pb.name.span, &pb.body.plays, true, types);
+    let plays = members(ctx, &what, pb.name.span, &pb.body.plays, true);
     Some(Playbook {
         name: pb.name.value.clone(),
         idents: Idents::of(&pb.name.value),
@@ -395,7 +417,6 @@ fn members(
     span: Span,
     raw: &[Named<RawTool>],
     is_play: bool,
-    types: &BTreeMap<String, NamedType>,
 ) -> Vec<Tool> {
     let (one, kind) = if is_play {
         ("play", "plays")
@@ -409,10 +430,7 @@ fn members(
                 .help(format!("add at least one {one} under `{kind}:`")),
         );
     }
-    let resolved: Vec<Tool> = raw
-        .iter()
-        .filter_map(|t| tool(ctx, t, is_play, types))
-        .collect();
+    let resolved: Vec<Tool> = raw.iter().filter_map(|t| tool(ctx, t, is_play)).collect();
     ident_collisions(
         ctx,
         kind,
@@ -423,12 +441,7 @@ fn members(
     resolved
 }
 
-fn tool(
-    ctx: &mut Ctx<'_>,
-    t: &Named<RawTool>,
-    is_play: bool,
-    types: &BTreeMap<String, NamedType>,
-) -> Option<Tool> {
+fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Option<Tool> {
     let kind = if is_play { "play" } else { "tool" };
     if !name_ok(ctx, &t.name, kind) {
         return None;
@@ -436,55 +449,43 @@ fn tool(
     let what = format!("{kind} `{}`", t.name.value);
     let raw = &t.body;
     let description = ctx.required_text(&raw.description, &what);
-    let type_names: BTreeSet<String> = types.keys().cloned().collect();
-
     let has_parameters = raw.parameters.is_some();
-    let parameters = match &raw.parameters {
-        Some(node) => Schema::from_node(node),
-        None => Schema::synthetic(
-            serde_json::json!({"type": "object", "properties": {}}),
-            t.name.span,
-        ),
+    let (parameters, mut params_ok) = match &raw.parameters {
+        Some(node) => ctx.schema(node, &format!("the parameters of {what}")),
+        None => (no_parameters(&mut ctx.schemas, t.name.span), true),
     };
-    let mut params_ok = true;
-    if has_parameters {
-        let before = ctx.diags.len();
-        schema::check(
-            &parameters,
-            &format!("the parameters of {what}"),
-            &type_names,
-            &mut ctx.diags,
-        );
-        params_ok = ctx.diags.len() == before;
-        let root = schema::deref_root(&parameters.json, types);
-        if params_ok && root.get("type").and_then(|v| v.as_str()) != Some("object") {
+    if has_parameters && params_ok {
+        let root = ctx.schemas.resolved(parameters);
+        let is_object = root.types == [schema::JsonType::Object]
+            || (root.types.is_empty() && root.properties.is_some());
+        if !is_object {
             params_ok = false;
-            let found = match root.get("type") {
-                Some(v) => format!("`type: {v}`"),
-                None => "no `type`".to_string(),
+            let found = match root.types.as_slice() {
+                [] => "no `type`".to_string(),
+                [t] => format!("`type: {}`", t.as_str()),
+                ts => format!(
+                    "`type: [{}]`",
+                    ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
+                ),
             };
+            let at = root.value_span(schema::Keyword::Type);
             ctx.push(
                 Diagnostic::new(
                     Code::ParametersNotObject,
                     format!("the parameters of {what} must be an object schema, found {found}"),
                 )
-                .at(parameters.span_at("/type"))
+                .at(at)
                 .help("tool arguments are a JSON object: write `type: object` with `properties:`"),
             );
         }
     }
-    let returns = raw.returns.as_ref().map(Schema::from_node);
-    let mut returns_ok = true;
-    if let Some(r) = &returns {
-        let before = ctx.diags.len();
-        schema::check(
-            r,
-            &format!("the returns of {what}"),
-            &type_names,
-            &mut ctx.diags,
-        );
-        returns_ok = ctx.diags.len() == before;
-    }
+    let (returns, returns_ok) = match &raw.returns {
+        Some(node) => {
+            let (id, ok) = ctx.schema(node, &format!("the returns of {what}"));
+            (Some(id), ok)
+        }
+        None => (None, true),
+    };
 
     let mut policy = Policy::default();
     if let Some(a) = &raw.auth {
@@ -563,10 +564,10 @@ fn tool(
 
     let mut examples = Vec::new();
     let params_validator = params_ok
-        .then(|| jsonschema::draft202012::new(&schema::bundle(&parameters.json, types)).ok())
+        .then(|| jsonschema::draft202012::new(&ctx.schemas.bundle(parameters)).ok())
         .flatten();
-    let returns_validator = match (&returns, returns_ok) {
-        (Some(r), true) => jsonschema::draft202012::new(&schema::bundle(&r.json, types)).ok(),
+    let returns_validator = match (returns, returns_ok) {
+        (Some(r), true) => jsonschema::draft202012::new(&ctx.schemas.bundle(r)).ok(),
         _ => None,
     };
     for (i, ex) in raw.examples.iter().enumerate() {
@@ -581,7 +582,7 @@ fn tool(
                     "parameters",
                 );
             }
-            Schema::from_node(a).json
+            a.to_json("", &mut Default::default())
         });
         let result = ex.result.as_ref().map(|r| {
             if let Some(v) = &returns_validator {
@@ -593,7 +594,7 @@ fn tool(
                     "returns",
                 );
             }
-            Schema::from_node(r).json
+            r.to_json("", &mut Default::default())
         });
         if let Some(arguments) = arguments {
             examples.push(Example {
@@ -636,8 +637,9 @@ fn check_example(
     what: &str,
     against: &str,
 ) {
-    let instance = Schema::from_node(node);
-    for e in validator.iter_errors(&instance.json) {
+    let mut spans = crate::manifest::node::PointerSpans::new();
+    let instance = node.to_json("", &mut spans);
+    for e in validator.iter_errors(&instance) {
         let pointer = e.instance_path().as_str().to_string();
         let at = if pointer.is_empty() {
             String::new()
@@ -649,12 +651,37 @@ fn check_example(
                 Code::InvalidExample,
                 format!("{what} do not match the {against} schema{at}: {e}"),
             )
-            .at(instance.span_at(&pointer))
+            .at(span_at(&spans, &pointer, node.span))
             .help(format!(
                 "fix the example, or the {against} schema if the example is right"
             )),
         );
     }
+}
+
+/// The span of the node at `pointer`, or of its nearest written parent.
+fn span_at(spans: &crate::manifest::node::PointerSpans, pointer: &str, whole: Span) -> Span {
+    let mut p = pointer;
+    loop {
+        if let Some(s) = spans.get(p) {
+            return *s;
+        }
+        match p.rfind('/') {
+            Some(i) => p = &p[..i],
+            None => return whole,
+        }
+    }
+}
+
+/// The parameters of a tool that declares none: an object with no
+/// properties and no others allowed, advertised and enforced alike.
+fn no_parameters(schemas: &mut Schemas, at: Span) -> SchemaId {
+    let (id, _) = schema::read::from_json(
+        schemas,
+        &serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        at,
+    );
+    id
 }
 
 fn manual_of(

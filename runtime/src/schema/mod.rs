@@ -170,6 +170,28 @@ impl fmt::Display for Json {
     }
 }
 
+/// A number of a schema bound, kept exactly as written: an integer bound such as
+/// `9223372036854775807` is not rounded to the nearest `f64`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// A signed integer.
+    Int(i64),
+    /// An unsigned integer above `i64::MAX`.
+    UInt(u64),
+    /// A number with a fractional part or exponent.
+    Float(f64),
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Num::Int(i) => write!(f, "{i}"),
+            Num::UInt(u) => write!(f, "{u}"),
+            Num::Float(x) => write!(f, "{x}"),
+        }
+    }
+}
+
 /// What `additionalProperties` allows: properties matched neither by `properties` nor by
 /// `pattern_properties`.
 #[derive(Debug, Clone, Copy)]
@@ -196,13 +218,13 @@ pub struct Schema {
     /// `const`.
     pub const_value: Option<Json>,
     /// `minimum`.
-    pub minimum: Option<f64>,
+    pub minimum: Option<Num>,
     /// `maximum`.
-    pub maximum: Option<f64>,
+    pub maximum: Option<Num>,
     /// `exclusiveMinimum`.
-    pub exclusive_minimum: Option<f64>,
+    pub exclusive_minimum: Option<Num>,
     /// `exclusiveMaximum`.
-    pub exclusive_maximum: Option<f64>,
+    pub exclusive_maximum: Option<Num>,
     /// `multipleOf` (exact in the decimal reading: `0.3` is a multiple of `0.1`).
     pub multiple_of: Option<f64>,
     /// `minLength`, in Unicode code points.

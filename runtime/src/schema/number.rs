@@ -44,6 +44,23 @@ fn cmp_int_f64(a: i128, b: f64) -> Option<Ordering> {
     })
 }
 
+/// Exact ordering of a JSON number against a schema bound. `None` for a NaN bound.
+pub(crate) fn cmp_bound(n: &Number, bound: super::Num) -> Option<Ordering> {
+    let int = match bound {
+        super::Num::Float(f) => return cmp(n, f),
+        super::Num::Int(i) => i128::from(i),
+        super::Num::UInt(u) => i128::from(u),
+    };
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i).cmp(&int));
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u).cmp(&int));
+    }
+    // A float against an integer bound: the reverse of an exact int-float ordering.
+    cmp_int_f64(int, n.as_f64()?).map(Ordering::reverse)
+}
+
 /// Exact ordering of a JSON number against a bound. `None` for a NaN bound.
 pub(crate) fn cmp(n: &Number, bound: f64) -> Option<Ordering> {
     if let Some(i) = n.as_i64() {
@@ -218,6 +235,20 @@ mod tests {
         assert!(num_eq(&n("1"), &n("1.0")));
         assert!(!num_eq(&n("9007199254740993"), &n("9007199254740992.0")));
         assert!(is_integer(&n("1.0")));
+        let max = super::super::Num::Int(i64::MAX);
+        assert_eq!(
+            cmp_bound(&n("9223372036854775807"), max),
+            Some(Ordering::Equal)
+        );
+        assert_eq!(
+            cmp_bound(&n("9223372036854775808"), max),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(cmp_bound(&n("9.3e18"), max), Some(Ordering::Greater));
+        assert_eq!(
+            cmp_bound(&n("-1.5"), super::super::Num::Int(-1)),
+            Some(Ordering::Less)
+        );
         assert!(!is_integer(&n("1.5")));
     }
 }

@@ -322,8 +322,8 @@ impl<'v> Walker<'v> {
                 self.report(format!($($arg)*));
             }};
         }
-        let below = |b: Option<f64>, bad: &[Ordering]| {
-            b.filter(|b| number::cmp(n, *b).is_some_and(|o| bad.contains(&o)))
+        let below = |b: Option<super::Num>, bad: &[Ordering]| {
+            b.filter(|b| number::cmp_bound(n, *b).is_some_and(|o| bad.contains(&o)))
         };
         if let Some(m) = below(s.minimum, &[Ordering::Less]) {
             fail!("must be >= {m}, got {n}");

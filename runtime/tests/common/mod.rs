@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use toolc_runtime::schema::{Additional, Format, Schema, Types};
+use toolc_runtime::schema::{Additional, Format, Num, Schema, Types};
 use toolc_runtime::{
     AuthLevel, BoxFuture, CallContext, Guard, HandlerError, NoParams, OperationKind, Playbook,
     Policy, RateLimit, ToolContext, ToolDescriptor, ToolError, Toolbox, run_play, run_tool,
@@ -28,8 +28,8 @@ pub static NAME: Schema = Schema {
 };
 pub static COUNT: Schema = Schema {
     types: Types::INTEGER,
-    minimum: Some(0.0),
-    maximum: Some(10.0),
+    minimum: Some(Num::Int(0)),
+    maximum: Some(Num::Int(10)),
     ..Schema::ANY
 };
 pub static GREET_PARAMS: Schema = Schema {

@@ -28,7 +28,7 @@ pub use rewrite::{INLINE_BUDGET, Origins, Transformed, disjoint, transform};
 
 pub use crate::lint::{Dialect, Finding, LintSettings, Role, ToolFacts};
 use crate::lint::{Hit, checks, list, rule};
-use crate::model::{Agent, Schema, Tool, Toolset};
+use crate::model::{Agent, SchemaId, Tool, Toolset};
 use serde_json::{Map, Value, json};
 
 /// One tool list with what linting it found.
@@ -57,7 +57,7 @@ fn emits_returns(d: Dialect) -> bool {
 /// One schema of a tool in a dialect's form: bundled, then rewritten.
 pub fn schema_for(
     toolset: &Toolset,
-    schema: &Schema,
+    schema: SchemaId,
     dialect: Dialect,
     _role: Role,
 ) -> Transformed {
@@ -68,7 +68,7 @@ pub fn schema_for(
 /// `structuredContent` is an object, so only a plain-object result that the
 /// runtime validates is listed with one (as `toolc-runtime` serves it).
 pub fn mcp_output_omitted(toolset: &Toolset, tool: &Tool) -> Option<String> {
-    let returns = tool.returns.as_ref()?;
+    let returns = tool.returns?;
     if !tool.validate_returns {
         return Some("has `validate_returns: false`".to_string());
     }
@@ -86,7 +86,7 @@ pub fn mcp_output_omitted(toolset: &Toolset, tool: &Tool) -> Option<String> {
 /// The MCP `outputSchema` of a tool, or `None` (no `returns`, or see
 /// [`mcp_output_omitted`]).
 pub fn mcp_output_schema(toolset: &Toolset, tool: &Tool) -> Option<Value> {
-    let returns = tool.returns.as_ref()?;
+    let returns = tool.returns?;
     if mcp_output_omitted(toolset, tool).is_some() {
         return None;
     }
@@ -94,7 +94,7 @@ pub fn mcp_output_schema(toolset: &Toolset, tool: &Tool) -> Option<Value> {
 }
 
 fn returns_span(toolset: &Toolset, tool: &Tool) -> crate::diag::Span {
-    match &tool.returns {
+    match tool.returns {
         Some(r) => crate::lint::locate(toolset, r, ""),
         None => tool.span,
     }
@@ -140,7 +140,7 @@ fn mcp_annotations(tool: &Tool) -> Option<Map<String, Value>> {
 fn schema_findings(
     toolset: &Toolset,
     tool: &Tool,
-    (schema, role): (&Schema, Role),
+    (schema, role): (SchemaId, Role),
     dialect: Dialect,
     settings: &LintSettings,
     t: &Transformed,
@@ -194,20 +194,20 @@ pub fn build_entry(
     settings: &LintSettings,
 ) -> (Value, Vec<Finding>) {
     let mut findings = Vec::new();
-    let params = schema_for(toolset, &tool.parameters, dialect, Role::Parameters);
+    let params = schema_for(toolset, tool.parameters, dialect, Role::Parameters);
     let omit_params = dialect == Dialect::Gemini && is_empty_object(&params.json);
     if !omit_params {
         schema_findings(
             toolset,
             tool,
-            (&tool.parameters, Role::Parameters),
+            (tool.parameters, Role::Parameters),
             dialect,
             settings,
             &params,
             &mut findings,
         );
     }
-    let returns = match (&tool.returns, emits_returns(dialect)) {
+    let returns = match (tool.returns, emits_returns(dialect)) {
         (Some(r), true) => {
             let omitted = if dialect == Dialect::Mcp {
                 mcp_output_omitted(toolset, tool)

@@ -2,7 +2,7 @@
 //! attributes and docs.
 
 use super::docs::doc_attrs;
-use super::types::{Field, Item, Ty};
+use crate::model::rust::{Field, Item, Lit, Ty};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
@@ -70,45 +70,163 @@ pub trait ExtraAttrs {
     fn attrs_for(&self, name: &str) -> TokenStream;
 }
 
-fn default_literal(ty: &Ty, v: &Value) -> TokenStream {
-    match (ty, v) {
-        (Ty::String, Value::String(s)) => quote!(::std::string::String::from(#s)),
-        (Ty::Bool, Value::Bool(b)) => quote!(#b),
-        (Ty::I32, v) => {
-            let n = v
-                .as_i64()
-                .and_then(|n| i32::try_from(n).ok())
-                .unwrap_or_default();
-            quote!(#n)
+/// A default value as a Rust expression of its type.
+fn lit_tokens(lit: &Lit, ty: &Ty, paths: &Paths) -> TokenStream {
+    let inner = |t: &Ty| -> Ty {
+        match t {
+            Ty::Option(i) | Ty::Box(i) | Ty::Vec(i) | Ty::Map(i) => (**i).clone(),
+            other => other.clone(),
         }
-        (Ty::U32, v) => {
-            let n = v
-                .as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .unwrap_or_default();
-            quote!(#n)
+    };
+    match lit {
+        Lit::Str(s) => quote!(::std::string::String::from(#s)),
+        Lit::Bool(b) => quote!(#b),
+        Lit::Int(i) => {
+            let text = format!("{i}{}", int_suffix(ty));
+            text.parse::<TokenStream>().unwrap_or_else(|_| quote!(0))
         }
-        (Ty::U64, v) => {
-            let n = v.as_u64().unwrap_or_default();
-            quote!(#n)
+        Lit::Float(f) => {
+            let f = *f;
+            quote!(#f)
         }
-        (Ty::F64, v) => {
-            let n = v.as_f64().unwrap_or_default();
-            quote!(#n)
+        Lit::Unit => quote!(()),
+        Lit::Json(v) => json_tokens(v),
+        Lit::Vec(items) => {
+            let t = inner(ty);
+            let items = items.iter().map(|l| lit_tokens(l, &t, paths));
+            quote!(::std::vec::Vec::from([#(#items),*]))
         }
-        (_, v) => {
-            let n = v.as_i64().unwrap_or_default();
-            quote!(#n)
+        Lit::Map(entries) => {
+            let t = inner(ty);
+            let entries = entries.iter().map(|(k, l)| {
+                let l = lit_tokens(l, &t, paths);
+                quote!((::std::string::String::from(#k), #l))
+            });
+            quote!(::std::collections::BTreeMap::from([#(#entries),*]))
+        }
+        Lit::Some(l) => {
+            let l = lit_tokens(l, &inner(ty), paths);
+            quote!(::std::option::Option::Some(#l))
+        }
+        Lit::None => quote!(::std::option::Option::None),
+        Lit::Box(l) => {
+            let l = lit_tokens(l, &inner(ty), paths);
+            quote!(::std::boxed::Box::new(#l))
+        }
+        Lit::Enum { ty, variant } => {
+            let path = ty_tokens(ty, paths);
+            let v = ident(variant);
+            quote!(#path::#v)
+        }
+        Lit::Struct { ty, fields, extra } => {
+            let path = ty_tokens(ty, paths);
+            let fs = fields.iter().map(|(f, l)| {
+                let id = ident(f);
+                let l = lit_any(l, paths);
+                quote!(#id: #l)
+            });
+            let extra = extra.as_ref().map(|entries| {
+                let entries = entries.iter().map(|(k, l)| {
+                    let l = lit_any(l, paths);
+                    quote!((::std::string::String::from(#k), #l))
+                });
+                quote!(additional_properties: ::std::collections::BTreeMap::from([#(#entries),*]),)
+            });
+            quote!(#path { #(#fs,)* #extra })
+        }
+        Lit::Tagged {
+            ty,
+            variant,
+            fields,
+        } => {
+            let path = ty_tokens(ty, paths);
+            let v = ident(variant);
+            let fs = fields.iter().map(|(f, l)| {
+                let id = ident(f);
+                let l = lit_any(l, paths);
+                quote!(#id: #l)
+            });
+            quote!(#path::#v { #(#fs),* })
+        }
+        Lit::Untagged { ty, variant, value } => {
+            let path = ty_tokens(ty, paths);
+            let v = ident(variant);
+            let l = lit_any(value, paths);
+            quote!(#path::#v(#l))
+        }
+        Lit::Newtype { ty, value } => {
+            let path = ty_tokens(ty, paths);
+            let l = lit_any(value, paths);
+            quote!(#path(#l))
         }
     }
 }
 
-fn default_fn_name(field: &Field) -> Ident {
-    format_ident!("__default_{}", field.ident.trim_start_matches("r#"))
+/// A literal whose type is only known to the literal itself: integers are
+/// written without a suffix and take the field's type by inference.
+fn lit_any(lit: &Lit, paths: &Paths) -> TokenStream {
+    lit_tokens(lit, &Ty::Json, paths)
+}
+
+fn int_suffix(ty: &Ty) -> &'static str {
+    match ty {
+        Ty::I32 => "i32",
+        Ty::I64 => "i64",
+        Ty::U32 => "u32",
+        Ty::U64 => "u64",
+        _ => "",
+    }
+}
+
+/// A JSON value built with `serde_json::Value`'s constructors.
+fn json_tokens(v: &Value) -> TokenStream {
+    let json = quote!(::toolc_runtime::__private::serde_json);
+    match v {
+        Value::Null => quote!(#json::Value::Null),
+        Value::Bool(b) => quote!(#json::Value::Bool(#b)),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                quote!(#json::Value::from(#i))
+            } else if let Some(u) = n.as_u64() {
+                quote!(#json::Value::from(#u))
+            } else {
+                let f = n.as_f64().unwrap_or_default();
+                quote!(#json::Value::from(#f))
+            }
+        }
+        Value::String(s) => quote!(#json::Value::String(::std::string::String::from(#s))),
+        Value::Array(items) => {
+            let items = items.iter().map(json_tokens);
+            quote!(#json::Value::Array(::std::vec::Vec::from([#(#items),*])))
+        }
+        Value::Object(m) => {
+            let entries = m.iter().map(|(k, v)| {
+                let v = json_tokens(v);
+                quote!((::std::string::String::from(#k), #v))
+            });
+            quote!(#json::Value::Object(#json::Map::from_iter([#(#entries),*])))
+        }
+    }
+}
+
+/// The function giving a field's default; `variant` names the variant of a
+/// tagged union the field belongs to.
+fn default_fn_name(variant: Option<&str>, field: &Field) -> Ident {
+    let field = field.ident.trim_start_matches("r#");
+    match variant {
+        Some(v) => format_ident!("__default_{}_{field}", heck::ToSnakeCase::to_snake_case(v)),
+        None => format_ident!("__default_{field}"),
+    }
 }
 
 /// Field tokens; `public` is false inside enum variants.
-fn field_tokens(owner: &str, f: &Field, paths: &Paths, public: bool) -> TokenStream {
+fn field_tokens(
+    owner: &str,
+    variant: Option<&str>,
+    f: &Field,
+    paths: &Paths,
+    public: bool,
+) -> TokenStream {
     let id = ident(&f.ident);
     let ty = ty_tokens(&f.ty, paths);
     let doc = f.doc.as_deref().map(doc_attrs).unwrap_or_default();
@@ -119,7 +237,7 @@ fn field_tokens(owner: &str, f: &Field, paths: &Paths, public: bool) -> TokenStr
         serde_args.push(quote!(rename = #name));
     }
     if let Some(_d) = &f.default {
-        let path = format!("{owner}::{}", default_fn_name(f));
+        let path = format!("{owner}::{}", default_fn_name(variant, f));
         serde_args.push(quote!(default = #path));
     } else if !f.required && matches!(f.ty, Ty::Option(_)) {
         serde_args.push(quote!(
@@ -152,14 +270,14 @@ fn field_tokens(owner: &str, f: &Field, paths: &Paths, public: bool) -> TokenStr
 }
 
 /// The `impl` with default-value functions a struct's serde attributes name.
-fn default_fns(owner: &Ident, fields: &[Field], paths: &Paths) -> TokenStream {
+fn default_fns(owner: &Ident, fields: &[(Option<&str>, &Field)], paths: &Paths) -> TokenStream {
     let fns: Vec<TokenStream> = fields
         .iter()
-        .filter_map(|f| {
+        .filter_map(|(variant, f)| {
             let d = f.default.as_ref()?;
-            let name = default_fn_name(f);
+            let name = default_fn_name(*variant, f);
             let ty = ty_tokens(&f.ty, paths);
-            let lit = default_literal(&f.ty, d);
+            let lit = lit_tokens(d, &f.ty, paths);
             Some(quote! {
                 fn #name() -> #ty {
                     #lit
@@ -170,7 +288,25 @@ fn default_fns(owner: &Ident, fields: &[Field], paths: &Paths) -> TokenStream {
     if fns.is_empty() {
         return quote!();
     }
+    // Building a struct names its fields, deprecated ones too.
+    let builds = fields.iter().any(|(_, f)| {
+        matches!(
+            f.default,
+            Some(
+                Lit::Struct { .. }
+                    | Lit::Tagged { .. }
+                    | Lit::Untagged { .. }
+                    | Lit::Newtype { .. }
+            )
+        )
+    });
+    let allow = if builds {
+        quote!(#[allow(deprecated)])
+    } else {
+        quote!()
+    };
     quote! {
+        #allow
         impl #owner {
             #(#fns)*
         }
@@ -192,7 +328,9 @@ pub fn item_tokens(item: &Item, paths: &Paths, extra: &dyn ExtraAttrs) -> TokenS
         } => {
             let id = ident(name);
             let doc = doc.as_deref().map(doc_attrs).unwrap_or_default();
-            let fs = fields.iter().map(|f| field_tokens(name, f, paths, true));
+            let fs = fields
+                .iter()
+                .map(|f| field_tokens(name, None, f, paths, true));
             let extra_field = extra.as_ref().map(|t| {
                 let t = ty_tokens(t, paths);
                 quote! {
@@ -206,7 +344,9 @@ pub fn item_tokens(item: &Item, paths: &Paths, extra: &dyn ExtraAttrs) -> TokenS
             } else {
                 quote!()
             };
-            let defaults = default_fns(&id, fields, paths);
+            let with_variant: Vec<(Option<&str>, &Field)> =
+                fields.iter().map(|f| (None, f)).collect();
+            let defaults = default_fns(&id, &with_variant, paths);
             let allow_deprecated = if fields.iter().any(|f| f.deprecated) {
                 quote!(#[allow(deprecated)])
             } else {
@@ -262,7 +402,9 @@ pub fn item_tokens(item: &Item, paths: &Paths, extra: &dyn ExtraAttrs) -> TokenS
             let doc = doc.as_deref().map(doc_attrs).unwrap_or_default();
             let vs = variants.iter().map(|(v, value, fields)| {
                 let vid = ident(v);
-                let fs = fields.iter().map(|f| field_tokens(name, f, paths, false));
+                let fs = fields
+                    .iter()
+                    .map(|f| field_tokens(name, Some(v), f, paths, false));
                 let d = format!(" `{tag}: {value}`");
                 quote! {
                     #[doc = #d]
@@ -272,7 +414,10 @@ pub fn item_tokens(item: &Item, paths: &Paths, extra: &dyn ExtraAttrs) -> TokenS
                     }
                 }
             });
-            let all_fields: Vec<Field> = variants.iter().flat_map(|(_, _, f)| f.clone()).collect();
+            let all_fields: Vec<(Option<&str>, &Field)> = variants
+                .iter()
+                .flat_map(|(v, _, fs)| fs.iter().map(move |f| (Some(v.as_str()), f)))
+                .collect();
             let defaults = default_fns(&id, &all_fields, paths);
             quote! {
                 #doc

@@ -7,17 +7,16 @@
 
 mod docs;
 mod items;
-mod types;
 mod validate;
 
 pub use docs::sanitize as sanitize_doc;
 
 use crate::diag::{Code, Diagnostic};
+use crate::model::rust::{GroupPlan, Signature, Ty};
 use crate::model::{AuthLevel, Tool, Toolset};
 use items::{ExtraAttrs, Paths, ident, item_tokens, ty_tokens};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use types::{At, Module, Ty, TypeGen};
 use validate::Tables;
 
 /// Which generated types an extra attribute goes on.
@@ -101,17 +100,10 @@ pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diag
         rules,
         module: std::cell::RefCell::new(String::new()),
     };
-    let mut typegen = TypeGen::new(set);
     let mut tables = Tables::new(set);
 
     // Named types.
-    let mut types_module = Module::default();
-    for name in set.types.keys() {
-        types_module.reserve(name);
-    }
-    for name in set.types.keys() {
-        typegen.named_type(name, &mut types_module);
-    }
+    let types_module = &set.rust.types;
     *attrs.module.borrow_mut() = "types".to_string();
     let type_paths = Paths {
         types: quote!(self),
@@ -127,7 +119,6 @@ pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diag
     };
     let mut emitter = GroupEmitter {
         set,
-        typegen: &mut typegen,
         tables: &mut tables,
         paths: &nested,
         attrs: &attrs,
@@ -136,8 +127,10 @@ pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diag
     let toolbox_modules: Vec<TokenStream> = set
         .toolboxes
         .iter()
-        .map(|tb| {
+        .zip(&set.rust.toolboxes)
+        .map(|(tb, plan)| {
             emitter.group(&Group {
+                plan,
                 kind: Kind::Toolbox,
                 name: &tb.name,
                 idents: &tb.idents,
@@ -150,8 +143,10 @@ pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diag
     let playbook_modules: Vec<TokenStream> = set
         .playbooks
         .iter()
-        .map(|pb| {
+        .zip(&set.rust.playbooks)
+        .map(|(pb, plan)| {
             emitter.group(&Group {
+                plan,
                 kind: Kind::Playbook,
                 name: &pb.name,
                 idents: &pb.idents,
@@ -166,7 +161,6 @@ pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diag
     } else {
         Vec::new()
     };
-    diags.append(&mut typegen.diags);
     for ((rule, _), used) in attrs.rules.iter().zip(attrs.used.borrow().iter()) {
         if !used {
             diags.push(error(
@@ -258,58 +252,17 @@ fn opt_str(s: Option<&str>) -> TokenStream {
     }
 }
 
-/// The Rust types of one tool's parameters (None when it takes none) and result.
-struct Signature {
-    params: Option<Ty>,
-    returns: Ty,
-}
-
-fn signature(t: &Tool, typegen: &mut TypeGen<'_>, module: &mut Module) -> Signature {
-    let pascal = t.idents.pascal.trim_start_matches("r#");
-    let params = t.has_parameters.then(|| {
-        let at = At {
-            schema: &t.parameters,
-            within: None,
-        };
-        typegen.ty(
-            at,
-            &t.parameters.json,
-            "",
-            &format!("{pascal}Params"),
-            module,
-        )
-    });
-    let returns = match &t.returns {
-        Some(r) => typegen.ty(
-            At {
-                schema: r,
-                within: None,
-            },
-            &r.json,
-            "",
-            &format!("{pascal}Returns"),
-            module,
-        ),
-        None => Ty::Json,
-    };
-    if let Some(p) = &params {
-        module.document(p, || format!("Parameters of `{}`.", t.name));
-    }
-    module.document(&returns, || format!("Result of `{}`.", t.name));
-    Signature { params, returns }
-}
-
 fn descriptor(set: &Toolset, t: &Tool, is_play: bool, tables: &mut Tables<'_>) -> TokenStream {
     let name = &t.name;
     let description = &t.description;
     let title = opt_str(t.title.as_deref());
-    let input = set.bundle(&t.parameters).to_string();
-    let output = t.returns.as_ref().map(|r| set.bundle(r).to_string());
+    let input = set.bundle(t.parameters).to_string();
+    let output = t.returns.map(|r| set.bundle(r).to_string());
     let output = opt_str(output.as_deref());
-    let params = tables.add(&t.parameters.json);
-    let returns = match &t.returns {
+    let params = tables.add(t.parameters);
+    let returns = match t.returns {
         Some(r) => {
-            let p = tables.add(&r.json);
+            let p = tables.add(r);
             quote!(::std::option::Option::Some(&super::super::#p))
         }
         None => quote!(::std::option::Option::None),
@@ -394,6 +347,7 @@ fn future(ret: TokenStream, send: bool) -> TokenStream {
 
 /// A toolbox or a playbook, as the emitter sees it.
 struct Group<'g> {
+    plan: &'g GroupPlan,
     kind: Kind,
     name: &'g str,
     idents: &'g crate::model::Idents,
@@ -407,7 +361,6 @@ struct Group<'g> {
 /// What emitting a group needs from the rest of the emitter.
 struct GroupEmitter<'e, 'a> {
     set: &'a Toolset,
-    typegen: &'e mut TypeGen<'a>,
     tables: &'e mut Tables<'a>,
     paths: &'e Paths,
     attrs: &'e Attrs,
@@ -427,16 +380,10 @@ impl GroupEmitter<'_, '_> {
         let module_id = ident(&g.idents.snake);
         let trait_name = g.idents.pascal.trim_start_matches("r#").to_string();
         let server_name = format!("{trait_name}{suffix}");
-        let mut module = Module::default();
-        module.reserve(&trait_name);
-        module.reserve(&server_name);
-        module.reserve("Scope");
-        let sigs: Vec<Signature> = g
-            .ops
-            .iter()
-            .map(|t| signature(t, self.typegen, &mut module))
-            .collect();
-        let items: Vec<TokenStream> = module
+        let sigs: &[Signature] = &g.plan.ops;
+        let items: Vec<TokenStream> = g
+            .plan
+            .module
             .items
             .iter()
             .map(|i| item_tokens(i, paths, self.attrs))
@@ -462,7 +409,7 @@ impl GroupEmitter<'_, '_> {
             None => quote!(),
         };
         let ctx_param = has_ctx.then(|| quote!(ctx: &::toolc_runtime::ToolContext<'_, Scope>));
-        let methods = g.ops.iter().zip(&sigs).map(|(t, s)| {
+        let methods = g.ops.iter().zip(sigs).map(|(t, s)| {
             let m = ident(&t.idents.snake);
             let doc = method_doc(t);
             let dep = deprecated_attr(t);
@@ -486,7 +433,7 @@ impl GroupEmitter<'_, '_> {
         let n = descriptors.len();
         let trait_id = format_ident!("{trait_name}");
         let server = if self.send {
-            server(g, &sigs, &trait_id, &format_ident!("{server_name}"), paths)
+            server(g, sigs, &trait_id, &format_ident!("{server_name}"), paths)
         } else {
             quote!()
         };

@@ -1,13 +1,16 @@
 //! Validation tables: each schema as `static` `toolc_runtime::Schema` items
 //! that the runtime's validator walks at the call boundary. Named types get
 //! one static each, so recursive references are plain `&STATIC` pointers.
+//! Integer schemas carry the bounds of their Rust type, as every advertised
+//! form does, so a value the type cannot hold is refused by the schema.
 
 use crate::model::Toolset;
-use crate::model::schema::ref_type_name;
+use crate::model::rust::added_integer_bounds;
+use crate::model::schema::{JsonOptions, JsonType, Keyword, SchemaId, TypeRef};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use serde_json::{Number, Value};
+use std::collections::{BTreeMap, HashMap};
 
 /// Collects the statics of the `__schemas` module.
 pub struct Tables<'a> {
@@ -15,9 +18,9 @@ pub struct Tables<'a> {
     statics: Vec<TokenStream>,
     next: usize,
     named: BTreeMap<String, proc_macro2::Ident>,
-    /// Statics already emitted, by their schema's JSON text: a schema that
-    /// recurs (`{type: string}` above all) is one static, pointed at again.
-    seen: std::collections::HashMap<String, proc_macro2::Ident>,
+    /// Statics already emitted, by what their schema validates: schemas
+    /// that validate alike (`{type: string}` above all) share one static.
+    seen: HashMap<String, proc_macro2::Ident>,
 }
 
 fn rt() -> TokenStream {
@@ -44,11 +47,11 @@ impl<'a> Tables<'a> {
             statics: Vec::new(),
             next: 0,
             named,
-            seen: Default::default(),
+            seen: HashMap::new(),
         };
         for (name, ty) in &set.types {
             let id = t.named[name].clone();
-            let body = t.body(&ty.schema.json);
+            let body = t.body(ty.root);
             let doc = format!(" Validation table of type `{name}`.");
             t.statics.push(quote! {
                 #[doc = #doc]
@@ -59,158 +62,167 @@ impl<'a> Tables<'a> {
     }
 
     /// Adds a schema and returns the path of its static from the toolset root.
-    pub fn add(&mut self, v: &Value) -> TokenStream {
-        let id = self.node(v);
+    pub fn add(&mut self, id: SchemaId) -> TokenStream {
+        let id = self.node(id);
         quote!(__schemas::#id)
     }
 
-    fn node(&mut self, v: &Value) -> proc_macro2::Ident {
+    fn node(&mut self, id: SchemaId) -> proc_macro2::Ident {
+        let schemas = &self.set.schemas;
+        let n = schemas.get(id);
         // A bare `$ref` to a named type is that type's static.
-        if let Some(obj) = v.as_object()
-            && obj.len() == 1
-            && let Some(name) = obj
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(ref_type_name)
-            && let Some(id) = self.named.get(name)
+        if let Some(TypeRef {
+            name,
+            target: Some(_),
+            ..
+        }) = &n.reference
+            && n.only_with_annotations(Keyword::Ref)
+            && let Some(s) = self.named.get(name)
         {
-            return id.clone();
+            return s.clone();
         }
-        let key = validation_key(v).to_string();
-        if let Some(id) = self.seen.get(&key) {
-            return id.clone();
+        let key = schemas.write_json(id, JsonOptions::VALIDATION).to_string();
+        if let Some(s) = self.seen.get(&key) {
+            return s.clone();
         }
-        let id = format_ident!("S{}", self.next);
+        let s = format_ident!("S{}", self.next);
         self.next += 1;
-        let body = self.body(v);
-        self.statics.push(quote!(pub static #id: #body;));
-        self.seen.insert(key, id.clone());
-        id
+        let body = self.body(id);
+        self.statics.push(quote!(pub static #s: #body;));
+        self.seen.insert(key, s.clone());
+        s
     }
 
-    fn child(&mut self, v: &Value) -> TokenStream {
-        let id = self.node(v);
-        quote!(&#id)
+    fn child(&mut self, id: SchemaId) -> TokenStream {
+        let s = self.node(id);
+        quote!(&#s)
     }
 
     /// `Type = initializer` for a static.
-    fn body(&mut self, v: &Value) -> TokenStream {
+    fn body(&mut self, id: SchemaId) -> TokenStream {
         let rt = rt();
-        let obj = match v {
-            Value::Object(o) => o,
-            Value::Bool(false) => return quote!(#rt::Schema = #rt::Schema::NOTHING),
-            _ => return quote!(#rt::Schema = #rt::Schema::ANY),
-        };
+        let set = self.set;
+        let n = set.schemas.get(id);
+        match n.boolean {
+            Some(false) => return quote!(#rt::Schema = #rt::Schema::NOTHING),
+            Some(true) => return quote!(#rt::Schema = #rt::Schema::ANY),
+            None => {}
+        }
         let mut fields: Vec<TokenStream> = Vec::new();
-        if let Some(t) = types(obj) {
+        if let Some(t) = types(&n.types, n.nullable == Some(true)) {
             fields.push(quote!(types: #t));
         }
-        if let Some(Value::Array(values)) = obj.get("enum") {
+        if let Some(Value::Array(values)) = n.enum_values.as_ref().map(|d| &d.value) {
             let vs = values.iter().map(json_const);
             fields.push(quote!(enum_values: &[#(#vs),*]));
         }
-        if let Some(c) = obj.get("const") {
-            let c = json_const(c);
+        if let Some(c) = &n.const_value {
+            let c = json_const(&c.value);
             fields.push(quote!(const_value: ::std::option::Option::Some(#c)));
         }
-        for (key, field) in [
-            ("minimum", "minimum"),
-            ("maximum", "maximum"),
-            ("exclusiveMinimum", "exclusive_minimum"),
-            ("exclusiveMaximum", "exclusive_maximum"),
-            ("multipleOf", "multiple_of"),
+        let (least, greatest) = added_integer_bounds(n);
+        let minimum = least.map(int_number).or_else(|| n.minimum.clone());
+        let maximum = greatest.map(int_number).or_else(|| n.maximum.clone());
+        for (field, value) in [
+            ("minimum", &minimum),
+            ("maximum", &maximum),
+            ("exclusive_minimum", &n.exclusive_minimum),
+            ("exclusive_maximum", &n.exclusive_maximum),
         ] {
-            if let Some(n) = obj.get(key).and_then(Value::as_f64) {
+            if let Some(v) = value {
                 let f = format_ident!("{field}");
-                fields.push(quote!(#f: ::std::option::Option::Some(#n)));
+                let v = num(v);
+                fields.push(quote!(#f: ::std::option::Option::Some(#v)));
             }
         }
-        for (key, field) in [
-            ("minLength", "min_length"),
-            ("maxLength", "max_length"),
-            ("minItems", "min_items"),
-            ("maxItems", "max_items"),
+        if let Some(m) = n.multiple_of.as_ref().and_then(Number::as_f64) {
+            fields.push(quote!(multiple_of: ::std::option::Option::Some(#m)));
+        }
+        for (field, value) in [
+            ("min_length", n.min_length),
+            ("max_length", n.max_length),
+            ("min_items", n.min_items),
+            ("max_items", n.max_items),
         ] {
-            if let Some(n) = obj.get(key).and_then(Value::as_u64) {
+            if let Some(v) = value {
                 let f = format_ident!("{field}");
-                fields.push(quote!(#f: ::std::option::Option::Some(#n)));
+                fields.push(quote!(#f: ::std::option::Option::Some(#v)));
             }
         }
-        if let Some(p) = obj.get("pattern").and_then(Value::as_str) {
-            let id = format_ident!("P{}", self.next);
+        if let Some(p) = &n.pattern {
+            let pid = format_ident!("P{}", self.next);
             self.next += 1;
             self.statics
-                .push(quote!(pub static #id: #rt::Pattern = #rt::Pattern::new(#p);));
-            fields.push(quote!(pattern: ::std::option::Option::Some(&#id)));
+                .push(quote!(pub static #pid: #rt::Pattern = #rt::Pattern::new(#p);));
+            fields.push(quote!(pattern: ::std::option::Option::Some(&#pid)));
         }
-        if let Some(f) = obj
-            .get("format")
-            .and_then(Value::as_str)
-            .and_then(format_variant)
-        {
+        if let Some(f) = n.format.as_deref().and_then(format_variant) {
             let f = format_ident!("{f}");
             fields.push(quote!(format: ::std::option::Option::Some(#rt::Format::#f)));
         }
-        if obj.get("uniqueItems") == Some(&Value::Bool(true)) {
+        if n.unique_items == Some(true) {
             fields.push(quote!(unique_items: true));
         }
-        if let Some(items) = obj.get("items").filter(|i| !i.is_array()) {
+        if let Some(items) = n.items {
             let c = self.child(items);
             fields.push(quote!(items: ::std::option::Option::Some(#c)));
         }
-        if let Some(props) = obj.get("properties").and_then(Value::as_object) {
+        if let Some(props) = &n.properties {
             let ps: Vec<TokenStream> = props
                 .iter()
-                .map(|(k, v)| {
-                    let c = self.child(v);
-                    quote!((#k, #c))
+                .map(|p| {
+                    let c = self.child(p.schema);
+                    let name = &p.name;
+                    quote!((#name, #c))
                 })
                 .collect();
             fields.push(quote!(properties: &[#(#ps),*]));
         }
-        if let Some(Value::Array(req)) = obj.get("required") {
-            let rs = req.iter().filter_map(Value::as_str);
+        if !n.required.is_empty() {
+            let rs = n.required.iter().map(|r| &r.name);
             fields.push(quote!(required: &[#(#rs),*]));
         }
-        match obj.get("additionalProperties") {
-            Some(Value::Bool(false)) => {
-                fields.push(quote!(additional_properties: #rt::Additional::Forbidden))
+        if let Some(ap) = n.additional_properties {
+            match set.schemas.get(ap).boolean {
+                Some(false) => {
+                    fields.push(quote!(additional_properties: #rt::Additional::Forbidden))
+                }
+                Some(true) => {}
+                None => {
+                    let c = self.child(ap);
+                    fields.push(quote!(additional_properties: #rt::Additional::Schema(#c)));
+                }
             }
-            Some(ap @ Value::Object(_)) => {
-                let c = self.child(ap);
-                fields.push(quote!(additional_properties: #rt::Additional::Schema(#c)));
-            }
-            _ => {}
         }
-        for (key, field) in [
-            ("anyOf", "any_of"),
-            ("oneOf", "one_of"),
-            ("allOf", "all_of"),
+        for (field, list) in [
+            ("any_of", &n.any_of),
+            ("one_of", &n.one_of),
+            ("all_of", &n.all_of),
         ] {
-            if let Some(Value::Array(list)) = obj.get(key) {
-                let cs: Vec<TokenStream> = list.iter().map(|b| self.child(b)).collect();
+            if let Some(list) = list {
+                let cs: Vec<TokenStream> = list.iter().map(|b| self.child(*b)).collect();
                 let f = format_ident!("{field}");
                 fields.push(quote!(#f: &[#(#cs),*]));
             }
         }
-        if let Some(n) = obj.get("not") {
-            let c = self.child(n);
+        if let Some(not) = n.not {
+            let c = self.child(not);
             fields.push(quote!(not: ::std::option::Option::Some(#c)));
         }
-        if let Some(name) = obj
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(ref_type_name)
-            && let Some(id) = self.named.get(name)
+        if let Some(TypeRef {
+            name,
+            target: Some(_),
+            ..
+        }) = &n.reference
+            && let Some(s) = self.named.get(name)
         {
-            fields.push(quote!(reference: ::std::option::Option::Some(&#id)));
+            fields.push(quote!(reference: ::std::option::Option::Some(&#s)));
         }
         quote!(#rt::Schema = #rt::Schema { #(#fields,)* ..#rt::Schema::ANY })
     }
 
     /// The `__schemas` module.
     pub fn module(self) -> TokenStream {
-        let _ = self.set;
         let statics = self.statics;
         quote! {
             /// Validation tables the dispatchers check arguments and results against.
@@ -223,75 +235,42 @@ impl<'a> Tables<'a> {
     }
 }
 
-/// Keywords that annotate a schema without changing what it accepts.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$comment",
-];
+fn int_number(i: i128) -> Number {
+    match (i64::try_from(i), u64::try_from(i)) {
+        (Ok(v), _) => Number::from(v),
+        (_, Ok(v)) => Number::from(v),
+        _ => Number::from(0),
+    }
+}
 
-/// A schema without its annotations, at every depth: two schemas with the
-/// same key validate alike, so they can share a static.
-fn validation_key(v: &Value) -> Value {
-    match v {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()) && !k.starts_with("x-"))
-                .map(|(k, child)| {
-                    let child = match (k.as_str(), child) {
-                        // `enum` and `const` hold data, kept as written.
-                        ("enum" | "const", _) => child.clone(),
-                        // Keys here are property names, not keywords.
-                        ("properties" | "patternProperties", Value::Object(props)) => {
-                            Value::Object(
-                                props
-                                    .iter()
-                                    .map(|(name, s)| (name.clone(), validation_key(s)))
-                                    .collect(),
-                            )
-                        }
-                        _ => validation_key(child),
-                    };
-                    (k.clone(), child)
-                })
-                .collect(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(validation_key).collect()),
-        other => other.clone(),
+/// A bound as an exact `toolc_runtime::schema::Num`.
+fn num(n: &Number) -> TokenStream {
+    let rt = rt();
+    if let Some(i) = n.as_i64() {
+        quote!(#rt::Num::Int(#i))
+    } else if let Some(u) = n.as_u64() {
+        quote!(#rt::Num::UInt(#u))
+    } else {
+        let f = n.as_f64().unwrap_or_default();
+        quote!(#rt::Num::Float(#f))
     }
 }
 
 /// The `types` value: the union of the listed JSON types, plus null when nullable.
-fn types(obj: &Map<String, Value>) -> Option<TokenStream> {
+fn types(list: &[JsonType], nullable: bool) -> Option<TokenStream> {
     let rt = rt();
-    let mut names: Vec<&str> = match obj.get("type") {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
-        _ => return None,
-    };
-    if obj.get("nullable") == Some(&Value::Bool(true)) {
-        names.push("null");
+    let mut names: Vec<JsonType> = list.to_vec();
+    if list.is_empty() {
+        return None;
+    }
+    if nullable && !names.contains(&JsonType::Null) {
+        names.push(JsonType::Null);
     }
     let consts: Vec<TokenStream> = names
         .iter()
-        .filter_map(|n| {
-            let c = match *n {
-                "null" => "NULL",
-                "boolean" => "BOOLEAN",
-                "integer" => "INTEGER",
-                "number" => "NUMBER",
-                "string" => "STRING",
-                "array" => "ARRAY",
-                "object" => "OBJECT",
-                _ => return None,
-            };
-            let c = format_ident!("{c}");
-            Some(quote!(#rt::Types::#c))
+        .map(|t| {
+            let c = format_ident!("{}", t.as_str().to_uppercase());
+            quote!(#rt::Types::#c)
         })
         .collect();
     let first = consts.first()?.clone();
@@ -338,36 +317,5 @@ fn json_const(v: &Value) -> TokenStream {
             let text = other.to_string();
             quote!(#rt::Json::Raw(#text))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::validation_key;
-    use serde_json::json;
-
-    #[test]
-    fn keys_drop_annotations_but_not_property_names_or_data() {
-        let a = json!({
-            "type": "object",
-            "description": "one",
-            "properties": {"description": {"type": "string", "title": "t"}},
-            "enum": [{"description": 1}]
-        });
-        let b = json!({
-            "type": "object",
-            "description": "two",
-            "properties": {"description": {"type": "string"}},
-            "enum": [{"description": 1}]
-        });
-        assert_eq!(validation_key(&a), validation_key(&b));
-        assert_eq!(
-            validation_key(&a),
-            json!({"type": "object", "properties": {"description": {"type": "string"}}, "enum": [{"description": 1}]})
-        );
-        assert_ne!(
-            validation_key(&json!({"type": "string"})),
-            validation_key(&json!({"type": "integer"}))
-        );
     }
 }

@@ -1,0 +1,212 @@
+//! Schema facts checked once every schema of the toolset is read and linked:
+//! `required` names that the object does not declare, defaults and examples
+//! that break their own schema, and patterns the generated validators cannot
+//! run.
+
+use super::node::{Data, SchemaId};
+use super::{Schemas, TypeRef};
+use crate::diag::{Code, Diagnostic};
+
+/// Runs every check on the tree under `root` (named types are checked as
+/// their own roots).
+pub fn check_tree(schemas: &Schemas, root: SchemaId, diags: &mut Vec<Diagnostic>) {
+    schemas.walk(root, &mut |id, _| check_node(schemas, id, diags));
+}
+
+fn check_node(schemas: &Schemas, id: SchemaId, diags: &mut Vec<Diagnostic>) {
+    let n = schemas.get(id);
+    if !n.required.is_empty() {
+        // A `$ref` beside `required` brings its type's properties.
+        let target = match &n.reference {
+            Some(TypeRef {
+                target: Some(t), ..
+            }) => Some(schemas.resolved(*t)),
+            _ => None,
+        };
+        for r in &n.required {
+            let declared = n.property(&r.name).is_some()
+                || target.is_some_and(|t| t.property(&r.name).is_some());
+            if !declared {
+                let names: Vec<&str> = n.props().iter().map(|p| p.name.as_str()).collect();
+                let help = match crate::diag::did_you_mean(&r.name, names.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!(
+                        "declare `{}` under `properties`, or remove it from `required`",
+                        r.name
+                    ),
+                };
+                diags.push(
+                    Diagnostic::new(
+                        Code::UndeclaredRequired,
+                        format!(
+                            "`required` names `{}`, which this object does not declare under `properties`",
+                            r.name
+                        ),
+                    )
+                    .at(r.span)
+                    .help(help),
+                );
+            }
+        }
+    }
+    if let Some(p) = &n.pattern {
+        let at = n.value_span(super::Keyword::Pattern);
+        if let Some(construct) = unsupported_regex_construct(p) {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnsupportedPattern,
+                    format!("`pattern` has {construct}, which the generated validators cannot run"),
+                )
+                .at(at)
+                .help("rewrite the pattern without look-around and back-references (the Rust `regex` syntax), or drop it and say the rule in the description"),
+            );
+        } else if let Err(e) = regex_syntax::Parser::new().parse(p) {
+            let reason = e.to_string();
+            let reason = reason.lines().last().unwrap_or("").trim();
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidSchema,
+                    format!("`pattern` is not a valid regular expression: {reason}"),
+                )
+                .at(at)
+                .help("fix the regular expression (ECMA-262 syntax, as JSON Schema uses)"),
+            );
+        }
+    }
+    if n.default.is_some() || n.examples.is_some() {
+        let Some(validator) = validator(schemas, id) else {
+            return;
+        };
+        if let Some(d) = &n.default {
+            check_value(
+                &validator,
+                d,
+                "the default",
+                Code::InvalidDefault,
+                "fix the default, or the schema if the default is right",
+                diags,
+            );
+        }
+        if let Some(Data { value, span }) = &n.examples
+            && let serde_json::Value::Array(items) = value
+        {
+            for (i, item) in items.iter().enumerate() {
+                check_value(
+                    &validator,
+                    &Data {
+                        value: item.clone(),
+                        span: *span,
+                    },
+                    &format!("example {} of `examples`", i + 1),
+                    Code::InvalidExample,
+                    "fix the example, or the schema if the example is right",
+                    diags,
+                );
+            }
+        }
+    }
+}
+
+/// A validator of the schema at `id`, as written (named types bundled).
+fn validator(schemas: &Schemas, id: SchemaId) -> Option<jsonschema::Validator> {
+    jsonschema::draft202012::new(&schemas.bundle(id)).ok()
+}
+
+fn check_value(
+    validator: &jsonschema::Validator,
+    d: &Data,
+    what: &str,
+    code: Code,
+    help: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for e in validator.iter_errors(&d.value) {
+        let pointer = e.instance_path().as_str().to_string();
+        let at = if pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" at `{pointer}`")
+        };
+        diags.push(
+            Diagnostic::new(
+                code,
+                format!(
+                    "{what} `{}` does not match its schema{at}: {e}",
+                    short(&d.value)
+                ),
+            )
+            .at(d.span)
+            .help(help.to_string()),
+        );
+    }
+}
+
+/// A value for a message, cut short when long.
+fn short(v: &serde_json::Value) -> String {
+    let text = v.to_string();
+    if text.chars().count() > 60 {
+        let cut: String = text.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        text
+    }
+}
+
+/// The first construct of a pattern that a finite-automaton regex engine
+/// (the generated validators' `regex` crate) has no support for.
+pub fn unsupported_regex_construct(pattern: &str) -> Option<&'static str> {
+    let bytes = pattern.as_bytes();
+    let mut i = 0;
+    let mut in_class = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                if let Some(&next) = bytes.get(i + 1)
+                    && !in_class
+                    && ((next.is_ascii_digit() && next != b'0') || next == b'k')
+                {
+                    return Some("a back-reference");
+                }
+                i += 2;
+                continue;
+            }
+            b'[' if !in_class => in_class = true,
+            b']' if in_class => in_class = false,
+            b'(' if !in_class => {
+                let rest = &pattern[i..];
+                if rest.starts_with("(?=") || rest.starts_with("(?!") {
+                    return Some("a look-ahead");
+                }
+                if rest.starts_with("(?<=") || rest.starts_with("(?<!") {
+                    return Some("a look-behind");
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unsupported_regex_construct;
+
+    #[test]
+    fn regex_constructs_the_validators_cannot_run() {
+        assert_eq!(
+            unsupported_regex_construct("^(?=.*[0-9]).+$"),
+            Some("a look-ahead")
+        );
+        assert_eq!(
+            unsupported_regex_construct("(?<!x)y"),
+            Some("a look-behind")
+        );
+        assert_eq!(
+            unsupported_regex_construct("(a)\\1"),
+            Some("a back-reference")
+        );
+        assert_eq!(unsupported_regex_construct("^[a-z]+\\d\\\\1[(?=]$"), None);
+        assert_eq!(unsupported_regex_construct("^(?:a|b)\\0$"), None);
+    }
+}

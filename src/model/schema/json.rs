@@ -1,0 +1,197 @@
+//! The canonical JSON of a schema: its keywords as written, in the order
+//! written, and bundled with the named types it reaches under `$defs`.
+
+use super::keyword::Keyword;
+use super::node::{RustTypeHint, SchemaId};
+use super::{Schemas, TYPE_REF_PREFIX};
+use serde_json::{Map, Value};
+
+/// How `$ref`s to named types are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefStyle {
+    /// `#/types/Name`, as in the manifest.
+    Types,
+    /// `#/$defs/Name`, for a bundled, self-contained schema.
+    Defs,
+}
+
+/// What the JSON of a schema holds besides the keywords that validate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonOptions {
+    pub refs: RefStyle,
+    /// Annotation keywords (`description`, `default`…) and `x-rust-type`.
+    pub annotations: bool,
+    /// `x-…` extension keys.
+    pub extensions: bool,
+}
+
+impl JsonOptions {
+    /// Everything, refs as given.
+    pub fn all(refs: RefStyle) -> Self {
+        JsonOptions {
+            refs,
+            annotations: true,
+            extensions: true,
+        }
+    }
+
+    /// Only what decides which values are valid: two schemas with the same
+    /// JSON under these options validate alike.
+    pub const VALIDATION: JsonOptions = JsonOptions {
+        refs: RefStyle::Types,
+        annotations: false,
+        extensions: false,
+    };
+}
+
+impl Schemas {
+    /// The JSON of one node and everything under it.
+    pub fn to_json(&self, id: SchemaId, style: RefStyle) -> Value {
+        self.write_json(id, JsonOptions::all(style))
+    }
+
+    /// The JSON of one node and everything under it, with `options`.
+    pub fn write_json(&self, id: SchemaId, options: JsonOptions) -> Value {
+        let style = options.refs;
+        let n = self.get(id);
+        if let Some(b) = n.boolean {
+            return Value::Bool(b);
+        }
+        let mut m = Map::new();
+        let ids = |list: &Option<Vec<SchemaId>>| -> Value {
+            Value::Array(
+                list.iter()
+                    .flatten()
+                    .map(|c| self.write_json(*c, options))
+                    .collect(),
+            )
+        };
+        for k in n.keywords() {
+            let k = &k;
+            if !options.annotations && (k.is_annotation() || *k == Keyword::RustType) {
+                continue;
+            }
+            let v = match k {
+                Keyword::Ref => match &n.reference {
+                    Some(r) => Value::String(match style {
+                        RefStyle::Types => format!("{TYPE_REF_PREFIX}{}", r.name),
+                        RefStyle::Defs => format!("#/$defs/{}", r.name),
+                    }),
+                    None => continue,
+                },
+                Keyword::Type => {
+                    if n.types_as_list {
+                        Value::Array(n.types.iter().map(|t| t.as_str().into()).collect())
+                    } else {
+                        match n.types.first() {
+                            Some(t) => t.as_str().into(),
+                            None => continue,
+                        }
+                    }
+                }
+                Keyword::Nullable => opt(n.nullable),
+                Keyword::Enum => data(&n.enum_values),
+                Keyword::Const => data(&n.const_value),
+                Keyword::Title => opt(n.title.clone()),
+                Keyword::Description => opt(n.description.clone()),
+                Keyword::Default => data(&n.default),
+                Keyword::Examples => data(&n.examples),
+                Keyword::Deprecated => opt(n.deprecated),
+                Keyword::ReadOnly => opt(n.read_only),
+                Keyword::WriteOnly => opt(n.write_only),
+                Keyword::Comment => opt(n.comment.clone()),
+                Keyword::SchemaDialect => opt(n.schema_dialect.clone()),
+                Keyword::Id => opt(n.id.clone()),
+                Keyword::ContentEncoding => opt(n.content_encoding.clone()),
+                Keyword::ContentMediaType => opt(n.content_media_type.clone()),
+                Keyword::Format => opt(n.format.clone()),
+                Keyword::Minimum => opt(n.minimum.clone()),
+                Keyword::Maximum => opt(n.maximum.clone()),
+                Keyword::ExclusiveMinimum => opt(n.exclusive_minimum.clone()),
+                Keyword::ExclusiveMaximum => opt(n.exclusive_maximum.clone()),
+                Keyword::MultipleOf => opt(n.multiple_of.clone()),
+                Keyword::MinLength => opt(n.min_length),
+                Keyword::MaxLength => opt(n.max_length),
+                Keyword::Pattern => opt(n.pattern.clone()),
+                Keyword::Items => match n.items {
+                    Some(c) => self.write_json(c, options),
+                    None => continue,
+                },
+                Keyword::MinItems => opt(n.min_items),
+                Keyword::MaxItems => opt(n.max_items),
+                Keyword::UniqueItems => opt(n.unique_items),
+                Keyword::Properties => Value::Object(
+                    n.props()
+                        .iter()
+                        .map(|p| (p.name.clone(), self.write_json(p.schema, options)))
+                        .collect(),
+                ),
+                Keyword::Required => Value::Array(
+                    n.required
+                        .iter()
+                        .map(|r| Value::String(r.name.clone()))
+                        .collect(),
+                ),
+                Keyword::AdditionalProperties => match n.additional_properties {
+                    Some(c) => self.write_json(c, options),
+                    None => continue,
+                },
+                Keyword::AnyOf => ids(&n.any_of),
+                Keyword::OneOf => ids(&n.one_of),
+                Keyword::AllOf => ids(&n.all_of),
+                Keyword::Not => match n.not {
+                    Some(c) => self.write_json(c, options),
+                    None => continue,
+                },
+                Keyword::RustType => match n.rust_type {
+                    Some(RustTypeHint::Json) => Value::String("json".into()),
+                    None => continue,
+                },
+                // Unsupported keywords are never stored.
+                _ => continue,
+            };
+            if !v.is_null() || matches!(k, Keyword::Const | Keyword::Default) {
+                m.insert(k.as_str().to_string(), v);
+            }
+        }
+        if options.extensions {
+            for (k, v) in &n.extensions {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+        Value::Object(m)
+    }
+
+    /// A self-contained schema: refs written `#/$defs/X`, and `$defs`
+    /// holding every named type reachable from `id`, in name order.
+    pub fn bundle(&self, id: SchemaId) -> Value {
+        let mut out = self.to_json(id, RefStyle::Defs);
+        let names = self.reachable_types(id);
+        if names.is_empty() {
+            return out;
+        }
+        let defs: Map<String, Value> = names
+            .into_iter()
+            .filter_map(|n| {
+                let root = self.named(n)?;
+                Some((n.to_string(), self.to_json(root, RefStyle::Defs)))
+            })
+            .collect();
+        match &mut out {
+            Value::Object(map) => {
+                map.insert("$defs".to_string(), Value::Object(defs));
+                out
+            }
+            // A boolean root cannot hold `$defs`; wrap it.
+            other => serde_json::json!({ "allOf": [other.clone()], "$defs": defs }),
+        }
+    }
+}
+
+fn opt<T: Into<Value>>(v: Option<T>) -> Value {
+    v.map_or(Value::Null, Into::into)
+}
+
+fn data(d: &Option<super::node::Data>) -> Value {
+    d.as_ref().map_or(Value::Null, |d| d.value.clone())
+}

@@ -1,0 +1,361 @@
+//! One schema node of the arena: every keyword toolc supports, typed, with
+//! where it was written.
+
+use super::keyword::Keyword;
+use crate::diag::Span;
+use serde_json::{Number, Value};
+
+/// A node of [`super::Schemas`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(transparent)]
+pub struct SchemaId(pub(crate) u32);
+
+impl SchemaId {
+    /// The node's index in the arena.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A JSON type, as the `type` keyword names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum JsonType {
+    Null,
+    Boolean,
+    Integer,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl JsonType {
+    pub const ALL: [JsonType; 7] = [
+        JsonType::Null,
+        JsonType::Boolean,
+        JsonType::Integer,
+        JsonType::Number,
+        JsonType::String,
+        JsonType::Array,
+        JsonType::Object,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JsonType::Null => "null",
+            JsonType::Boolean => "boolean",
+            JsonType::Integer => "integer",
+            JsonType::Number => "number",
+            JsonType::String => "string",
+            JsonType::Array => "array",
+            JsonType::Object => "object",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<JsonType> {
+        JsonType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// The type of a JSON value (`integer` for numbers without a fraction).
+    pub fn of(v: &Value) -> JsonType {
+        match v {
+            Value::Null => JsonType::Null,
+            Value::Bool(_) => JsonType::Boolean,
+            Value::Number(n) if is_integral(n) => JsonType::Integer,
+            Value::Number(_) => JsonType::Number,
+            Value::String(_) => JsonType::String,
+            Value::Array(_) => JsonType::Array,
+            Value::Object(_) => JsonType::Object,
+        }
+    }
+}
+
+/// Whether a JSON number is an integer in JSON Schema's sense (`5.0` is).
+pub fn is_integral(n: &Number) -> bool {
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+/// A named property of an object schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Property {
+    pub name: String,
+    pub schema: SchemaId,
+    /// Where the property's name is written.
+    pub span: Span,
+}
+
+/// A name in `required`, with where it is written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Required {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A `$ref` to a named type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeRef {
+    /// The type's name.
+    pub name: String,
+    /// The named type's root, once linked; `None` when no type has the name
+    /// (an error already reported).
+    pub target: Option<SchemaId>,
+    pub span: Span,
+}
+
+/// A data value (`default`, `const`…) with where it is written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Data {
+    pub value: Value,
+    pub span: Span,
+}
+
+/// How a node hangs from its parent: the keyword and, for maps and lists,
+/// the entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub keyword: Keyword,
+    pub entry: Entry,
+}
+
+/// Which entry of a keyword's value a child is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// The keyword's value is the child itself.
+    Whole,
+    /// A list entry.
+    Index(usize),
+    /// A map entry.
+    Name(String),
+}
+
+impl Step {
+    /// The JSON-pointer suffix of this step: `/items`, `/anyOf/0`, `/properties/a~1b`.
+    pub fn pointer(&self) -> String {
+        let k = self.keyword.as_str();
+        match &self.entry {
+            Entry::Whole => format!("/{k}"),
+            Entry::Index(i) => format!("/{k}/{i}"),
+            Entry::Name(n) => format!("/{k}/{}", crate::manifest::node::escape_pointer_token(n)),
+        }
+    }
+}
+
+/// A JSON Schema node with every keyword typed. Keywords not set are
+/// `None` or empty; [`SchemaNode::keys`] lists those that were written, in
+/// order, so the node serializes as it was written.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SchemaNode {
+    /// The whole node.
+    pub span: Span,
+    /// Where the node hangs: its parent and the step from it (`None` for a root).
+    pub parent: Option<(SchemaId, Step)>,
+    /// `Some` for the boolean schemas `true` (anything) and `false` (nothing).
+    pub boolean: Option<bool>,
+    /// The keywords written, in order, each with where it is.
+    pub keys: Vec<KeyAt>,
+
+    pub reference: Option<TypeRef>,
+    /// `type`, as written (one type or a list).
+    pub types: Vec<JsonType>,
+    /// Whether `type` was written as a list.
+    pub types_as_list: bool,
+    pub nullable: Option<bool>,
+    pub enum_values: Option<Data>,
+    pub const_value: Option<Data>,
+
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub default: Option<Data>,
+    pub examples: Option<Data>,
+    pub deprecated: Option<bool>,
+    pub read_only: Option<bool>,
+    pub write_only: Option<bool>,
+    pub comment: Option<String>,
+    pub schema_dialect: Option<String>,
+    pub id: Option<String>,
+    pub content_encoding: Option<String>,
+    pub content_media_type: Option<String>,
+
+    pub format: Option<String>,
+    pub minimum: Option<Number>,
+    pub maximum: Option<Number>,
+    pub exclusive_minimum: Option<Number>,
+    pub exclusive_maximum: Option<Number>,
+    pub multiple_of: Option<Number>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub pattern: Option<String>,
+
+    pub items: Option<SchemaId>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub unique_items: Option<bool>,
+
+    /// `properties`, in written order (`Some(empty)` for `properties: {}`).
+    pub properties: Option<Vec<Property>>,
+    pub required: Vec<Required>,
+    pub additional_properties: Option<SchemaId>,
+
+    pub any_of: Option<Vec<SchemaId>>,
+    pub one_of: Option<Vec<SchemaId>>,
+    pub all_of: Option<Vec<SchemaId>>,
+    pub not: Option<SchemaId>,
+
+    /// `x-rust-type`.
+    pub rust_type: Option<RustTypeHint>,
+    /// `x-…` extension keys, in written order.
+    pub extensions: Vec<(String, Value)>,
+}
+
+/// A keyword as written: where its key and its value are.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyAt {
+    pub keyword: Keyword,
+    pub key: Span,
+    pub value: Span,
+}
+
+/// What `x-rust-type` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RustTypeHint {
+    /// Free-form JSON: `serde_json::Value`.
+    Json,
+}
+
+impl SchemaNode {
+    /// The keywords written, in order.
+    pub fn keywords(&self) -> impl Iterator<Item = Keyword> + '_ {
+        self.keys.iter().map(|k| k.keyword)
+    }
+
+    /// Where keyword `k`'s key is written, or the node's own span.
+    pub fn key_span(&self, k: Keyword) -> Span {
+        self.keys
+            .iter()
+            .find(|x| x.keyword == k)
+            .map_or(self.span, |x| x.key)
+    }
+
+    /// Where keyword `k`'s value is written, or the node's own span.
+    pub fn value_span(&self, k: Keyword) -> Span {
+        self.keys
+            .iter()
+            .find(|x| x.keyword == k)
+            .map_or(self.span, |x| x.value)
+    }
+
+    /// Whether keyword `k` was written.
+    pub fn has(&self, k: Keyword) -> bool {
+        self.keywords().any(|kw| kw == k)
+    }
+
+    /// Whether every keyword written is `k` or an annotation.
+    pub fn only_with_annotations(&self, k: Keyword) -> bool {
+        self.keywords().all(|kw| kw == k || kw.is_annotation())
+    }
+
+    /// The `true` schema or an object schema without any keyword that
+    /// constrains (annotations aside).
+    pub fn is_any(&self) -> bool {
+        match self.boolean {
+            Some(b) => b,
+            None => self.keywords().all(Keyword::is_annotation),
+        }
+    }
+
+    /// The `false` schema.
+    pub fn is_nothing(&self) -> bool {
+        self.boolean == Some(false)
+    }
+
+    /// Whether `type` names `t` (an integer type also counts for `number`
+    /// only when written so).
+    pub fn has_type(&self, t: JsonType) -> bool {
+        self.types.contains(&t)
+    }
+
+    /// `type` without `null`.
+    pub fn non_null_types(&self) -> impl Iterator<Item = JsonType> + '_ {
+        self.types.iter().copied().filter(|t| *t != JsonType::Null)
+    }
+
+    /// Whether the node says `null` is allowed by its own `type` or
+    /// `nullable` (unions and references are not looked into).
+    pub fn says_nullable(&self) -> bool {
+        self.nullable == Some(true) || self.has_type(JsonType::Null)
+    }
+
+    /// The names in `required`.
+    pub fn required_names(&self) -> impl Iterator<Item = &str> {
+        self.required.iter().map(|r| r.name.as_str())
+    }
+
+    pub fn is_required(&self, name: &str) -> bool {
+        self.required.iter().any(|r| r.name == name)
+    }
+
+    /// The property called `name`.
+    pub fn property(&self, name: &str) -> Option<&Property> {
+        self.properties.as_ref()?.iter().find(|p| p.name == name)
+    }
+
+    /// The properties (empty when none are declared).
+    pub fn props(&self) -> &[Property] {
+        self.properties.as_deref().unwrap_or(&[])
+    }
+
+    /// Whether `additionalProperties` is `false`, given the node it points at.
+    pub fn closed(&self, schemas: &super::Schemas) -> bool {
+        self.additional_properties
+            .is_some_and(|a| schemas.get(a).is_nothing())
+    }
+
+    /// The direct subschemas, each with its step.
+    pub fn children(&self) -> Vec<(Step, SchemaId)> {
+        let mut out = Vec::new();
+        let whole = |k| Step {
+            keyword: k,
+            entry: Entry::Whole,
+        };
+        let list = |out: &mut Vec<(Step, SchemaId)>, k, ids: &Option<Vec<SchemaId>>| {
+            for (i, id) in ids.iter().flatten().enumerate() {
+                out.push((
+                    Step {
+                        keyword: k,
+                        entry: Entry::Index(i),
+                    },
+                    *id,
+                ));
+            }
+        };
+        // In written order, so walks meet children as a reader does.
+        for k in self.keywords() {
+            match k {
+                Keyword::Items => out.extend(self.items.map(|i| (whole(k), i))),
+                Keyword::AdditionalProperties => {
+                    out.extend(self.additional_properties.map(|i| (whole(k), i)))
+                }
+                Keyword::Not => out.extend(self.not.map(|i| (whole(k), i))),
+                Keyword::Properties => {
+                    for p in self.props() {
+                        out.push((
+                            Step {
+                                keyword: k,
+                                entry: Entry::Name(p.name.clone()),
+                            },
+                            p.schema,
+                        ));
+                    }
+                }
+                Keyword::AnyOf => list(&mut out, k, &self.any_of),
+                Keyword::OneOf => list(&mut out, k, &self.one_of),
+                Keyword::AllOf => list(&mut out, k, &self.all_of),
+                _ => {}
+            }
+        }
+        out
+    }
+}

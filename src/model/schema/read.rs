@@ -1,0 +1,609 @@
+//! The one reader of schemas: a manifest's spanned tree → typed nodes in the
+//! arena. Every keyword is checked as it is read: an unknown key is
+//! `unknown-schema-keyword` (with a "did you mean"), a JSON Schema keyword
+//! toolc does not support is `unsupported-schema`, a value of the wrong shape
+//! is `invalid-schema`; each at the place it is written.
+
+use super::keyword::{Keyword, Support, is_extension};
+use super::node::*;
+use super::{Schemas, TYPE_REF_PREFIX, ref_type_name};
+use crate::diag::{Code, Diagnostic, Span, did_you_mean};
+use crate::manifest::node::{Entry as MapEntry, Node, PointerSpans, Value as NodeValue};
+use serde_json::{Number, Value};
+
+/// Reads schemas into an arena, collecting diagnostics.
+pub struct Reader<'a> {
+    pub schemas: &'a mut Schemas,
+    pub diags: &'a mut Vec<Diagnostic>,
+}
+
+fn invalid(message: impl Into<String>, at: Span, help: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(Code::InvalidSchema, message)
+        .at(at)
+        .help(help)
+}
+
+fn found(node: &Node) -> &'static str {
+    node.value.type_name()
+}
+
+/// A data value as JSON.
+fn data(node: &Node) -> Data {
+    Data {
+        value: node.to_json("", &mut PointerSpans::new()),
+        span: node.span,
+    }
+}
+
+impl Reader<'_> {
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Reads a schema as a tree root.
+    pub fn read(&mut self, node: &Node) -> SchemaId {
+        self.node(node, None)
+    }
+
+    fn node(&mut self, node: &Node, parent: Option<(SchemaId, Step)>) -> SchemaId {
+        let mut out = SchemaNode {
+            span: node.span,
+            ..SchemaNode::default()
+        };
+        let entries: &[MapEntry] = match &node.value {
+            NodeValue::Bool(b) => {
+                out.boolean = Some(*b);
+                out.parent = parent;
+                return self.schemas.push(out);
+            }
+            NodeValue::Map(entries) => entries,
+            _ => {
+                self.push(invalid(
+                    format!(
+                        "a schema must be a mapping (or `true` or `false`), found {}",
+                        found(node)
+                    ),
+                    node.span,
+                    "write the schema as a mapping of keywords, such as `{type: string}`",
+                ));
+                out.boolean = Some(true);
+                out.parent = parent;
+                return self.schemas.push(out);
+            }
+        };
+        // Children are read first (they need this node's id as parent), so
+        // the id is reserved now and the node filled in at the end.
+        let id = self.schemas.push(SchemaNode::default());
+        for e in entries {
+            if is_extension(&e.key) {
+                out.extensions
+                    .push((e.key.clone(), e.value.to_json("", &mut PointerSpans::new())));
+                continue;
+            }
+            let Some(k) = Keyword::parse(&e.key) else {
+                self.unknown(e);
+                continue;
+            };
+            if k.support() == Support::Unsupported {
+                self.unsupported(k, e);
+                continue;
+            }
+            if self.keyword(id, k, e, &mut out) {
+                out.keys.push(KeyAt {
+                    keyword: k,
+                    key: e.key_span,
+                    value: e.value.span,
+                });
+            }
+        }
+        out.parent = parent;
+        *self.schemas.get_mut(id) = out;
+        id
+    }
+
+    fn unknown(&mut self, e: &MapEntry) {
+        let mut d = Diagnostic::new(
+            Code::UnknownSchemaKeyword,
+            format!("`{}` is not a schema keyword toolc knows", e.key),
+        )
+        .at(e.key_span);
+        d = match did_you_mean(&e.key, Keyword::supported_names()) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None => d.help(
+                "see the schema keywords in docs/manifest.md; keys of your own start with `x-`",
+            ),
+        };
+        self.push(d);
+    }
+
+    fn unsupported(&mut self, k: Keyword, e: &MapEntry) {
+        let help = match k {
+            Keyword::Defs | Keyword::Definitions => {
+                "define shared schemas under the manifest's `types:` and refer to them as `#/types/Name`"
+            }
+            Keyword::PrefixItems | Keyword::AdditionalItems => {
+                "use an object with named properties instead of a positional tuple"
+            }
+            _ => {
+                "restructure the schema without it, or mark the value free-form with `x-rust-type: json`"
+            }
+        };
+        self.push(
+            Diagnostic::new(
+                Code::UnsupportedSchema,
+                format!(
+                    "`{k}` ({}) is not supported in toolc schemas",
+                    k.summary().trim_end_matches('.').to_lowercase()
+                ),
+            )
+            .at(e.key_span)
+            .help(help),
+        );
+    }
+
+    fn string(&mut self, k: Keyword, v: &Node) -> Option<String> {
+        match v.as_str() {
+            Some(s) => Some(s.to_string()),
+            None => {
+                self.push(invalid(
+                    format!("`{k}` must be a string, found {}", found(v)),
+                    v.span,
+                    format!("write `{k}` as a string"),
+                ));
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, k: Keyword, v: &Node) -> Option<bool> {
+        match v.value {
+            NodeValue::Bool(b) => Some(b),
+            _ => {
+                self.push(invalid(
+                    format!("`{k}` must be true or false, found {}", found(v)),
+                    v.span,
+                    format!("write `{k}: true` or `{k}: false`"),
+                ));
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, k: Keyword, v: &Node) -> Option<Number> {
+        match &v.value {
+            NodeValue::Number(n) => Some(n.clone()),
+            NodeValue::Bool(_)
+                if matches!(k, Keyword::ExclusiveMinimum | Keyword::ExclusiveMaximum) =>
+            {
+                let bound = if k == Keyword::ExclusiveMinimum {
+                    "minimum"
+                } else {
+                    "maximum"
+                };
+                self.push(invalid(
+                    format!("`{k}` must be a number in JSON Schema 2020-12, found a boolean (the draft-04 form)"),
+                    v.span,
+                    format!("write the bound itself: `{k}: 0` instead of `{bound}: 0` with `{k}: true`"),
+                ));
+                None
+            }
+            _ => {
+                self.push(invalid(
+                    format!("`{k}` must be a number, found {}", found(v)),
+                    v.span,
+                    format!("write `{k}` as a number"),
+                ));
+                None
+            }
+        }
+    }
+
+    fn count(&mut self, k: Keyword, v: &Node) -> Option<u64> {
+        match &v.value {
+            NodeValue::Number(n) if n.as_u64().is_some() => n.as_u64(),
+            NodeValue::Number(n)
+                if n.as_f64()
+                    .is_some_and(|f| f >= 0.0 && f.fract() == 0.0 && f < 9.0e15) =>
+            {
+                n.as_f64().map(|f| f as u64)
+            }
+            _ => {
+                self.push(invalid(
+                    format!("`{k}` must be a non-negative integer, found {}", show(v)),
+                    v.span,
+                    format!("write `{k}` as a whole number, 0 or more"),
+                ));
+                None
+            }
+        }
+    }
+
+    fn child(&mut self, parent: SchemaId, k: Keyword, entry: Entry, v: &Node) -> SchemaId {
+        self.node(v, Some((parent, Step { keyword: k, entry })))
+    }
+
+    fn list(&mut self, parent: SchemaId, k: Keyword, v: &Node) -> Option<Vec<SchemaId>> {
+        let NodeValue::Seq(items) = &v.value else {
+            self.push(invalid(
+                format!("`{k}` must be a list of schemas, found {}", found(v)),
+                v.span,
+                format!(
+                    "write `{k}` as a list, such as `{k}: [{{type: string}}, {{type: integer}}]`"
+                ),
+            ));
+            return None;
+        };
+        if items.is_empty() {
+            self.push(invalid(
+                format!("`{k}` must list at least one schema"),
+                v.span,
+                format!("add the schemas, or remove `{k}`"),
+            ));
+            return None;
+        }
+        Some(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| self.child(parent, k, Entry::Index(i), item))
+                .collect(),
+        )
+    }
+
+    /// Reads one keyword into `out`; false when its value was refused.
+    fn keyword(&mut self, id: SchemaId, k: Keyword, e: &MapEntry, out: &mut SchemaNode) -> bool {
+        let v = &e.value;
+        match k {
+            Keyword::Ref => {
+                let Some(target) = self.string(k, v) else {
+                    return false;
+                };
+                match ref_type_name(&target) {
+                    Some(name) => {
+                        out.reference = Some(TypeRef {
+                            name: name.to_string(),
+                            target: None,
+                            span: v.span,
+                        });
+                        true
+                    }
+                    None => {
+                        self.push(
+                            Diagnostic::new(
+                                Code::UnresolvedRef,
+                                format!("`$ref: {target:?}` is not a named type"),
+                            )
+                            .at(v.span)
+                            .help(format!(
+                                "refer to named types as `{TYPE_REF_PREFIX}Name`, defined under `types:`"
+                            )),
+                        );
+                        false
+                    }
+                }
+            }
+            Keyword::Type => self.types(v, out),
+            Keyword::Nullable => self.boolean(k, v).map(|b| out.nullable = Some(b)).is_some(),
+            Keyword::Enum => match &v.value {
+                NodeValue::Seq(items) if !items.is_empty() => {
+                    out.enum_values = Some(data(v));
+                    true
+                }
+                NodeValue::Seq(_) => {
+                    self.push(invalid(
+                        "`enum` must list at least one value: an empty `enum` accepts nothing",
+                        v.span,
+                        "list the values allowed",
+                    ));
+                    false
+                }
+                _ => {
+                    self.push(invalid(
+                        format!("`enum` must be a list of values, found {}", found(v)),
+                        v.span,
+                        "write `enum: [a, b]`; for one value, `const: a`",
+                    ));
+                    false
+                }
+            },
+            Keyword::Const => {
+                out.const_value = Some(data(v));
+                true
+            }
+            Keyword::Default => {
+                out.default = Some(data(v));
+                true
+            }
+            Keyword::Examples => match &v.value {
+                NodeValue::Seq(_) => {
+                    out.examples = Some(data(v));
+                    true
+                }
+                _ => {
+                    self.push(invalid(
+                        format!("`examples` must be a list of values, found {}", found(v)),
+                        v.span,
+                        "write `examples: [a, b]`",
+                    ));
+                    false
+                }
+            },
+            Keyword::Title => self.string(k, v).map(|s| out.title = Some(s)).is_some(),
+            Keyword::Description => self
+                .string(k, v)
+                .map(|s| out.description = Some(s))
+                .is_some(),
+            Keyword::Comment => self.string(k, v).map(|s| out.comment = Some(s)).is_some(),
+            Keyword::SchemaDialect => self
+                .string(k, v)
+                .map(|s| out.schema_dialect = Some(s))
+                .is_some(),
+            Keyword::Id => self.string(k, v).map(|s| out.id = Some(s)).is_some(),
+            Keyword::ContentEncoding => self
+                .string(k, v)
+                .map(|s| out.content_encoding = Some(s))
+                .is_some(),
+            Keyword::ContentMediaType => self
+                .string(k, v)
+                .map(|s| out.content_media_type = Some(s))
+                .is_some(),
+            Keyword::Format => self.string(k, v).map(|s| out.format = Some(s)).is_some(),
+            Keyword::Pattern => self.string(k, v).map(|s| out.pattern = Some(s)).is_some(),
+            Keyword::Deprecated => self
+                .boolean(k, v)
+                .map(|b| out.deprecated = Some(b))
+                .is_some(),
+            Keyword::ReadOnly => self
+                .boolean(k, v)
+                .map(|b| out.read_only = Some(b))
+                .is_some(),
+            Keyword::WriteOnly => self
+                .boolean(k, v)
+                .map(|b| out.write_only = Some(b))
+                .is_some(),
+            Keyword::UniqueItems => self
+                .boolean(k, v)
+                .map(|b| out.unique_items = Some(b))
+                .is_some(),
+            Keyword::Minimum => self.number(k, v).map(|n| out.minimum = Some(n)).is_some(),
+            Keyword::Maximum => self.number(k, v).map(|n| out.maximum = Some(n)).is_some(),
+            Keyword::ExclusiveMinimum => self
+                .number(k, v)
+                .map(|n| out.exclusive_minimum = Some(n))
+                .is_some(),
+            Keyword::ExclusiveMaximum => self
+                .number(k, v)
+                .map(|n| out.exclusive_maximum = Some(n))
+                .is_some(),
+            Keyword::MultipleOf => match self.number(k, v) {
+                Some(n) if n.as_f64().is_some_and(|f| f > 0.0) => {
+                    out.multiple_of = Some(n);
+                    true
+                }
+                Some(n) => {
+                    self.push(invalid(
+                        format!("`multipleOf` must be greater than 0, found {n}"),
+                        v.span,
+                        "write a positive number, such as `multipleOf: 0.01`",
+                    ));
+                    false
+                }
+                None => false,
+            },
+            Keyword::MinLength => self.count(k, v).map(|n| out.min_length = Some(n)).is_some(),
+            Keyword::MaxLength => self.count(k, v).map(|n| out.max_length = Some(n)).is_some(),
+            Keyword::MinItems => self.count(k, v).map(|n| out.min_items = Some(n)).is_some(),
+            Keyword::MaxItems => self.count(k, v).map(|n| out.max_items = Some(n)).is_some(),
+            Keyword::Items => match &v.value {
+                NodeValue::Seq(_) => {
+                    self.push(
+                        Diagnostic::new(
+                            Code::UnsupportedSchema,
+                            "tuple `items` (a list of schemas, the draft-07 form) is not supported",
+                        )
+                        .at(v.span)
+                        .help("use an object with named properties instead of a positional tuple"),
+                    );
+                    false
+                }
+                _ => {
+                    out.items = Some(self.child(id, k, Entry::Whole, v));
+                    true
+                }
+            },
+            Keyword::AdditionalProperties => {
+                out.additional_properties = Some(self.child(id, k, Entry::Whole, v));
+                true
+            }
+            Keyword::Not => {
+                out.not = Some(self.child(id, k, Entry::Whole, v));
+                true
+            }
+            Keyword::Properties => {
+                let Some(entries) = v.as_map() else {
+                    self.push(invalid(
+                        format!("`properties` must map names to schemas, found {}", found(v)),
+                        v.span,
+                        "write `properties: {name: {type: string}}`",
+                    ));
+                    return false;
+                };
+                let props = entries
+                    .iter()
+                    .map(|p| Property {
+                        name: p.key.clone(),
+                        schema: self.child(id, k, Entry::Name(p.key.clone()), &p.value),
+                        span: p.key_span,
+                    })
+                    .collect();
+                out.properties = Some(props);
+                true
+            }
+            Keyword::Required => {
+                let NodeValue::Seq(items) = &v.value else {
+                    self.push(invalid(
+                        format!("`required` must be a list of property names, found {}", found(v)),
+                        v.span,
+                        "write `required: [name, other]`; in JSON Schema 2020-12 `required` belongs to the object, not to a property",
+                    ));
+                    return false;
+                };
+                for item in items {
+                    match item.as_str() {
+                        Some(name) if out.required.iter().any(|r| r.name == name) => {
+                            self.push(invalid(
+                                format!("`required` lists `{name}` twice"),
+                                item.span,
+                                "remove the second entry",
+                            ))
+                        }
+                        Some(name) => out.required.push(Required {
+                            name: name.to_string(),
+                            span: item.span,
+                        }),
+                        None => self.push(invalid(
+                            format!("`required` lists {}, not a property name", found(item)),
+                            item.span,
+                            "list property names as strings",
+                        )),
+                    }
+                }
+                true
+            }
+            Keyword::AnyOf => self.list(id, k, v).map(|l| out.any_of = Some(l)).is_some(),
+            Keyword::OneOf => self.list(id, k, v).map(|l| out.one_of = Some(l)).is_some(),
+            Keyword::AllOf => self.list(id, k, v).map(|l| out.all_of = Some(l)).is_some(),
+            Keyword::RustType => match v.as_str() {
+                Some("json") => {
+                    out.rust_type = Some(RustTypeHint::Json);
+                    true
+                }
+                _ => {
+                    self.push(invalid(
+                        format!("`x-rust-type` must be `json`, found {}", show(v)),
+                        v.span,
+                        "`x-rust-type: json` keeps the value as free-form JSON in Rust",
+                    ));
+                    false
+                }
+            },
+            // Unsupported keywords never reach here.
+            _ => false,
+        }
+    }
+
+    fn types(&mut self, v: &Node, out: &mut SchemaNode) -> bool {
+        let (names, as_list): (Vec<&Node>, bool) = match &v.value {
+            NodeValue::String(_) => (vec![v], false),
+            NodeValue::Seq(items) if !items.is_empty() => (items.iter().collect(), true),
+            _ => {
+                self.push(invalid(
+                    format!(
+                        "`type` must be a type name or a list of them, found {}",
+                        show(v)
+                    ),
+                    v.span,
+                    "write `type: string`, or `type: [string, \"null\"]`",
+                ));
+                return false;
+            }
+        };
+        let mut types = Vec::new();
+        for n in names {
+            let Some(s) = n.as_str() else {
+                self.push(invalid(
+                    format!("`type` lists {}, not a type name", found(n)),
+                    n.span,
+                    "list type names as strings",
+                ));
+                continue;
+            };
+            match JsonType::parse(s) {
+                Some(t) if types.contains(&t) => self.push(invalid(
+                    format!("`type` lists `{s}` twice"),
+                    n.span,
+                    "remove the second entry",
+                )),
+                Some(t) => types.push(t),
+                None => {
+                    let help = match did_you_mean(s, JsonType::ALL.map(JsonType::as_str)) {
+                        Some(m) => format!("did you mean `{m}`?"),
+                        None => {
+                            "the types are null, boolean, integer, number, string, array and object"
+                                .to_string()
+                        }
+                    };
+                    self.push(invalid(format!("`{s}` is not a JSON type"), n.span, help));
+                }
+            }
+        }
+        if types.is_empty() {
+            return false;
+        }
+        out.types = types;
+        out.types_as_list = as_list;
+        true
+    }
+}
+
+/// A value as it reads in a message: scalars shown, others by kind.
+fn show(v: &Node) -> String {
+    match &v.value {
+        NodeValue::Number(n) => format!("`{n}`"),
+        NodeValue::String(s) => format!("{s:?}"),
+        NodeValue::Bool(b) => format!("`{b}`"),
+        _ => found(v).to_string(),
+    }
+}
+
+/// Links every `$ref` under `root` to its named type's root; a name no type
+/// has is `unresolved-ref` with a "did you mean". Named types must all be
+/// registered first.
+/// `what` names the schema in messages ("type `Ticket`").
+pub fn link(schemas: &mut Schemas, root: SchemaId, what: &str, diags: &mut Vec<Diagnostic>) {
+    let mut refs = Vec::new();
+    schemas.walk(root, &mut |id, _| {
+        if schemas.get(id).reference.is_some() {
+            refs.push(id);
+        }
+    });
+    for id in refs {
+        let Some(r) = &schemas.get(id).reference else {
+            continue;
+        };
+        let (name, span) = (r.name.clone(), r.span);
+        match schemas.named(&name) {
+            Some(target) => {
+                if let Some(r) = &mut schemas.get_mut(id).reference {
+                    r.target = Some(target);
+                }
+            }
+            None => {
+                let mut d = Diagnostic::new(
+                    Code::UnresolvedRef,
+                    format!("{what} refers to type `{name}`, which is not defined"),
+                )
+                .at(span);
+                let names: Vec<&str> = schemas.named_types().map(|(n, _)| n).collect();
+                d = match did_you_mean(&name, names.iter().copied()) {
+                    Some(s) => d.help(format!("did you mean `{TYPE_REF_PREFIX}{s}`?")),
+                    None => d.help("define it under `types:`, or fix the name"),
+                };
+                diags.push(d);
+            }
+        }
+    }
+}
+
+/// A schema from JSON, with no spans: for schemas toolc makes itself and
+/// for tests. Problems are returned, not located.
+pub fn from_json(schemas: &mut Schemas, v: &Value, span: Span) -> (SchemaId, Vec<Diagnostic>) {
+    let node = Node::from_json(v, span);
+    let mut diags = Vec::new();
+    let id = Reader {
+        schemas,
+        diags: &mut diags,
+    }
+    .read(&node);
+    (id, diags)
+}
