@@ -1,4 +1,4 @@
-//! The whole compile, load → resolve → emit → write, for synthetic toolsets
+//! The whole compile, load → resolve → lower → emit → write, for synthetic toolsets
 //! of 100, 1,000 and 10,000 tools, to show how the cost grows. The baseline
 //! in each group is reading and parsing the same YAML into an untyped value.
 
@@ -10,8 +10,9 @@ use std::path::PathBuf;
 fn compile_to(paths: &[PathBuf], out: &std::path::Path) {
     let checked = toolc::check(paths, &Default::default());
     assert!(!checked.diagnostics.has_errors());
-    let rust =
-        toolc::emit::rust::generate(&checked.toolset, &Default::default()).expect("generates");
+    let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
+    let rust = toolc::emit::rust::generate(&checked.toolset, &lowered, &Default::default())
+        .expect("generates");
     let docs = toolc::emit::docs::reference(&checked.toolset).expect("renders");
     toolc::write::write_all(
         out,
@@ -65,13 +66,19 @@ fn bench(c: &mut Criterion) {
     g.bench_function("load_resolve", |b| {
         b.iter(|| toolc::check(&paths, &Default::default()))
     });
-    let settings = toolc::lint::LintSettings::for_dialects(&toolc::lint::Dialect::DEFAULT);
+    let dialects = toolc::lint::Dialect::DEFAULT;
+    let settings = toolc::lint::LintSettings::for_dialects(&dialects);
+    g.bench_function("lower_default_dialects", |b| {
+        b.iter(|| toolc::lower::lower(&checked.toolset, &dialects, Default::default()))
+    });
+    let lowered = toolc::lower::lower(&checked.toolset, &dialects, Default::default());
     g.bench_function("lint_default_dialects", |b| {
-        b.iter(|| toolc::lint::lint_toolset(&checked.toolset, &settings))
+        b.iter(|| toolc::lint::lint_toolset(&checked.toolset, &lowered, &settings))
     });
     g.bench_function("emit_rust", |b| {
         b.iter(|| {
-            toolc::emit::rust::generate(&checked.toolset, &Default::default()).expect("generates")
+            toolc::emit::rust::generate(&checked.toolset, &lowered, &Default::default())
+                .expect("generates")
         })
     });
     g.bench_function("emit_docs", |b| {

@@ -274,7 +274,7 @@ impl Builder {
         if all.iter().any(crate::diag::Diagnostic::is_error) {
             return Err(Error::new(render(&all)));
         }
-        let code = crate::emit::rust::generate(&analyzed.toolset, &self.rust)
+        let code = crate::emit::rust::generate(&analyzed.toolset, &analyzed.lowered, &self.rust)
             .map_err(|d| Error::new(render(&d)))?;
         let output = out_dir.join(&self.file_name);
         let written = crate::write::write_if_changed(&output, &code)

@@ -40,6 +40,8 @@ pub struct Options {
     pub allow: Option<Vec<String>>,
     /// `[emit] out_dir`: where generated files go.
     pub out_dir: Option<PathBuf>,
+    /// `[emit] extensions`: keep `x-` keys of schemas in the tool lists.
+    pub extensions: Option<bool>,
 }
 
 impl Options {
@@ -51,6 +53,14 @@ impl Options {
             deny: self.deny.or(fallback.deny),
             allow: self.allow.or(fallback.allow),
             out_dir: self.out_dir.or(fallback.out_dir),
+            extensions: self.extensions.or(fallback.extensions),
+        }
+    }
+
+    /// The lowering options these options give.
+    pub fn lower_options(&self) -> crate::lower::Options {
+        crate::lower::Options {
+            extensions: self.extensions.unwrap_or(false),
         }
     }
 
@@ -344,7 +354,7 @@ impl Parser {
 
 const SECTIONS: &[&str] = &["lint", "emit"];
 const LINT_KEYS: &[&str] = &["dialects", "require_describe", "deny", "allow"];
-const EMIT_KEYS: &[&str] = &["out_dir"];
+const EMIT_KEYS: &[&str] = &["out_dir", "extensions"];
 
 /// Parses the config in `sources` under `file`.
 pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
@@ -458,6 +468,10 @@ pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
                                     .help(format!("name a folder, such as `{DEFAULT_OUT_DIR}`")),
                             ),
                             _ => p.wrong(v, "out_dir", "a string"),
+                        },
+                        "extensions" => match v.get_ref() {
+                            DeValue::Boolean(b) => options.extensions = Some(*b),
+                            _ => p.wrong(v, "extensions", "a boolean"),
                         },
                         _ => p.unknown(k, "`[emit]`", EMIT_KEYS),
                     }

@@ -4,7 +4,8 @@
 //! and agents. The pipeline runs one way:
 //!
 //! ```text
-//! manifest files ──load──▶ raw structs ──resolve──▶ Toolset (the IR) ──lint──▶ findings ──emit──▶ outputs
+//! manifest files ──load──▶ raw structs ──resolve──▶ Toolset (the IR) ──lower──▶ provider forms
+//!     ──lint──▶ findings ──emit──▶ outputs
 //! ```
 //!
 //! [`check`] runs load and resolve over manifest paths and returns the IR
@@ -15,6 +16,7 @@ pub mod config;
 pub mod diag;
 pub mod emit;
 pub mod lint;
+pub mod lower;
 pub mod manifest;
 pub mod model;
 pub mod pipeline;

@@ -1,12 +1,14 @@
 //! The whole front half of a compile in one call: load, resolve, the config,
-//! lint. The command line and the build.rs API both start here, so they
-//! report the same problems for the same input; then [`outputs`] emits every
-//! file `toolc build` writes.
+//! lower, lint. The command line and the build.rs API both start here, so
+//! they report the same problems for the same input; then [`outputs`] emits
+//! every file `toolc build` writes from what was lowered, lowering nothing
+//! again.
 
 use crate::config::{self, Config, Options};
 use crate::diag::{Diagnostic, SourceMap};
 use crate::emit::rust::RustOptions;
 use crate::lint::{Finding, LintSettings};
+use crate::lower::{Dialect, Lowered};
 use crate::model::{ResolveOptions, Toolset};
 use crate::write::Output;
 use std::path::PathBuf;
@@ -21,6 +23,8 @@ pub struct Analyzed {
     /// The lint settings: code options over `toolc.toml` over defaults;
     /// `None` when the options themselves are wrong.
     pub settings: Option<LintSettings>,
+    /// Every tool in each linted dialect's form, and MCP's.
+    pub lowered: Lowered,
     pub findings: Vec<Finding>,
     pub config: Config,
     /// Whether the config and the options are usable (no error in them).
@@ -77,8 +81,13 @@ pub fn analyze(
         }
     };
     let config_failed = diagnostics.iter().any(Diagnostic::is_error);
+    let options = code.clone().or(config.options.clone());
+    let dialects: Vec<Dialect> = settings
+        .as_ref()
+        .map_or_else(|| Dialect::DEFAULT.to_vec(), |s| s.dialects.clone());
+    let lowered = crate::lower::lower(&checked.toolset, &dialects, options.lower_options());
     let findings = match (&settings, config_failed) {
-        (Some(s), false) => crate::lint::lint_toolset(&checked.toolset, s),
+        (Some(s), false) => crate::lint::lint_toolset(&checked.toolset, &lowered, s),
         _ => Vec::new(),
     };
     let mut all = checked.diagnostics.into_vec();
@@ -88,6 +97,7 @@ pub fn analyze(
         toolset: checked.toolset,
         diagnostics: all,
         settings,
+        lowered,
         findings,
         config,
         config_ok: !config_failed,
@@ -100,7 +110,7 @@ pub fn analyze(
 /// agent's tool list per linted dialect (`tools/<agent>/<dialect>.json`).
 pub fn outputs(analyzed: &Analyzed, rust: &RustOptions) -> Result<Vec<Output>, Vec<Diagnostic>> {
     let set = &analyzed.toolset;
-    let code = crate::emit::rust::generate(set, rust)?;
+    let code = crate::emit::rust::generate(set, &analyzed.lowered, rust)?;
     let docs = crate::emit::docs::reference(set)
         .map_err(|e| vec![Diagnostic::new(crate::diag::Code::Io, e)])?;
     let mut out = vec![
@@ -116,9 +126,8 @@ pub fn outputs(analyzed: &Analyzed, rust: &RustOptions) -> Result<Vec<Output>, V
     if let Some(settings) = &analyzed.settings {
         for agent in &set.agents {
             for &dialect in &settings.dialects {
-                let emitted = crate::emit::dialect::emit_tool_list(set, agent, dialect, settings);
-                let mut text = serde_json::to_string_pretty(&emitted.list).unwrap_or_default();
-                text.push('\n');
+                let list = analyzed.lowered.list(set, agent, dialect);
+                let text = crate::emit::lists::text(&list);
                 out.push(Output {
                     path: PathBuf::from("tools")
                         .join(&agent.name)
@@ -129,6 +138,54 @@ pub fn outputs(analyzed: &Analyzed, rust: &RustOptions) -> Result<Vec<Output>, V
         }
     }
     Ok(out)
+}
+
+/// One tool list with what linting it found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Emitted {
+    pub list: serde_json::Value,
+    pub findings: Vec<Finding>,
+}
+
+impl Emitted {
+    /// Whether a provider would reject the list.
+    pub fn has_errors(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.severity == crate::diag::Severity::Error)
+    }
+}
+
+/// One agent's tool list in one dialect, lowered and linted on its own: what
+/// `toolc dump` prints, and a convenience for tools built on toolc. The
+/// findings are those of the agent's tools and list.
+pub fn tool_list(
+    toolset: &Toolset,
+    agent: &crate::model::Agent,
+    dialect: Dialect,
+    settings: &LintSettings,
+    options: crate::lower::Options,
+) -> Emitted {
+    let lowered = crate::lower::lower(toolset, &[dialect], options);
+    let settings = LintSettings {
+        dialects: vec![dialect],
+        ..settings.clone()
+    };
+    let agent_ops = toolset.agent_operations(agent);
+    let names: Vec<&str> = toolset
+        .operations()
+        .enumerate()
+        .filter(|(i, _)| agent_ops.contains(i))
+        .map(|(_, t)| t.name.as_str())
+        .collect();
+    let findings = crate::lint::lint_toolset(toolset, &lowered, &settings)
+        .into_iter()
+        .filter(|f| f.tool.as_deref().is_none_or(|t| names.contains(&t)))
+        .collect();
+    Emitted {
+        list: lowered.list(toolset, agent, dialect),
+        findings,
+    }
 }
 
 /// The folders of the output folder whose every file `toolc build` writes:

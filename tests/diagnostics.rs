@@ -892,7 +892,9 @@ fn lint() {
     );
     let strict = toolc::lint::Dialect::parse("openai-strict").unwrap();
     let settings = toolc::lint::LintSettings::for_dialects(&[strict]);
-    let diags = toolc::lint::to_diagnostics(&toolc::lint::lint_toolset(&toolset, &settings));
+    let lowered = toolc::lower::lower(&toolset, &[strict], Default::default());
+    let diags =
+        toolc::lint::to_diagnostics(&toolc::lint::lint_toolset(&toolset, &lowered, &settings));
     let found: Vec<Seen> = diags.iter().map(|d| seen(&loaded.sources, d)).collect();
     only(
         found,

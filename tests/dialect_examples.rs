@@ -4,11 +4,10 @@
 
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use toolc::emit::dialect::{
-    canonical_arguments, mcp_output_omitted, mcp_output_schema, schema_for, strict_arguments,
-};
-use toolc::lint::{Dialect, Role};
-use toolc::model::{Tool, Toolset};
+use toolc::lint::Dialect;
+use toolc::lower::arguments::{from_strict, to_strict};
+use toolc::lower::schema_for;
+use toolc::model::{SchemaId, Tool, Toolset};
 
 fn manifests() -> Toolset {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/manifests"));
@@ -42,11 +41,22 @@ fn errors(v: &jsonschema::Validator, instance: &Value) -> Vec<String> {
 }
 
 /// What a dialect's model would send for these canonical arguments.
-fn sent(d: Dialect, bundled: &Value, args: &Value) -> Value {
+fn sent(d: Dialect, t: &Toolset, params: SchemaId, args: &Value) -> Value {
     if d.is_openai_strict() {
-        strict_arguments(bundled, args)
+        to_strict(&t.schemas, params, args)
     } else {
         args.clone()
+    }
+}
+
+/// The MCP output schema of a tool, or why it has none.
+fn mcp_output(t: &Toolset, tool: &Tool) -> Result<Value, Option<String>> {
+    let op = t.operations().position(|x| std::ptr::eq(x, tool)).unwrap();
+    let lowered = toolc::lower::lower(t, &[Dialect::Mcp], Default::default());
+    let form = lowered.form(op, Dialect::Mcp).unwrap();
+    match &form.returns {
+        Some(r) => Ok(r.json.clone()),
+        None => Err(form.output_omitted.clone()),
     }
 }
 
@@ -62,9 +72,8 @@ fn every_form_accepts_the_example_arguments() {
     let t = manifests();
     let mut checked = 0;
     for tool in all_tools(&t) {
-        let bundled = t.bundle(tool.parameters);
         for d in Dialect::ALL {
-            let form = schema_for(&t, tool.parameters, d, Role::Parameters);
+            let form = schema_for(&t, tool.parameters, d);
             assert!(
                 form.refusals.is_empty(),
                 "{} {d}: {:?}",
@@ -73,7 +82,7 @@ fn every_form_accepts_the_example_arguments() {
             );
             let v = validator(&form.json);
             for ex in &tool.examples {
-                let args = sent(d, &bundled, &ex.arguments);
+                let args = sent(d, &t, tool.parameters, &ex.arguments);
                 let errs = errors(&v, &args);
                 assert!(
                     errs.is_empty(),
@@ -94,7 +103,7 @@ fn strict_arguments_fill_every_optional_with_null_and_round_trip() {
     for tool in all_tools(&t) {
         let bundled = t.bundle(tool.parameters);
         for ex in &tool.examples {
-            let strict = strict_arguments(&bundled, &ex.arguments);
+            let strict = to_strict(&t.schemas, tool.parameters, &ex.arguments);
             if let Some(props) = bundled.get("properties").and_then(Value::as_object) {
                 for k in props.keys() {
                     assert!(
@@ -105,7 +114,7 @@ fn strict_arguments_fill_every_optional_with_null_and_round_trip() {
                 }
             }
             assert_eq!(
-                canonical_arguments(&bundled, &strict),
+                from_strict(&t.schemas, tool.parameters, &strict),
                 ex.arguments,
                 "{}",
                 tool.name
@@ -123,7 +132,7 @@ fn the_strict_form_makes_absent_optionals_explicit() {
         .into_iter()
         .find(|t| t.name == "update_ticket")
         .unwrap();
-    let form = schema_for(&t, tool.parameters, Dialect::OpenAiStrict, Role::Parameters);
+    let form = schema_for(&t, tool.parameters, Dialect::OpenAiStrict);
     let v = validator(&form.json);
     let args = &tool.examples[0].arguments;
     assert!(args.get("priority").is_none());
@@ -178,9 +187,9 @@ fn every_form_still_rejects_what_the_canonical_schema_rejects() {
                     tool.name
                 );
                 for d in Dialect::ALL {
-                    let form = schema_for(&t, tool.parameters, d, Role::Parameters);
+                    let form = schema_for(&t, tool.parameters, d);
                     let v = validator(&form.json);
-                    let args = sent(d, &bundled, b);
+                    let args = sent(d, &t, tool.parameters, b);
                     assert!(
                         !v.is_valid(&args),
                         "{} in {d} accepts {args}, which the canonical schema rejects",
@@ -197,20 +206,18 @@ fn result_forms_accept_the_example_results() {
     let t = manifests();
     let mut checked = 0;
     for tool in all_tools(&t) {
-        let Some(returns) = &tool.returns else {
+        let Some(returns) = tool.returns else {
             continue;
         };
-        let mut forms = vec![
-            (
-                Dialect::GeminiVertex,
-                schema_for(&t, *returns, Dialect::GeminiVertex, Role::Returns).json,
-            ),
-            (
-                Dialect::GeminiJsonSchema,
-                schema_for(&t, *returns, Dialect::GeminiJsonSchema, Role::Returns).json,
-            ),
-        ];
-        if let Some(s) = mcp_output_schema(&t, tool) {
+        let mut forms: Vec<(Dialect, Value)> = [
+            Dialect::Gemini,
+            Dialect::GeminiVertex,
+            Dialect::GeminiJsonSchema,
+        ]
+        .into_iter()
+        .map(|d| (d, schema_for(&t, returns, d).json))
+        .collect();
+        if let Ok(s) = mcp_output(&t, tool) {
             forms.push((Dialect::Mcp, s));
         }
         for (d, form) in forms {
@@ -235,13 +242,13 @@ fn mcp_lists_an_output_schema_exactly_for_plain_object_results() {
     let t = manifests();
     let tools = all_tools(&t);
     let get = |name: &str| *tools.iter().find(|t| t.name == name).unwrap();
-    let listed = |name: &str| mcp_output_schema(&t, get(name));
-    let array = mcp_output_omitted(&t, get("list_tickets")).expect("an array result has none");
-    assert!(array.contains("`type: \"array\"`"), "{array}");
-    assert!(listed("list_tickets").is_none());
+    let listed = |name: &str| mcp_output(&t, get(name));
+    let array = listed("list_tickets")
+        .expect_err("an array result has none")
+        .expect("and says why");
+    assert!(array.contains("`type: array`"), "{array}");
     // A $ref to an object type is inlined at the root.
     assert_eq!(listed("update_ticket").unwrap()["type"], json!("object"));
-    assert!(listed("lookup_order").is_some());
-    assert!(listed("slug_and_span").is_some());
-    assert!(mcp_output_omitted(&t, get("slug_and_span")).is_none());
+    assert!(listed("lookup_order").is_ok());
+    assert!(listed("slug_and_span").is_ok());
 }

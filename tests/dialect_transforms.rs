@@ -3,8 +3,15 @@
 
 use serde_json::{Value, json};
 use toolc::diag::{Severity, render_plain};
-use toolc::emit::dialect::{emit_tool_list, schema_for, tool_list};
-use toolc::lint::{Dialect, Finding, LintSettings, Role, lint_toolset, to_diagnostics};
+use toolc::lint::{Dialect, Finding, LintSettings, lint_toolset, to_diagnostics};
+use toolc::lower::schema_for;
+use toolc::pipeline::tool_list;
+
+/// Lowers a toolset for the settings' dialects and lints it.
+fn lint_with(toolset: &toolc::model::Toolset, settings: &LintSettings) -> Vec<Finding> {
+    let lowered = toolc::lower::lower(toolset, &settings.dialects, Default::default());
+    lint_toolset(toolset, &lowered, settings)
+}
 
 struct Fixture {
     _dir: tempfile::TempDir,
@@ -56,22 +63,38 @@ impl Fixture {
 
     fn params(&self, tool: &str, d: Dialect) -> Value {
         let t = self.tool(tool);
-        let form = schema_for(self.toolset(), t.parameters, d, Role::Parameters);
+        let form = schema_for(self.toolset(), t.parameters, d);
         assert!(form.refusals.is_empty(), "{:?}", form.refusals);
         form.json
     }
 
     fn returns(&self, tool: &str, d: Dialect) -> Value {
         let t = self.tool(tool);
-        schema_for(self.toolset(), t.returns.unwrap(), d, Role::Returns).json
+        schema_for(self.toolset(), t.returns.unwrap(), d).json
     }
 
     fn list(&self, d: Dialect) -> Result<Value, Vec<Finding>> {
-        tool_list(self.toolset(), &self.toolset().agents[0], d)
+        let e = tool_list(
+            self.toolset(),
+            &self.toolset().agents[0],
+            d,
+            &LintSettings::for_dialects(&[d]),
+            Default::default(),
+        );
+        if e.has_errors() {
+            Err(e.findings)
+        } else {
+            Ok(e.list)
+        }
     }
 
     fn lint(&self, dialects: &[Dialect]) -> Vec<Finding> {
-        lint_toolset(self.toolset(), &LintSettings::for_dialects(dialects))
+        let lowered = toolc::lower::lower(self.toolset(), dialects, Default::default());
+        lint_toolset(
+            self.toolset(),
+            &lowered,
+            &LintSettings::for_dialects(dialects),
+        )
     }
 
     /// `path:line:col: severity[rule]: ...` lines of the findings.
@@ -146,10 +169,11 @@ fn openai_strict_requires_everything_and_makes_optionals_nullable() {
         p["properties"]["label"],
         json!({"type": ["string", "null"], "enum": ["a", "b", null]})
     );
-    // `default` said in the description; int32 as bounds.
+    // `default` said in the description; int32 as bounds; an integer with
+    // no upper bound gets the one of its Rust type.
     assert_eq!(
         p["properties"]["limit"],
-        json!({"type": ["integer", "null"], "minimum": 1, "description": "At most this many. Default: 20."})
+        json!({"type": ["integer", "null"], "minimum": 1, "maximum": 9223372036854775807i64, "description": "At most this many. Default: 20."})
     );
     assert_eq!(
         p["properties"]["page"],
@@ -256,11 +280,8 @@ fn the_list_shapes_follow_each_provider() {
     let d0 = &gjs["functionDeclarations"][0];
     assert!(d0["parametersJsonSchema"].is_object() && d0["responseJsonSchema"].is_object());
     assert!(d0.get("parameters").is_none());
-    assert!(
-        f.list(Dialect::Gemini).unwrap()["functionDeclarations"][0]
-            .get("response")
-            .is_none()
-    );
+    // Gemini declarations carry the result's schema as `response`.
+    assert!(f.list(Dialect::Gemini).unwrap()["functionDeclarations"][0]["response"].is_object());
     // Manifest order.
     let names: Vec<&str> = oai
         .as_array()
@@ -276,9 +297,10 @@ fn mcp_lists_hints_titles_and_object_results() {
     let f = load(TICKETS);
     let mcp = f.list(Dialect::Mcp).unwrap();
     let tools = mcp["tools"].as_array().unwrap();
+    // Keys of the manifest's own have no place in MCP's `ToolAnnotations`.
     assert_eq!(
         tools[0]["annotations"],
-        json!({"readOnlyHint": true, "openWorldHint": false, "audience": "staff"})
+        json!({"readOnlyHint": true, "openWorldHint": false})
     );
     // An array result has no outputSchema, and a note says so.
     assert!(tools[0].get("outputSchema").is_none());
@@ -332,8 +354,20 @@ fn the_same_input_gives_the_same_bytes() {
     let b = load(TICKETS);
     for d in Dialect::ALL {
         let settings = LintSettings::for_dialects(&[d]);
-        let x = emit_tool_list(a.toolset(), &a.toolset().agents[0], d, &settings);
-        let y = emit_tool_list(b.toolset(), &b.toolset().agents[0], d, &settings);
+        let x = tool_list(
+            a.toolset(),
+            &a.toolset().agents[0],
+            d,
+            &settings,
+            Default::default(),
+        );
+        let y = tool_list(
+            b.toolset(),
+            &b.toolset().agents[0],
+            d,
+            &settings,
+            Default::default(),
+        );
         assert_eq!(
             serde_json::to_string(&x.list).unwrap(),
             serde_json::to_string(&y.list).unwrap(),
@@ -661,7 +695,7 @@ fn deny_allow_and_require_describe_change_the_findings() {
     let f = load(TICKETS);
     let base = LintSettings::for_dialects(&[Dialect::Gemini]);
     let count = |s: &LintSettings, rule: &str| -> Vec<Severity> {
-        lint_toolset(f.toolset(), s)
+        lint_with(f.toolset(), s)
             .iter()
             .filter(|x| x.rule == rule)
             .map(|x| x.severity)
@@ -682,7 +716,7 @@ fn deny_allow_and_require_describe_change_the_findings() {
     allow.allow.insert("missing-description");
     assert!(count(&allow, "missing-description").is_empty());
     // Dialects chosen are the dialects linted.
-    let only: Vec<Option<Dialect>> = lint_toolset(
+    let only: Vec<Option<Dialect>> = lint_with(
         f.toolset(),
         &LintSettings::for_dialects(&[Dialect::AnthropicStrict]),
     )
@@ -711,11 +745,12 @@ toolboxes:
 "##,
     );
     let agent = &f.toolset().agents[0];
-    let e = emit_tool_list(
+    let e = tool_list(
         f.toolset(),
         agent,
         Dialect::Gemini,
         &LintSettings::for_dialects(&[Dialect::Gemini]),
+        Default::default(),
     );
     assert!(!e.has_errors());
     assert!(
@@ -729,7 +764,16 @@ toolboxes:
     );
     let mut denied = LintSettings::for_dialects(&[Dialect::Gemini]);
     denied.deny.insert("gemini-string-format");
-    assert!(emit_tool_list(f.toolset(), agent, Dialect::Gemini, &denied).has_errors());
+    assert!(
+        tool_list(
+            f.toolset(),
+            agent,
+            Dialect::Gemini,
+            &denied,
+            Default::default()
+        )
+        .has_errors()
+    );
 }
 
 #[test]
@@ -787,7 +831,7 @@ agents:
     .unwrap();
     let checked = toolc::check(&[path], &Default::default());
     assert!(!checked.diagnostics.has_errors());
-    let findings = lint_toolset(
+    let findings = lint_with(
         &checked.toolset,
         &LintSettings::for_dialects(&[Dialect::Gemini]),
     );

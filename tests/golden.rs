@@ -13,7 +13,8 @@ fn generate(path: &str, options: &toolc::emit::rust::RustOptions) -> String {
         .map(|d| toolc::diag::render_plain(&checked.sources, d))
         .collect();
     assert!(errors.is_empty(), "{path}: {errors:#?}");
-    match toolc::emit::rust::generate(&checked.toolset, options) {
+    let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
+    match toolc::emit::rust::generate(&checked.toolset, &lowered, options) {
         Ok(code) => code,
         Err(diags) => panic!(
             "{path}: {:#?}",

@@ -1277,15 +1277,28 @@ fn seed_rule_ids_and_the_seed_dialect_alias_are_kept() {
 
 #[test]
 fn missing_description_is_dialect_independent_and_follows_refs() {
-    let s = json!({"type": "object", "properties": {
-        "a": {"type": "string"},
-        "b": {"type": "string", "description": "B"},
-        "c": {"$ref": "#/$defs/C"}
-    }, "$defs": {"C": {"type": "string", "description": "a C"}}});
-    let hits = toolc::lint::check_canonical(&s, Role::Parameters);
-    let at: Vec<&str> = hits.iter().map(|h| h.pointer.as_str()).collect();
-    assert_eq!(at, ["/properties/a"]);
-    assert!(hits.iter().all(|h| h.rule == "missing-description"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(
+        &path,
+        "version: 1\ntypes:\n  C: { type: string, description: a C }\ntoolboxes:\n  t:\n    description: T\n    tools:\n      x:\n        description: X\n        parameters:\n          type: object\n          properties:\n            a: { type: string }\n            b: { type: string, description: B }\n            c: { $ref: \"#/types/C\" }\n",
+    )
+    .unwrap();
+    let checked = toolc::check(&[path], &Default::default());
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let settings = toolc::lint::LintSettings {
+        dialects: vec![],
+        require_describe: true,
+        ..Default::default()
+    };
+    let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
+    let findings = toolc::lint::lint_toolset(&checked.toolset, &lowered, &settings);
+    let at: Vec<(&str, Option<toolc::lint::Dialect>)> = findings
+        .iter()
+        .map(|f| (f.pointer.as_str(), f.dialect))
+        .collect();
+    assert_eq!(at, [("/properties/a", None)]);
+    assert!(findings.iter().all(|f| f.rule == "missing-description"));
 }
 
 #[test]
@@ -1304,13 +1317,17 @@ fn pure_checks_survive_hostile_schemas() {
         deep,
     ];
     for s in &odd {
+        // Read as a manifest schema would be (problems reported, not fatal),
+        // then lowered into every dialect.
+        let mut schemas = toolc::model::Schemas::new();
+        let (id, _) =
+            toolc::model::schema::read::from_json(&mut schemas, s, toolc::diag::Span::default());
         for d in Dialect::ALL {
             for role in [Role::Parameters, Role::Returns] {
                 let _ = check_schema(s, d, role);
-                let _ = toolc::emit::dialect::transform(s, d);
             }
+            let _ = toolc::lower::schema::lower(&schemas, id, d, Default::default());
             let _ = check_tool_list(s, d, &Dialect::ALL, &[]);
         }
-        let _ = toolc::lint::check_canonical(s, Role::Parameters);
     }
 }

@@ -266,7 +266,7 @@ pub mod toolboxes {
                 description: "List meetings for a day",
                 input_schema: "{\"type\":\"object\",\"properties\":{\"day\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"ISO date\"}},\"required\":[\"day\"]}",
                 output_schema: ::std::option::Option::Some(
-                    "{\"$ref\":\"#/$defs/MeetingList\",\"$defs\":{\"MeetingList\":{\"type\":\"object\",\"description\":\"The meetings of one day.\",\"properties\":{\"meetings\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"pattern\":\"\\\\S\",\"description\":\"A meeting title.\"},\"description\":\"Meeting titles, in start order.\"}},\"required\":[\"meetings\"]}}}",
+                    "{\"type\":\"object\",\"description\":\"The meetings of one day.\",\"properties\":{\"meetings\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"pattern\":\"\\\\S\",\"description\":\"A meeting title.\"},\"description\":\"Meeting titles, in start order.\"}},\"required\":[\"meetings\"]}",
                 ),
                 parameters: &super::super::__schemas::S8,
                 returns: ::std::option::Option::Some(
@@ -281,7 +281,7 @@ pub mod toolboxes {
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
                 },
-                annotations: "{\"read_only\":true}",
+                annotations: "{\"readOnlyHint\":true}",
             },
             ::toolc_runtime::ToolDescriptor {
                 name: "whoami",
@@ -289,9 +289,7 @@ pub mod toolboxes {
                 title: ::std::option::Option::None,
                 description: "Who this run is acting on behalf of.",
                 input_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
-                output_schema: ::std::option::Option::Some(
-                    "{\"$ref\":\"#/$defs/OperatorScope\",\"$defs\":{\"OperatorScope\":{\"type\":\"object\",\"description\":\"Who a run acts on behalf of.\",\"properties\":{\"operator\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_-]*$\",\"description\":\"The operator's login.\"},\"tier\":{\"type\":\"string\",\"enum\":[\"free\",\"pro\",\"enterprise\"],\"description\":\"The operator's plan.\"}},\"required\":[\"operator\",\"tier\"]}}}",
-                ),
+                output_schema: ::std::option::Option::None,
                 parameters: &super::super::__schemas::S10,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_OPERATOR_SCOPE,
@@ -305,7 +303,7 @@ pub mod toolboxes {
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
                 },
-                annotations: "{\"read_only\":true}",
+                annotations: "{\"readOnlyHint\":true}",
             },
         ];
     }
@@ -464,7 +462,7 @@ pub mod toolboxes {
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
                 },
-                annotations: "{\"read_only\":true,\"open_world\":false}",
+                annotations: "{\"title\":\"Look up order\",\"readOnlyHint\":true,\"openWorldHint\":false}",
             },
         ];
     }
@@ -650,9 +648,7 @@ pub mod toolboxes {
                 title: ::std::option::Option::None,
                 description: "Return open support tickets for a customer",
                 input_schema: "{\"type\":\"object\",\"properties\":{\"customerId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"The customer's id.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":20,\"description\":\"At most this many tickets.\"}},\"required\":[\"customerId\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
-                output_schema: ::std::option::Option::Some(
-                    "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Ticket\"},\"$defs\":{\"Ticket\":{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"]},\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
-                ),
+                output_schema: ::std::option::Option::None,
                 parameters: &super::super::__schemas::S16,
                 returns: ::std::option::Option::Some(&super::super::__schemas::S19),
                 validate_returns: true,
@@ -664,7 +660,7 @@ pub mod toolboxes {
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
                 },
-                annotations: "{\"read_only\":true}",
+                annotations: "{\"readOnlyHint\":true}",
             },
             ::toolc_runtime::ToolDescriptor {
                 name: "update_ticket",
@@ -673,7 +669,7 @@ pub mod toolboxes {
                 description: "Change a ticket's status or priority.",
                 input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"The new priority.\"}},\"required\":[\"id\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 output_schema: ::std::option::Option::Some(
-                    "{\"$ref\":\"#/$defs/Ticket\",\"$defs\":{\"Ticket\":{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"]},\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
+                    "{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 ),
                 parameters: &super::super::__schemas::S20,
                 returns: ::std::option::Option::Some(
@@ -691,7 +687,7 @@ pub mod toolboxes {
                     }),
                     timeout_ms: ::std::option::Option::Some(5000u64),
                 },
-                annotations: "{\"destructive\":true,\"idempotent\":true}",
+                annotations: "{\"destructiveHint\":true,\"idempotentHint\":true}",
             },
         ];
     }

@@ -70,9 +70,11 @@ pub struct ToolDescriptor {
     pub title: Option<&'static str>,
     /// The model-facing description.
     pub description: &'static str,
-    /// The canonical JSON Schema text of the parameters.
+    /// The input schema as MCP lists it (JSON text): the compiler's `mcp` form of the
+    /// parameters.
     pub input_schema: &'static str,
-    /// The canonical JSON Schema text of the result, if declared.
+    /// The output schema as MCP lists it (JSON text): present for a plain-object result that
+    /// is validated, the only results MCP's `structuredContent` carries.
     pub output_schema: Option<&'static str>,
     /// The parameters, as a validation schema.
     pub parameters: &'static Schema,
@@ -86,7 +88,8 @@ pub struct ToolDescriptor {
     pub deprecated: bool,
     /// Auth, roles, rate limit and timeout.
     pub policy: Policy,
-    /// Tool annotations as JSON object text (`"{}"` when none).
+    /// The MCP annotations as JSON object text (`"{}"` when none): `title` and the hints
+    /// (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`).
     pub annotations: &'static str,
 }
 

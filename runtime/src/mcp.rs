@@ -49,12 +49,12 @@ use std::time::Duration;
 pub use rmcp;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
-    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 #[cfg(feature = "mcp-http")]
@@ -337,138 +337,28 @@ impl fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
-/// The MCP `Tool` of a descriptor: name, title, description, input schema (object root),
-/// output schema (only for a plain-object result that the runtime validates), annotations.
-///
-/// A root `$ref` into the schema's `$defs` is inlined, keeping `$defs` at the top, as the
-/// compiler's `mcp` dialect does. A result that is not a plain object (another type, a
-/// nullable object, a root `anyOf`/`oneOf`) lists no output schema and is answered as text
-/// only; so is a result with `validate_returns: false`, which the runtime does not check.
+/// The MCP `Tool` of a descriptor, as the compiler made it: name, title, description, input
+/// schema, output schema (listed only for a plain-object result that the runtime validates)
+/// and annotations. Nothing is recomputed here: `toolc dump --dialect mcp` lists the same.
 pub fn mcp_tool(desc: &ToolDescriptor) -> Tool {
-    let input = object_root(desc.input_schema_json()).unwrap_or_else(|| {
-        let mut m = match desc.input_schema_json() {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
-        m.insert("type".into(), Value::String("object".into()));
-        m
-    });
+    let object = |v: Value| match v {
+        Value::Object(m) => Some(m),
+        _ => None,
+    };
+    let input = object(desc.input_schema_json()).unwrap_or_default();
     let mut tool = Tool::new(desc.name, desc.description, Arc::new(input));
-    if desc.validate_returns
-        && let Some(output) = desc.output_schema_json().and_then(object_root)
-        && is_plain_object(&output)
-    {
+    if let Some(output) = desc.output_schema_json().and_then(object) {
         tool = tool.with_raw_output_schema(Arc::new(output));
     }
-    let mut annotations = match desc.title {
-        Some(title) => {
-            tool = tool.with_title(title);
-            ToolAnnotations::with_title(title)
-        }
-        None => ToolAnnotations::new(),
-    };
-    let mut any = desc.title.is_some();
-    for (key, value) in desc.annotations_json().as_object().into_iter().flatten() {
-        let Some(flag) = value.as_bool() else {
-            continue;
-        };
-        annotations = match key.as_str() {
-            "read_only" => annotations.read_only(flag),
-            "destructive" => annotations.destructive(flag),
-            "idempotent" => annotations.idempotent(flag),
-            "open_world" => annotations.open_world(flag),
-            _ => continue,
-        };
-        any = true;
+    if let Some(title) = desc.title {
+        tool = tool.with_title(title);
     }
-    if any {
+    if let Ok(annotations) = serde_json::from_value::<ToolAnnotations>(desc.annotations_json())
+        && annotations != ToolAnnotations::default()
+    {
         tool = tool.with_annotations(annotations);
     }
     tool
-}
-
-/// The schema with a root `$ref` into `$defs` inlined, if its root is then `type: object`.
-fn object_root(schema: Value) -> Option<JsonObject> {
-    let Value::Object(mut root) = schema else {
-        return None;
-    };
-    // An alias may point at an alias; a cycle of them ends here.
-    for _ in 0..16 {
-        let Some(Value::String(reference)) = root.get("$ref") else {
-            break;
-        };
-        let target = reference
-            .strip_prefix("#/$defs/")
-            .map(|name| name.replace("~1", "/").replace("~0", "~"))
-            .and_then(|name| root.get("$defs")?.get(&name)?.as_object().cloned())?;
-        root.remove("$ref");
-        for (k, v) in target {
-            if k != "$defs" {
-                root.entry(k).or_insert(v);
-            }
-        }
-    }
-    let is_object =
-        !root.contains_key("$ref") && root.get("type") == Some(&Value::String("object".into()));
-    if !is_object {
-        return None;
-    }
-    prune_defs(&mut root);
-    Some(root)
-}
-
-/// Drops the `$defs` nothing refers to any more (the one a root `$ref` pointed at, once
-/// inlined), and `$defs` itself when it ends up empty.
-fn prune_defs(root: &mut JsonObject) {
-    let Some(Value::Object(defs)) = root.remove("$defs") else {
-        return;
-    };
-    let mut pending = Vec::new();
-    let mut complete = root.values().all(|v| refs_into(v, &mut pending, 0));
-    let mut used = std::collections::BTreeSet::new();
-    while let Some(name) = pending.pop() {
-        if let Some(def) = defs.get(&name)
-            && used.insert(name)
-        {
-            complete &= refs_into(def, &mut pending, 0);
-        }
-    }
-    // A schema too deep to walk keeps every definition.
-    let kept: JsonObject = defs
-        .into_iter()
-        .filter(|(name, _)| !complete || used.contains(name))
-        .collect();
-    if !kept.is_empty() {
-        root.insert("$defs".into(), Value::Object(kept));
-    }
-}
-
-/// Pushes the `$defs` names that `value` refers to; `false` if it was too deep to finish.
-fn refs_into(value: &Value, out: &mut Vec<String>, depth: usize) -> bool {
-    if depth > 128 {
-        return false;
-    }
-    match value {
-        Value::Object(map) => {
-            if let Some(Value::String(r)) = map.get("$ref")
-                && let Some(name) = r.strip_prefix("#/$defs/")
-            {
-                let name = name.split('/').next().unwrap_or(name);
-                out.push(name.replace("~1", "/").replace("~0", "~"));
-            }
-            map.values().all(|v| refs_into(v, out, depth + 1))
-        }
-        Value::Array(items) => items.iter().all(|v| refs_into(v, out, depth + 1)),
-        _ => true,
-    }
-}
-
-/// An object schema that accepts nothing but objects, and not through a root `anyOf`/`oneOf`
-/// (the schemas the compiler's `mcp` dialect lists without wrapping).
-fn is_plain_object(schema: &JsonObject) -> bool {
-    schema.get("nullable") != Some(&Value::Bool(true))
-        && !schema.contains_key("anyOf")
-        && !schema.contains_key("oneOf")
 }
 
 /// A successful call: the JSON as text, and as `structuredContent` when an output schema is
@@ -590,60 +480,6 @@ async fn catch_panic<F: Future>(future: F) -> Result<F::Output, Box<dyn Any + Se
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_root_ref_is_inlined_and_defs_stay() {
-        let schema = json!({
-            "$ref": "#/$defs/Ticket",
-            "$defs": {
-                "Ticket": {"type": "object", "properties": {"s": {"$ref": "#/$defs/S"}}},
-                "S": {"type": "string"}
-            }
-        });
-        let root = object_root(schema).expect("object");
-        assert_eq!(root["type"], "object");
-        assert!(!root.contains_key("$ref"));
-        assert_eq!(root["$defs"]["S"]["type"], "string");
-        assert_eq!(root["properties"]["s"]["$ref"], "#/$defs/S");
-    }
-
-    #[test]
-    fn definitions_nothing_uses_are_dropped() {
-        let root = object_root(json!({
-            "$ref": "#/$defs/List",
-            "$defs": {
-                "List": {"type": "object", "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}},
-                "Item": {"type": "object", "properties": {"tag": {"$ref": "#/$defs/Tag"}}},
-                "Tag": {"type": "string"},
-                "Unused": {"type": "null"}
-            }
-        }))
-        .expect("object");
-        let defs: Vec<&str> = root["$defs"]
-            .as_object()
-            .expect("defs")
-            .keys()
-            .map(String::as_str)
-            .collect();
-        assert_eq!(defs.len(), 2);
-        assert!(defs.contains(&"Item") && defs.contains(&"Tag"), "{defs:?}");
-        let flat = object_root(json!({"$ref": "#/$defs/A", "$defs": {"A": {"type": "object"}}}))
-            .expect("object");
-        assert_eq!(Value::Object(flat), json!({"type": "object"}));
-    }
-
-    #[test]
-    fn non_object_roots_are_refused() {
-        assert!(object_root(json!({"type": "array"})).is_none());
-        assert!(object_root(json!({"$ref": "#/$defs/Missing"})).is_none());
-        assert!(
-            object_root(json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}}))
-                .is_none()
-        );
-        assert!(object_root(json!(true)).is_none());
-        let nullable = object_root(json!({"type": "object", "nullable": true})).expect("object");
-        assert!(!is_plain_object(&nullable));
-    }
 
     #[test]
     fn error_payloads_say_kind_message_and_retry() {

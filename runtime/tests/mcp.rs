@@ -95,13 +95,13 @@ const fn tool(
 static TOOLS: [ToolDescriptor; 6] = [
     ToolDescriptor {
         title: Some("Echo"),
-        annotations: r#"{"read_only":true,"open_world":false,"custom":"kept out"}"#,
+        annotations: r#"{"title":"Echo","readOnlyHint":true,"openWorldHint":false}"#,
         ..tool(
             "echo",
             TEXT_SCHEMA,
             &TEXT_OBJECT,
             Some((
-                r##"{"$ref":"#/$defs/Text","$defs":{"Text":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}}}"##,
+                r#"{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}"#,
                 &TEXT_OBJECT,
             )),
         )
@@ -113,15 +113,19 @@ static TOOLS: [ToolDescriptor; 6] = [
             auth: AuthLevel::Admin,
             ..Policy::NONE
         },
-        annotations: r#"{"destructive":true,"idempotent":false}"#,
+        annotations: r#"{"destructiveHint":true,"idempotentHint":false}"#,
         ..tool("secret", "{\"type\":\"object\"}", &EMPTY, None)
     },
-    tool(
-        "numbers",
-        "{\"type\":\"object\"}",
-        &EMPTY,
-        Some((r#"{"type":"array","items":{"type":"integer"}}"#, &NUMBERS)),
-    ),
+    // An array result: validated, but MCP lists no output schema for it.
+    ToolDescriptor {
+        output_schema: None,
+        ..tool(
+            "numbers",
+            "{\"type\":\"object\"}",
+            &EMPTY,
+            Some((r#"{"type":"array","items":{"type":"integer"}}"#, &NUMBERS)),
+        )
+    },
     tool(
         "echo_boom",
         TEXT_SCHEMA,
@@ -426,9 +430,8 @@ async fn tools_list_converts_every_descriptor() {
     let echo = &tools[0];
     assert_eq!(echo["title"], "Echo");
     assert_eq!(echo["inputSchema"]["type"], "object");
-    // The root `$ref` is inlined: MCP wants `type: object` at the root.
+    // The descriptor's MCP form is listed as it is.
     assert_eq!(echo["outputSchema"]["type"], "object");
-    assert!(echo["outputSchema"].get("$ref").is_none());
     assert_eq!(
         echo["annotations"],
         json!({"title": "Echo", "readOnlyHint": true, "openWorldHint": false})
@@ -442,7 +445,7 @@ async fn tools_list_converts_every_descriptor() {
     // An array result lists no output schema.
     assert!(tools[4].get("outputSchema").is_none(), "{}", tools[4]);
     assert_eq!(tools[6]["outputSchema"]["type"], "object");
-    // The same conversion as `mcp_tool`, one descriptor at a time.
+    // What `mcp_tool` lists, one descriptor at a time.
     for (listed, desc) in tools.iter().zip(TOOLS.iter().chain(PLAYS.iter())) {
         assert_eq!(*listed, serde_json::to_value(mcp_tool(desc)).expect("json"));
     }

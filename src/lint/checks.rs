@@ -41,7 +41,7 @@ pub fn run_schema(
                 f(&cx, &mut hits);
                 out.extend(stamp(r.id, hits));
             }
-            Check::List(_) | Check::Canonical(_) | Check::Emitter => {}
+            Check::List(_) | Check::Model(_) | Check::Emitter => {}
         }
     }
     if !node_rules.is_empty() {
@@ -52,19 +52,6 @@ pub fn run_schema(
                 out.extend(stamp(id, hits));
             }
         });
-    }
-    out
-}
-
-/// Runs the dialect-independent rules on a canonical schema.
-pub fn run_canonical(schema: &Value, role: Role) -> Vec<Hit> {
-    let mut out = Vec::new();
-    for r in RULES {
-        if let Check::Canonical(f) = r.check {
-            let mut hits = Vec::new();
-            f(schema, role, &mut hits);
-            out.extend(stamp(r.id, hits));
-        }
     }
     out
 }
@@ -192,7 +179,21 @@ pub fn strict_unsupported_keyword(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) 
     }
 }
 
-pub fn strict_string_length(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn strict_string_length(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+    if cx.dialect == Dialect::OpenAiStrict {
+        // Kept in the list (it is what the dispatcher enforces): say what
+        // the risk is, not that it is dropped.
+        let Some(m) = n.map() else { return };
+        for k in ["minLength", "maxLength"] {
+            if m.contains_key(k) {
+                out.push(Hit::at(
+                    at(n, k),
+                    format!("`{k}` is kept: OpenAI's strict mode takes it on current models, but fine-tuned models and older API versions refuse it"),
+                ));
+            }
+        }
+        return;
+    }
     string_length(n, "strict mode", out);
 }
 
@@ -342,7 +343,7 @@ pub fn ref_not_toplevel(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
 fn constrains_nothing(v: &Value) -> bool {
     match v {
         Value::Bool(true) => true,
-        Value::Object(m) => m.keys().all(|k| walk::ANNOTATIONS.contains(&k.as_str())),
+        Value::Object(m) => m.keys().all(|k| walk::is_annotation(k)),
         _ => false,
     }
 }
@@ -1393,37 +1394,35 @@ pub fn mcp_x_mcp_header(cx: &Cx<'_>, out: &mut Vec<Hit>) {
 // ---------------------------------------------------------------------------
 // Dialect-independent
 
-pub fn missing_description(root: &Value, _role: Role, out: &mut Vec<Hit>) {
-    walk::each(root, &mut |n| {
-        if n.keyword != Some("properties") {
-            return;
-        }
-        let Some(m) = n.map() else { return };
-        let described = |m: &Map<String, Value>| {
-            m.get("description")
-                .and_then(Value::as_str)
-                .is_some_and(|d| !d.trim().is_empty())
-        };
-        if described(m) {
-            return;
-        }
-        if let Some(Value::String(t)) = m.get("$ref")
-            && walk::resolve_ref(root, t)
-                .and_then(Value::as_object)
-                .is_some_and(described)
-        {
-            return;
-        }
-        let name = n.pointer.rsplit('/').next().unwrap_or("");
-        out.push(
-            Hit::at(
-                n.pointer,
-                format!(
-                    "property `{}` has no description",
-                    name.replace("~1", "/").replace("~0", "~")
-                ),
-            )
-            .with_help("add `description:`: the model reads it to fill the argument in"),
-        );
-    });
+/// Properties without a description (their named type's counts), in the
+/// manifest's schema under `root` and the named types it reaches.
+pub fn missing_descriptions(
+    schemas: &crate::model::Schemas,
+    root: crate::model::SchemaId,
+) -> Vec<(crate::model::SchemaId, String)> {
+    let described = |n: &crate::model::schema::SchemaNode| {
+        n.description.as_ref().is_some_and(|d| !d.trim().is_empty())
+    };
+    let mut out = Vec::new();
+    let mut trees = vec![root];
+    trees.extend(
+        schemas
+            .reachable_types(root)
+            .into_iter()
+            .filter_map(|n| schemas.named(n)),
+    );
+    for tree in trees {
+        schemas.walk(tree, &mut |id, _| {
+            for p in schemas.get(id).props() {
+                if described(schemas.get(p.schema)) || described(schemas.resolved(p.schema)) {
+                    continue;
+                }
+                out.push((
+                    p.schema,
+                    format!("property `{}` has no description", p.name),
+                ));
+            }
+        });
+    }
+    out
 }

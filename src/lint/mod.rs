@@ -7,12 +7,12 @@
 //! Re-grading a rule is one edit in that table; `toolc.toml` can raise a rule
 //! to an error (`deny`) or silence it (`allow`) without touching the code.
 //!
-//! The pipeline lints what toolc *emits*: each dialect's transform
-//! ([`crate::emit::dialect`]) rewrites the canonical schema into the
-//! provider's form where the rewrite keeps its meaning (an optional property
-//! made nullable for OpenAI strict mode, a `$ref` inlined for Gemini), then
-//! the rules run on the result. A construct no rewrite can express is still
-//! there, and its rule fires at the manifest line it came from.
+//! The pipeline lints what toolc *emits*: the lower stage
+//! ([`crate::lower`]) has made each tool's form in each dialect, rewriting
+//! the manifest's schema where the rewrite keeps its meaning (an optional
+//! property made nullable for OpenAI strict mode, a `$ref` inlined for
+//! Gemini); the rules run on those forms. A construct no rewrite can express
+//! is still there, and its rule fires at the manifest line it came from.
 
 pub(crate) mod checks;
 pub(crate) mod list;
@@ -20,159 +20,14 @@ pub mod rules;
 pub mod sarif;
 pub(crate) mod walk;
 
+pub use crate::lower::{Dialect, Role};
 pub use rules::{Check, Grades, RULES, Rule, rule};
 
 use crate::diag::{Code, Diagnostic, Severity, Span};
-use crate::model::{Tool, Toolset};
+use crate::lower::{Form, Lowered, RefusalKind};
+use crate::model::{SchemaId, Tool, Toolset};
 use serde_json::Value;
 use std::collections::BTreeSet;
-
-/// A provider schema surface. See `spec/dialects.md` for what each one is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Dialect {
-    /// OpenAI function calling, `strict: false`.
-    OpenAi,
-    /// OpenAI Structured Outputs: `strict: true` function tools.
-    OpenAiStrict,
-    /// The same strict mode on Azure OpenAI, with older, tighter limits.
-    AzureOpenAiStrict,
-    /// Gemini Developer API `FunctionDeclaration.parameters` (the OpenAPI 3.0 subset).
-    Gemini,
-    /// Vertex AI `FunctionDeclaration.parameters` / `response`.
-    GeminiVertex,
-    /// Gemini `parametersJsonSchema` / `responseJsonSchema`.
-    GeminiJsonSchema,
-    /// Anthropic Messages API `tools[].input_schema`.
-    Anthropic,
-    /// Anthropic `strict: true` tools.
-    AnthropicStrict,
-    /// An MCP server's `tools/list`.
-    Mcp,
-}
-
-impl Dialect {
-    /// Every dialect, in documentation order.
-    pub const ALL: [Dialect; 9] = [
-        Dialect::OpenAi,
-        Dialect::OpenAiStrict,
-        Dialect::AzureOpenAiStrict,
-        Dialect::Gemini,
-        Dialect::GeminiVertex,
-        Dialect::GeminiJsonSchema,
-        Dialect::Anthropic,
-        Dialect::AnthropicStrict,
-        Dialect::Mcp,
-    ];
-
-    /// The dialects linted when neither `toolc.toml` nor code names any.
-    pub const DEFAULT: [Dialect; 4] = [
-        Dialect::OpenAiStrict,
-        Dialect::Gemini,
-        Dialect::Anthropic,
-        Dialect::Mcp,
-    ];
-
-    /// Other names accepted for a dialect: the seed's `gemini-bifrost`.
-    pub const ALIASES: &'static [(&'static str, Dialect)] = &[("gemini-bifrost", Dialect::Gemini)];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::OpenAi => "openai",
-            Dialect::OpenAiStrict => "openai-strict",
-            Dialect::AzureOpenAiStrict => "azure-openai-strict",
-            Dialect::Gemini => "gemini",
-            Dialect::GeminiVertex => "gemini-vertex",
-            Dialect::GeminiJsonSchema => "gemini-jsonschema",
-            Dialect::Anthropic => "anthropic",
-            Dialect::AnthropicStrict => "anthropic-strict",
-            Dialect::Mcp => "mcp",
-        }
-    }
-
-    /// Parses a dialect id or alias.
-    pub fn parse(s: &str) -> Option<Dialect> {
-        Dialect::ALL
-            .into_iter()
-            .find(|d| d.as_str() == s)
-            .or_else(|| {
-                Dialect::ALIASES
-                    .iter()
-                    .find(|(a, _)| *a == s)
-                    .map(|(_, d)| *d)
-            })
-    }
-
-    /// Every accepted name, for "did you mean" hints.
-    pub fn names() -> impl Iterator<Item = &'static str> {
-        Dialect::ALL
-            .into_iter()
-            .map(Dialect::as_str)
-            .chain(Dialect::ALIASES.iter().map(|(a, _)| *a))
-    }
-
-    /// "unknown dialect" with a did-you-mean, for config and CLI errors.
-    pub fn unknown_message(s: &str) -> (String, String) {
-        let msg = format!("there is no dialect named `{s}`");
-        let help = match crate::diag::did_you_mean(s, Dialect::names()) {
-            Some(m) => format!("did you mean `{m}`?"),
-            None => format!(
-                "the dialects are {}",
-                Dialect::ALL.map(Dialect::as_str).join(", ")
-            ),
-        };
-        (msg, help)
-    }
-
-    /// OpenAI strict mode, on OpenAI or on Azure.
-    pub fn is_openai_strict(self) -> bool {
-        matches!(self, Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict)
-    }
-
-    /// The OpenAPI-subset Gemini surfaces (not `parametersJsonSchema`).
-    pub fn is_gemini_openapi(self) -> bool {
-        matches!(self, Dialect::Gemini | Dialect::GeminiVertex)
-    }
-
-    /// The OpenAI surfaces, strict or not.
-    pub fn is_openai(self) -> bool {
-        matches!(
-            self,
-            Dialect::OpenAi | Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict
-        )
-    }
-}
-
-impl std::fmt::Display for Dialect {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for Dialect {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Dialect::parse(s).ok_or_else(|| {
-            let (m, h) = Dialect::unknown_message(s);
-            format!("{m}; {h}")
-        })
-    }
-}
-
-/// Which schema of a tool a check looks at: the arguments or the result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Role {
-    Parameters,
-    Returns,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Parameters => "parameters",
-            Role::Returns => "returns",
-        }
-    }
-}
 
 /// What a rule function reports: where (a JSON pointer into the schema it
 /// was given, or the index of a tool in a tool list) and what, in words.
@@ -323,7 +178,7 @@ impl ToolFacts {
 }
 
 /// Runs every list rule graded for `dialect` on an emitted tool list (the
-/// shape [`crate::emit::dialect::tool_list`] returns). `targets` are all the
+/// shape [`Lowered::list`] returns). `targets` are all the
 /// dialects being linted (for `tool-name-portable`); `facts` runs parallel
 /// to the list's tools and may be empty.
 pub fn check_tool_list(
@@ -335,43 +190,99 @@ pub fn check_tool_list(
     list::run(list, dialect, targets, facts, &|_| true)
 }
 
-/// Runs the dialect-independent rules on a canonical schema.
-pub fn check_canonical(schema: &Value, role: Role) -> Vec<Hit> {
-    checks::run_canonical(schema, role)
-}
-
-/// Lints every tool and play of a toolset, and every agent's tool list, for
-/// each of the settings' dialects. Findings are sorted by place and
-/// deduplicated (a named type used by several tools is reported once).
-pub fn lint_toolset(toolset: &Toolset, settings: &LintSettings) -> Vec<Finding> {
+/// Lints every tool and play of a toolset in its lowered forms, and every
+/// agent's tool list, for each of the settings' dialects (which `lowered`
+/// must hold). Findings are sorted by place and deduplicated (a named type
+/// used by several tools is reported once).
+pub fn lint_toolset(toolset: &Toolset, lowered: &Lowered, settings: &LintSettings) -> Vec<Finding> {
     let mut out = Vec::new();
-    let all: Vec<&Tool> = toolset
-        .toolboxes
-        .iter()
-        .flat_map(|t| &t.tools)
-        .chain(toolset.playbooks.iter().flat_map(|p| &p.plays))
-        .collect();
-    if let Some(rule) = rule(rules::MISSING_DESCRIPTION)
-        && settings.severity(rule, None).is_some()
-    {
-        for tool in &all {
-            canonical_findings(toolset, tool, settings, &mut out);
+    for rule in RULES {
+        let (Check::Model(check), Some(severity)) = (rule.check, settings.severity(rule, None))
+        else {
+            continue;
+        };
+        for tool in toolset.operations() {
+            let parts = std::iter::once((Role::Parameters, tool.parameters))
+                .chain(tool.returns.map(|r| (Role::Returns, r)));
+            for (role, schema) in parts {
+                for (at, message) in check(&toolset.schemas, schema) {
+                    out.push(Finding {
+                        rule: rule.id,
+                        severity,
+                        dialect: None,
+                        tool: Some(tool.name.clone()),
+                        role: Some(role),
+                        pointer: toolset.schemas.pointer(at),
+                        span: Some(property_span(toolset, at)),
+                        message,
+                        help: rule.help.to_string(),
+                    });
+                }
+            }
         }
     }
-    let mut reached: BTreeSet<(String, Span)> = BTreeSet::new();
     for &dialect in &settings.dialects {
-        for agent in &toolset.agents {
-            for t in toolset.agent_tools(agent) {
-                reached.insert((t.name.clone(), t.span));
+        for (op, tool) in toolset.operations().enumerate() {
+            let Some(form) = lowered.form(op, dialect) else {
+                continue;
+            };
+            if let Some(p) = &form.parameters {
+                schema_findings(
+                    toolset,
+                    tool,
+                    (p, Role::Parameters),
+                    dialect,
+                    settings,
+                    &mut out,
+                );
             }
-            let (_, findings) = crate::emit::dialect::build_list(toolset, agent, dialect, settings);
-            out.extend(findings);
+            if let Some(r) = &form.returns {
+                schema_findings(
+                    toolset,
+                    tool,
+                    (r, Role::Returns),
+                    dialect,
+                    settings,
+                    &mut out,
+                );
+            }
+            if let Some(why) = &form.output_omitted
+                && let Some(r) = rule(rules::MCP_OUTPUT_SCHEMA_OMITTED)
+                && let Some(severity) = settings.severity(r, Some(dialect))
+            {
+                out.push(Finding {
+                    rule: r.id,
+                    severity,
+                    dialect: Some(dialect),
+                    tool: Some(tool.name.clone()),
+                    role: Some(Role::Returns),
+                    pointer: String::new(),
+                    span: Some(
+                        tool.returns
+                            .map_or(tool.span, |r| toolset.schemas.get(r).span),
+                    ),
+                    message: format!(
+                        "`{}` {why}, so its MCP listing has no `outputSchema`: clients get the result as text",
+                        tool.name
+                    ),
+                    help: r.help.to_string(),
+                });
+            }
         }
-        for tool in &all {
-            if !reached.contains(&(tool.name.clone(), tool.span)) {
-                let (_, findings) =
-                    crate::emit::dialect::build_entry(toolset, tool, dialect, settings);
-                out.extend(findings);
+        for agent in &toolset.agents {
+            let list = lowered.list(toolset, agent, dialect);
+            let ops = toolset.agent_operations(agent);
+            let all: Vec<&Tool> = toolset.operations().collect();
+            let tools: Vec<&Tool> = ops.iter().map(|&i| all[i]).collect();
+            let facts: Vec<ToolFacts> = tools.iter().map(|t| ToolFacts::of(t)).collect();
+            let enabled = |r: &Rule| settings.severity(r, Some(dialect)).is_some();
+            let targets = if settings.dialects.is_empty() {
+                vec![dialect]
+            } else {
+                settings.dialects.clone()
+            };
+            for h in list::run(&list, dialect, &targets, &facts, &enabled) {
+                out.extend(list_finding(&tools, agent, dialect, settings, h));
             }
         }
     }
@@ -379,40 +290,120 @@ pub fn lint_toolset(toolset: &Toolset, settings: &LintSettings) -> Vec<Finding> 
     out
 }
 
-fn canonical_findings(
-    toolset: &Toolset,
-    tool: &Tool,
-    settings: &LintSettings,
-    out: &mut Vec<Finding>,
-) {
-    let parts = std::iter::once((Role::Parameters, tool.parameters))
-        .chain(tool.returns.map(|r| (Role::Returns, r)));
-    for (role, schema) in parts {
-        let bundled = toolset.bundle(schema);
-        for hit in check_canonical(&bundled, role) {
-            let Some(r) = rule(hit.rule) else { continue };
-            let Some(severity) = settings.severity(r, None) else {
-                continue;
-            };
-            out.push(Finding {
-                rule: r.id,
-                severity,
-                dialect: None,
-                tool: Some(tool.name.clone()),
-                role: Some(role),
-                span: Some(locate(toolset, schema, &hit.pointer)),
-                pointer: hit.pointer,
-                message: hit.message,
-                help: hit.help.unwrap_or_else(|| r.help.to_string()),
-            });
-        }
+/// Where a property is named, for findings about the property itself.
+fn property_span(toolset: &Toolset, id: SchemaId) -> Span {
+    let schemas = &toolset.schemas;
+    match &schemas.get(id).parent {
+        Some((parent, step)) => match &step.entry {
+            crate::model::schema::Entry::Name(name) => schemas
+                .get(*parent)
+                .property(name)
+                .map_or(schemas.get(id).span, |p| p.span),
+            _ => schemas.get(id).span,
+        },
+        None => schemas.get(id).span,
     }
 }
 
-/// The span of a pointer into a bundled schema: `/$defs/Name/...` is in the
-/// named type's own schema, anything else in `schema`.
-pub fn locate(toolset: &Toolset, schema: crate::model::SchemaId, pointer: &str) -> Span {
-    toolset.schemas.span_at_pointer(schema, pointer)
+/// The rule that reports what a dialect's form could not express.
+fn refusal_rule(kind: RefusalKind) -> &'static str {
+    match kind {
+        RefusalKind::Recursive => "recursive-lazy",
+        RefusalKind::RefSiblings => "ref-with-siblings",
+        RefusalKind::TooDeep => "nesting-depth",
+    }
+}
+
+/// The findings of one lowered schema of a tool: the rules' hits, located
+/// through the form's origins, and what the form could not express.
+fn schema_findings(
+    toolset: &Toolset,
+    tool: &Tool,
+    (form, role): (&Form, Role),
+    dialect: Dialect,
+    settings: &LintSettings,
+    out: &mut Vec<Finding>,
+) {
+    let schemas = &toolset.schemas;
+    let enabled = |r: &Rule| settings.severity(r, Some(dialect)).is_some();
+    let hits = checks::run_schema(&form.json, dialect, role, &enabled);
+    let root = match role {
+        Role::Parameters => tool.parameters,
+        Role::Returns => tool.returns.unwrap_or(tool.parameters),
+    };
+    let located = hits
+        .into_iter()
+        .filter(|h| !form.is_refused(&h.pointer))
+        .map(|h| {
+            let (at, rest) = form
+                .origin(&h.pointer)
+                .map_or((root, h.pointer.as_str()), |(id, rest)| (id, rest));
+            let pointer = format!("{}{rest}", schemas.pointer(at));
+            let span = schemas.span_at_pointer(at, rest);
+            (h.rule, h.message, h.help, pointer, span, false)
+        })
+        .chain(form.refusals.iter().map(|r| {
+            let rest = r.keyword.map_or(String::new(), |k| format!("/{k}"));
+            let span = match r.keyword {
+                Some(k) => schemas.get(r.at).value_span(k),
+                None => schemas.get(r.at).span,
+            };
+            (
+                refusal_rule(r.kind),
+                r.message.clone(),
+                None,
+                format!("{}{rest}", schemas.pointer(r.at)),
+                span,
+                true,
+            )
+        }))
+        .collect::<Vec<_>>();
+    for (rule_id, message, help, pointer, span, refusal) in located {
+        let Some(r) = rule(rule_id) else { continue };
+        // A refusal under a rule not graded for this dialect (a schema too
+        // deep to lower) is still an error: the form could not be made.
+        let ungraded_refusal =
+            refusal && r.grade(Some(dialect)).is_none() && !settings.allow.contains(r.id);
+        let severity = match settings.severity(r, Some(dialect)) {
+            Some(s) => s,
+            None if ungraded_refusal => Severity::Error,
+            None => continue,
+        };
+        out.push(Finding {
+            rule: r.id,
+            severity,
+            dialect: Some(dialect),
+            tool: Some(tool.name.clone()),
+            role: Some(role),
+            span: Some(span),
+            pointer,
+            message,
+            help: help.unwrap_or_else(|| r.help.to_string()),
+        });
+    }
+}
+
+fn list_finding(
+    tools: &[&Tool],
+    agent: &crate::model::Agent,
+    dialect: Dialect,
+    settings: &LintSettings,
+    h: Hit,
+) -> Option<Finding> {
+    let r = rule(h.rule)?;
+    let severity = settings.severity(r, Some(dialect))?;
+    let tool = h.tool.and_then(|i| tools.get(i).or(tools.last()));
+    Some(Finding {
+        rule: r.id,
+        severity,
+        dialect: Some(dialect),
+        tool: tool.map(|t| t.name.clone()),
+        role: None,
+        pointer: String::new(),
+        span: tool.map(|t| t.span).or(agent.span),
+        message: h.message,
+        help: h.help.unwrap_or_else(|| r.help.to_string()),
+    })
 }
 
 /// Sorts findings by place, then rule and dialect, and drops exact repeats.

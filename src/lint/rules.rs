@@ -6,12 +6,11 @@
 //! row; docs/lint-rules.md shows each rule with a failing example.
 
 use super::Dialect::{self, *};
+use super::Hit;
 use super::checks::{self, Cx};
 use super::list::{self, ListCx};
 use super::walk::Node;
-use super::{Hit, Role};
 use crate::diag::Severity::{self, Error as E, Note as N, Warning as W};
-use serde_json::Value;
 
 /// How a rule is graded.
 #[derive(Debug, Clone, Copy)]
@@ -31,8 +30,11 @@ pub enum Check {
     Schema(fn(&Cx<'_>, &mut Vec<Hit>)),
     /// An emitted tool list.
     List(fn(&ListCx<'_>, &mut Vec<Hit>)),
-    /// A canonical schema, whatever the dialect.
-    Canonical(fn(&Value, Role, &mut Vec<Hit>)),
+    /// The manifest's own schema (the typed model), whatever the dialect:
+    /// the nodes it is about, each with a message.
+    Model(
+        fn(&crate::model::Schemas, crate::model::SchemaId) -> Vec<(crate::model::SchemaId, String)>,
+    ),
     /// Reported by the emitter itself, while it makes a dialect's form.
     Emitter,
 }
@@ -43,7 +45,7 @@ impl std::fmt::Debug for Check {
             Check::Node(_) => "Node",
             Check::Schema(_) => "Schema",
             Check::List(_) => "List",
-            Check::Canonical(_) => "Canonical",
+            Check::Model(_) => "Model",
             Check::Emitter => "Emitter",
         })
     }
@@ -104,6 +106,8 @@ pub fn unknown_message(id: &str) -> (String, String) {
 }
 
 pub const MISSING_DESCRIPTION: &str = "missing-description";
+/// The id of the rule that notes an MCP listing without `outputSchema`.
+pub const MCP_OUTPUT_SCHEMA_OMITTED: &str = "mcp-output-schema-omitted";
 
 const OAI: Dialect = OpenAi;
 const OAI_S: Dialect = OpenAiStrict;
@@ -198,7 +202,7 @@ pub static RULES: &[Rule] = &[
         help: "add `description:`: the model reads it to fill the argument in",
         source: "seed lintModelFacingSchema (requireDescribe)",
         default_on: false,
-        check: Check::Canonical(checks::missing_description),
+        check: Check::Model(checks::missing_descriptions),
     },
     rule!("responses-implicit-strict",
         [OAI: W],
@@ -271,8 +275,8 @@ pub static RULES: &[Rule] = &[
     rule!("strict-string-length",
         [OAI_S: W, AZ_S: E],
         Check::Node(checks::strict_string_length),
-        "`minLength`/`maxLength` in strict mode (historically rejected; Azure rejects them).",
-        "say the length in the description",
+        "`minLength`/`maxLength` in strict mode: kept for OpenAI, where fine-tuned models and older API versions refuse them; refused on Azure.",
+        "if a target refuses it, say the length in the description instead",
         "node-DeepResearch#79; pydantic-ai openai.py"),
     rule!("strict-format",
         [OAI_S: E, AZ_S: E],

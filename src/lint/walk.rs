@@ -1,50 +1,16 @@
 //! Walking the subschemas of a JSON Schema, with their JSON pointers.
 
+use crate::model::schema::{Keyword, Shape};
 use serde_json::{Map, Value};
 
-/// Deeper than this, a walk stops: no real schema nests so far, and no input
-/// can run a walk out of stack.
-pub const MAX_WALK_DEPTH: usize = 256;
+/// Deeper than this, a walk stops: the model's one depth limit.
+pub const MAX_WALK_DEPTH: usize = crate::model::schema::MAX_DEPTH;
 
-/// Keywords whose value is one subschema.
-pub const SINGLE: &[&str] = &[
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "propertyNames",
-    "contains",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "additionalItems",
-    "items",
-];
-
-/// Keywords whose value maps names to subschemas.
-pub const MAPS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-
-/// Keywords whose value is a list of subschemas.
-pub const LISTS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems", "items"];
-
-/// Keywords that are pure annotations: they never change which values a
-/// schema accepts.
-pub const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$comment",
-];
+/// Whether a key is an annotation keyword (it never changes which values a
+/// schema accepts), by the model's keyword table.
+pub fn is_annotation(key: &str) -> bool {
+    Keyword::parse(key).is_some_and(Keyword::is_annotation)
+}
 
 /// Escapes one JSON-pointer reference token (RFC 6901).
 pub fn esc(token: &str) -> String {
@@ -72,23 +38,30 @@ impl<'a> Node<'a> {
     }
 }
 
-/// The direct subschemas of a schema object: (keyword, pointer suffix, value).
+/// The direct subschemas of a schema object: (keyword, pointer suffix,
+/// value), by the shapes of the model's keyword table. A list under `items`
+/// (the draft-07 tuple) counts as a list of subschemas.
 pub fn children(map: &Map<String, Value>) -> Vec<(&str, String, &Value)> {
     let mut out = Vec::new();
     for (k, v) in map {
+        let Some(shape) = Keyword::parse(k).map(Keyword::shape) else {
+            continue;
+        };
         let k = k.as_str();
-        match v {
-            Value::Object(m) if MAPS.contains(&k) => {
+        match (shape, v) {
+            (Shape::SchemaMap, Value::Object(m)) => {
                 for (name, sub) in m {
                     out.push((k, format!("/{}/{}", esc(k), esc(name)), sub));
                 }
             }
-            Value::Array(items) if LISTS.contains(&k) => {
+            (Shape::SchemaList | Shape::Schema, Value::Array(items))
+                if shape == Shape::SchemaList || k == "items" =>
+            {
                 for (i, sub) in items.iter().enumerate() {
                     out.push((k, format!("/{}/{i}", esc(k)), sub));
                 }
             }
-            Value::Object(_) | Value::Bool(_) if SINGLE.contains(&k) => {
+            (Shape::Schema, Value::Object(_) | Value::Bool(_)) => {
                 out.push((k, format!("/{}", esc(k)), v));
             }
             _ => {}

@@ -226,6 +226,59 @@ impl Toolset {
         })
     }
 
+    /// Every tool and play: the toolboxes' tools, then the playbooks' plays,
+    /// in manifest order. An operation's position here is its index.
+    pub fn operations(&self) -> impl Iterator<Item = &Tool> {
+        self.toolboxes
+            .iter()
+            .flat_map(|t| &t.tools)
+            .chain(self.playbooks.iter().flat_map(|p| &p.plays))
+    }
+
+    /// The index (in [`Toolset::operations`]) of the first tool of each
+    /// toolbox, then of the first play of each playbook.
+    fn offsets(&self) -> (Vec<usize>, Vec<usize>) {
+        let mut n = 0;
+        let mut tb = Vec::new();
+        for t in &self.toolboxes {
+            tb.push(n);
+            n += t.tools.len();
+        }
+        let mut pb = Vec::new();
+        for p in &self.playbooks {
+            pb.push(n);
+            n += p.plays.len();
+        }
+        (tb, pb)
+    }
+
+    /// The operations an agent sees, as indexes into
+    /// [`Toolset::operations`], in capability order.
+    pub fn agent_operations(&self, agent: &Agent) -> Vec<usize> {
+        let (tb, pb) = self.offsets();
+        let mut out = Vec::new();
+        for &c in &agent.capabilities {
+            let cap = &self.capabilities[c];
+            if let Some(t) = cap.toolbox {
+                out.extend(tb[t]..tb[t] + self.toolboxes[t].tools.len());
+            }
+            if let Some(p) = cap.playbook {
+                out.extend(pb[p]..pb[p] + self.playbooks[p].plays.len());
+            }
+        }
+        out
+    }
+
+    /// The index of the `i`-th tool of toolbox `t` (or play of playbook `t`).
+    pub fn operation_index(&self, playbook: bool, group: usize, i: usize) -> usize {
+        let (tb, pb) = self.offsets();
+        if playbook {
+            pb[group] + i
+        } else {
+            tb[group] + i
+        }
+    }
+
     /// A self-contained copy of a schema, named types under `$defs`.
     pub fn bundle(&self, schema: SchemaId) -> serde_json::Value {
         self.schemas.bundle(schema)

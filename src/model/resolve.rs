@@ -40,11 +40,7 @@ impl Ctx<'_> {
     fn schema(&mut self, node: &Node, what: &str) -> (SchemaId, bool) {
         let errors = |d: &[Diagnostic]| d.iter().filter(|d| d.is_error()).count();
         let before = errors(&self.diags);
-        let id = Reader {
-            schemas: &mut self.schemas,
-            diags: &mut self.diags,
-        }
-        .read(node);
+        let id = Reader::new(&mut self.schemas, &mut self.diags).read(node);
         schema::read::link(&mut self.schemas, id, what, &mut self.diags);
         schema::check::check_tree(&self.schemas, id, &mut self.diags);
         (id, errors(&self.diags) == before)
@@ -241,11 +237,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
             );
             continue;
         }
-        let root = Reader {
-            schemas: &mut ctx.schemas,
-            diags: &mut ctx.diags,
-        }
-        .read(&t.body);
+        let root = Reader::new(&mut ctx.schemas, &mut ctx.diags).read(&t.body);
         ctx.schemas.name(&t.name.value, root);
         types.insert(
             t.name.value.clone(),

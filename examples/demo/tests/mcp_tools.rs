@@ -1,11 +1,11 @@
-//! What the MCP server lists for each example agent is the compiler's `mcp` tool list: the
-//! runtime converts descriptors itself (`toolc_runtime::mcp::mcp_tool`), and the two must agree.
+//! What the MCP server lists for each example agent is the compiler's `mcp` tool list, exactly:
+//! the compiler makes the MCP form once and the generated descriptors carry it to the server.
 
 use std::path::PathBuf;
 
 use serde_json::Value;
-use toolc::emit::dialect::tool_list;
-use toolc::lint::Dialect;
+use toolc::lint::{Dialect, LintSettings};
+use toolc::pipeline::tool_list;
 use toolc_runtime::mcp::McpServer;
 
 fn compiler_list(agent: &str) -> Vec<Value> {
@@ -18,8 +18,19 @@ fn compiler_list(agent: &str) -> Vec<Value> {
         .iter()
         .find(|a| a.name == agent)
         .unwrap_or_else(|| panic!("no agent {agent}"));
-    let list = tool_list(toolset, agent, Dialect::Mcp)
-        .unwrap_or_else(|findings| panic!("the mcp list has errors: {findings:?}"));
+    let emitted = tool_list(
+        toolset,
+        agent,
+        Dialect::Mcp,
+        &LintSettings::for_dialects(&[Dialect::Mcp]),
+        Default::default(),
+    );
+    assert!(
+        !emitted.has_errors(),
+        "the mcp list has errors: {:?}",
+        emitted.findings
+    );
+    let list = emitted.list;
     list["tools"].as_array().cloned().expect("tools")
 }
 
@@ -27,17 +38,7 @@ fn server_list(agent: toolc_runtime::Agent) -> Vec<Value> {
     McpServer::new(agent)
         .tools()
         .into_iter()
-        .map(|tool| {
-            let mut v = serde_json::to_value(tool).expect("json");
-            // Older clients read the title from the annotations; the server repeats it there.
-            if let Some(a) = v.get_mut("annotations").and_then(Value::as_object_mut) {
-                a.remove("title");
-                if a.is_empty() {
-                    v.as_object_mut().map(|o| o.remove("annotations"));
-                }
-            }
-            v
-        })
+        .map(|tool| serde_json::to_value(tool).expect("json"))
         .collect()
 }
 

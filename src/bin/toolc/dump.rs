@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use toolc::config::Options;
 use toolc::diag::{Code, Diagnostic, did_you_mean};
-use toolc::emit::dialect::emit_tool_list;
 use toolc::lint::{self, Dialect};
 
 #[derive(clap::Args)]
@@ -94,7 +93,7 @@ pub fn run(args: DumpArgs) -> ExitCode {
         dialects: Some(vec![dialect]),
         ..Default::default()
     }
-    .or(config.options);
+    .or(config.options.clone());
     let settings = match options.lint_settings() {
         Ok(s) => s,
         Err(e) => {
@@ -102,7 +101,8 @@ pub fn run(args: DumpArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let emitted = emit_tool_list(toolset, agent, dialect, &settings);
+    let emitted =
+        toolc::pipeline::tool_list(toolset, agent, dialect, &settings, options_lower(&config));
     print_diagnostics(
         &sources,
         &lint::to_diagnostics(&emitted.findings),
@@ -114,4 +114,9 @@ pub fn run(args: DumpArgs) -> ExitCode {
     }
     let _ = writeln!(stdout, "{:#}", emitted.list);
     ExitCode::SUCCESS
+}
+
+/// The lowering options of the config (`[emit] extensions`).
+fn options_lower(config: &toolc::config::Config) -> toolc::lower::Options {
+    config.options.lower_options()
 }

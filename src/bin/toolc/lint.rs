@@ -124,6 +124,7 @@ pub fn run(args: LintArgs) -> ExitCode {
         deny: (!args.deny.is_empty()).then(|| args.deny.clone()),
         allow: (!args.allow.is_empty()).then(|| args.allow.clone()),
         out_dir: None,
+        extensions: None,
     };
     let source = args
         .config

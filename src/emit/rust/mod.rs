@@ -12,6 +12,7 @@ mod validate;
 pub use docs::sanitize as sanitize_doc;
 
 use crate::diag::{Code, Diagnostic};
+use crate::lower::{Dialect, Lowered};
 use crate::model::rust::{GroupPlan, Signature, Ty};
 use crate::model::{AuthLevel, Tool, Toolset};
 use items::{ExtraAttrs, Paths, ident, item_tokens, ty_tokens};
@@ -78,7 +79,11 @@ fn error(message: String, help: &str) -> Diagnostic {
 }
 
 /// Generates the Rust source of a toolset.
-pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diagnostic>> {
+pub fn generate(
+    set: &Toolset,
+    lowered: &Lowered,
+    options: &RustOptions,
+) -> Result<String, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let mut rules = Vec::new();
     for rule in &options.attributes {
@@ -118,7 +123,7 @@ pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diag
         types: quote!(super::super::types),
     };
     let mut emitter = GroupEmitter {
-        set,
+        lowered,
         tables: &mut tables,
         paths: &nested,
         attrs: &attrs,
@@ -128,9 +133,11 @@ pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diag
         .toolboxes
         .iter()
         .zip(&set.rust.toolboxes)
-        .map(|(tb, plan)| {
+        .enumerate()
+        .map(|(i, (tb, plan))| {
             emitter.group(&Group {
                 plan,
+                first_op: set.operation_index(false, i, 0),
                 kind: Kind::Toolbox,
                 name: &tb.name,
                 idents: &tb.idents,
@@ -144,9 +151,11 @@ pub fn generate(set: &Toolset, options: &RustOptions) -> Result<String, Vec<Diag
         .playbooks
         .iter()
         .zip(&set.rust.playbooks)
-        .map(|(pb, plan)| {
+        .enumerate()
+        .map(|(i, (pb, plan))| {
             emitter.group(&Group {
                 plan,
+                first_op: set.operation_index(true, i, 0),
                 kind: Kind::Playbook,
                 name: &pb.name,
                 idents: &pb.idents,
@@ -252,12 +261,21 @@ fn opt_str(s: Option<&str>) -> TokenStream {
     }
 }
 
-fn descriptor(set: &Toolset, t: &Tool, is_play: bool, tables: &mut Tables<'_>) -> TokenStream {
+/// A tool's descriptor. Its schemas and annotations are the MCP form the
+/// lower stage made (`mcp`), which the runtime's MCP server lists as it is.
+fn descriptor(
+    t: &Tool,
+    mcp: Option<&crate::lower::ToolForm>,
+    is_play: bool,
+    tables: &mut Tables<'_>,
+) -> TokenStream {
     let name = &t.name;
     let description = &t.description;
     let title = opt_str(t.title.as_deref());
-    let input = set.bundle(t.parameters).to_string();
-    let output = t.returns.map(|r| set.bundle(r).to_string());
+    let entry = mcp.map(|f| &f.entry);
+    let field = |k: &str| entry.and_then(|e| e.get(k)).map(|v| v.to_string());
+    let input = field("inputSchema").unwrap_or_else(|| "{\"type\":\"object\"}".to_string());
+    let output = field("outputSchema");
     let output = opt_str(output.as_deref());
     let params = tables.add(t.parameters);
     let returns = match t.returns {
@@ -288,7 +306,7 @@ fn descriptor(set: &Toolset, t: &Tool, is_play: bool, tables: &mut Tables<'_>) -
         Some(ms) => quote!(::std::option::Option::Some(#ms)),
         None => quote!(::std::option::Option::None),
     };
-    let annotations = serde_json::Value::Object(t.annotations.clone()).to_string();
+    let annotations = field("annotations").unwrap_or_else(|| "{}".to_string());
     quote! {
         ::toolc_runtime::ToolDescriptor {
             name: #name,
@@ -348,6 +366,8 @@ fn future(ret: TokenStream, send: bool) -> TokenStream {
 /// A toolbox or a playbook, as the emitter sees it.
 struct Group<'g> {
     plan: &'g GroupPlan,
+    /// The index of its first tool or play among the toolset's operations.
+    first_op: usize,
     kind: Kind,
     name: &'g str,
     idents: &'g crate::model::Idents,
@@ -360,7 +380,7 @@ struct Group<'g> {
 
 /// What emitting a group needs from the rest of the emitter.
 struct GroupEmitter<'e, 'a> {
-    set: &'a Toolset,
+    lowered: &'a Lowered,
     tables: &'e mut Tables<'a>,
     paths: &'e Paths,
     attrs: &'e Attrs,
@@ -428,7 +448,11 @@ impl GroupEmitter<'_, '_> {
         let descriptors: Vec<TokenStream> = g
             .ops
             .iter()
-            .map(|t| descriptor(self.set, t, g.kind == Kind::Playbook, self.tables))
+            .enumerate()
+            .map(|(i, t)| {
+                let mcp = self.lowered.form(g.first_op + i, Dialect::Mcp);
+                descriptor(t, mcp, g.kind == Kind::Playbook, self.tables)
+            })
             .collect();
         let n = descriptors.len();
         let trait_id = format_ident!("{trait_name}");

@@ -35,6 +35,21 @@ pub fn added_integer_bounds(node: &SchemaNode) -> (Option<i128>, Option<i128>) {
         return (None, None);
     }
     let (lo, hi) = integer_range(node);
+    // A closed set of values keeps within the type when each value does.
+    let within = |v: &serde_json::Value| {
+        v.as_number()
+            .and_then(|n| as_i128(n, false))
+            .is_none_or(|i| lo <= i && i <= hi)
+    };
+    let listed = node
+        .enum_values
+        .as_ref()
+        .and_then(|e| e.value.as_array())
+        .map(|l| l.iter().all(within))
+        .or_else(|| node.const_value.as_ref().map(|c| within(&c.value)));
+    if listed == Some(true) {
+        return (None, None);
+    }
     // The least integer a lower bound lets through, the greatest an upper one.
     let least_above = |n: &serde_json::Number, exclusive: bool| -> Option<i128> {
         let v = as_i128(n, true)?;

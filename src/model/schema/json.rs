@@ -52,105 +52,16 @@ impl Schemas {
 
     /// The JSON of one node and everything under it, with `options`.
     pub fn write_json(&self, id: SchemaId, options: JsonOptions) -> Value {
-        let style = options.refs;
         let n = self.get(id);
         if let Some(b) = n.boolean {
             return Value::Bool(b);
         }
         let mut m = Map::new();
-        let ids = |list: &Option<Vec<SchemaId>>| -> Value {
-            Value::Array(
-                list.iter()
-                    .flatten()
-                    .map(|c| self.write_json(*c, options))
-                    .collect(),
-            )
-        };
         for k in n.keywords() {
-            let k = &k;
-            if !options.annotations && (k.is_annotation() || *k == Keyword::RustType) {
+            if !options.annotations && (k.is_annotation() || k == Keyword::RustType) {
                 continue;
             }
-            let v = match k {
-                Keyword::Ref => match &n.reference {
-                    Some(r) => Value::String(match style {
-                        RefStyle::Types => format!("{TYPE_REF_PREFIX}{}", r.name),
-                        RefStyle::Defs => format!("#/$defs/{}", r.name),
-                    }),
-                    None => continue,
-                },
-                Keyword::Type => {
-                    if n.types_as_list {
-                        Value::Array(n.types.iter().map(|t| t.as_str().into()).collect())
-                    } else {
-                        match n.types.first() {
-                            Some(t) => t.as_str().into(),
-                            None => continue,
-                        }
-                    }
-                }
-                Keyword::Nullable => opt(n.nullable),
-                Keyword::Enum => data(&n.enum_values),
-                Keyword::Const => data(&n.const_value),
-                Keyword::Title => opt(n.title.clone()),
-                Keyword::Description => opt(n.description.clone()),
-                Keyword::Default => data(&n.default),
-                Keyword::Examples => data(&n.examples),
-                Keyword::Deprecated => opt(n.deprecated),
-                Keyword::ReadOnly => opt(n.read_only),
-                Keyword::WriteOnly => opt(n.write_only),
-                Keyword::Comment => opt(n.comment.clone()),
-                Keyword::SchemaDialect => opt(n.schema_dialect.clone()),
-                Keyword::Id => opt(n.id.clone()),
-                Keyword::ContentEncoding => opt(n.content_encoding.clone()),
-                Keyword::ContentMediaType => opt(n.content_media_type.clone()),
-                Keyword::Format => opt(n.format.clone()),
-                Keyword::Minimum => opt(n.minimum.clone()),
-                Keyword::Maximum => opt(n.maximum.clone()),
-                Keyword::ExclusiveMinimum => opt(n.exclusive_minimum.clone()),
-                Keyword::ExclusiveMaximum => opt(n.exclusive_maximum.clone()),
-                Keyword::MultipleOf => opt(n.multiple_of.clone()),
-                Keyword::MinLength => opt(n.min_length),
-                Keyword::MaxLength => opt(n.max_length),
-                Keyword::Pattern => opt(n.pattern.clone()),
-                Keyword::Items => match n.items {
-                    Some(c) => self.write_json(c, options),
-                    None => continue,
-                },
-                Keyword::MinItems => opt(n.min_items),
-                Keyword::MaxItems => opt(n.max_items),
-                Keyword::UniqueItems => opt(n.unique_items),
-                Keyword::Properties => Value::Object(
-                    n.props()
-                        .iter()
-                        .map(|p| (p.name.clone(), self.write_json(p.schema, options)))
-                        .collect(),
-                ),
-                Keyword::Required => Value::Array(
-                    n.required
-                        .iter()
-                        .map(|r| Value::String(r.name.clone()))
-                        .collect(),
-                ),
-                Keyword::AdditionalProperties => match n.additional_properties {
-                    Some(c) => self.write_json(c, options),
-                    None => continue,
-                },
-                Keyword::AnyOf => ids(&n.any_of),
-                Keyword::OneOf => ids(&n.one_of),
-                Keyword::AllOf => ids(&n.all_of),
-                Keyword::Not => match n.not {
-                    Some(c) => self.write_json(c, options),
-                    None => continue,
-                },
-                Keyword::RustType => match n.rust_type {
-                    Some(RustTypeHint::Json) => Value::String("json".into()),
-                    None => continue,
-                },
-                // Unsupported keywords are never stored.
-                _ => continue,
-            };
-            if !v.is_null() || matches!(k, Keyword::Const | Keyword::Default) {
+            if let Some(v) = self.keyword_json(id, k, options) {
                 m.insert(k.as_str().to_string(), v);
             }
         }
@@ -160,6 +71,101 @@ impl Schemas {
             }
         }
         Value::Object(m)
+    }
+
+    /// The JSON of one keyword of a node (`None` when the node does not
+    /// have it), children written with `options`.
+    pub fn keyword_json(&self, id: SchemaId, k: Keyword, options: JsonOptions) -> Option<Value> {
+        let style = options.refs;
+        let n = self.get(id);
+        let ids = |list: &Option<Vec<SchemaId>>| -> Value {
+            Value::Array(
+                list.iter()
+                    .flatten()
+                    .map(|c| self.write_json(*c, options))
+                    .collect(),
+            )
+        };
+        let v = match k {
+            Keyword::Ref => match &n.reference {
+                Some(r) => Value::String(match style {
+                    RefStyle::Types => format!("{TYPE_REF_PREFIX}{}", r.name),
+                    RefStyle::Defs => format!("#/$defs/{}", r.name),
+                }),
+                None => return None,
+            },
+            Keyword::Type => {
+                if n.types_as_list {
+                    Value::Array(n.types.iter().map(|t| t.as_str().into()).collect())
+                } else {
+                    match n.types.first() {
+                        Some(t) => t.as_str().into(),
+                        None => return None,
+                    }
+                }
+            }
+            Keyword::Nullable => opt(n.nullable),
+            Keyword::Enum => data(&n.enum_values),
+            Keyword::Const => data(&n.const_value),
+            Keyword::Title => opt(n.title.clone()),
+            Keyword::Description => opt(n.description.clone()),
+            Keyword::Default => data(&n.default),
+            Keyword::Examples => data(&n.examples),
+            Keyword::Deprecated => opt(n.deprecated),
+            Keyword::ReadOnly => opt(n.read_only),
+            Keyword::WriteOnly => opt(n.write_only),
+            Keyword::Comment => opt(n.comment.clone()),
+            Keyword::SchemaDialect => opt(n.schema_dialect.clone()),
+            Keyword::Id => opt(n.id.clone()),
+            Keyword::ContentEncoding => opt(n.content_encoding.clone()),
+            Keyword::ContentMediaType => opt(n.content_media_type.clone()),
+            Keyword::Format => opt(n.format.clone()),
+            Keyword::Minimum => opt(n.minimum.clone()),
+            Keyword::Maximum => opt(n.maximum.clone()),
+            Keyword::ExclusiveMinimum => opt(n.exclusive_minimum.clone()),
+            Keyword::ExclusiveMaximum => opt(n.exclusive_maximum.clone()),
+            Keyword::MultipleOf => opt(n.multiple_of.clone()),
+            Keyword::MinLength => opt(n.min_length),
+            Keyword::MaxLength => opt(n.max_length),
+            Keyword::Pattern => opt(n.pattern.clone()),
+            Keyword::Items => match n.items {
+                Some(c) => self.write_json(c, options),
+                None => return None,
+            },
+            Keyword::MinItems => opt(n.min_items),
+            Keyword::MaxItems => opt(n.max_items),
+            Keyword::UniqueItems => opt(n.unique_items),
+            Keyword::Properties => Value::Object(
+                n.props()
+                    .iter()
+                    .map(|p| (p.name.clone(), self.write_json(p.schema, options)))
+                    .collect(),
+            ),
+            Keyword::Required => Value::Array(
+                n.required
+                    .iter()
+                    .map(|r| Value::String(r.name.clone()))
+                    .collect(),
+            ),
+            Keyword::AdditionalProperties => match n.additional_properties {
+                Some(c) => self.write_json(c, options),
+                None => return None,
+            },
+            Keyword::AnyOf => ids(&n.any_of),
+            Keyword::OneOf => ids(&n.one_of),
+            Keyword::AllOf => ids(&n.all_of),
+            Keyword::Not => match n.not {
+                Some(c) => self.write_json(c, options),
+                None => return None,
+            },
+            Keyword::RustType => match n.rust_type {
+                Some(RustTypeHint::Json) => Value::String("json".into()),
+                None => return None,
+            },
+            // Unsupported keywords are never stored.
+            _ => return None,
+        };
+        (!v.is_null() || matches!(k, Keyword::Const | Keyword::Default)).then_some(v)
     }
 
     /// A self-contained schema: refs written `#/$defs/X`, and `$defs`

@@ -72,6 +72,11 @@ impl Schemas {
         id
     }
 
+    /// Fills in a node reserved earlier.
+    pub(crate) fn set(&mut self, id: SchemaId, node: Box<SchemaNode>) {
+        self.nodes[id.index()] = *node;
+    }
+
     pub fn get(&self, id: SchemaId) -> &SchemaNode {
         &self.nodes[id.index()]
     }

@@ -13,9 +13,15 @@ use serde_json::{Number, Value};
 
 /// Reads schemas into an arena, collecting diagnostics.
 pub struct Reader<'a> {
-    pub schemas: &'a mut Schemas,
-    pub diags: &'a mut Vec<Diagnostic>,
+    schemas: &'a mut Schemas,
+    diags: &'a mut Vec<Diagnostic>,
+    /// How deep the schema being read is.
+    depth: usize,
 }
+
+/// How deep schemas may nest when read. A manifest cannot reach it (its own
+/// nesting limit is lower); schemas given as JSON are held to it.
+const MAX_READ_DEPTH: usize = crate::manifest::node::MAX_DEPTH;
 
 fn invalid(message: impl Into<String>, at: Span, help: impl Into<String>) -> Diagnostic {
     Diagnostic::new(Code::InvalidSchema, message)
@@ -35,9 +41,18 @@ fn data(node: &Node) -> Data {
     }
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+
+    /// A reader adding to `schemas` and reporting to `diags`.
+    pub fn new(schemas: &'a mut Schemas, diags: &'a mut Vec<Diagnostic>) -> Self {
+        Reader {
+            schemas,
+            diags,
+            depth: 0,
+        }
     }
 
     /// Reads a schema as a tree root.
@@ -46,17 +61,48 @@ impl Reader<'_> {
     }
 
     fn node(&mut self, node: &Node, parent: Option<(SchemaId, Step)>) -> SchemaId {
-        let mut out = SchemaNode {
+        // Every frame of this recursion stays small (the work is in
+        // functions that are not inlined): schemas nest deep.
+        let NodeValue::Map(entries) = &node.value else {
+            return self.leaf(node, parent);
+        };
+        if self.depth > MAX_READ_DEPTH {
+            return self.leaf(node, parent);
+        }
+        // Children are read first (they need this node's id as parent), so
+        // the id is reserved now and the node filled in at the end.
+        let id = self.reserve();
+        let mut out = Box::new(SchemaNode {
             span: node.span,
             ..SchemaNode::default()
-        };
-        let entries: &[MapEntry] = match &node.value {
-            NodeValue::Bool(b) => {
-                out.boolean = Some(*b);
-                out.parent = parent;
-                return self.schemas.push(out);
+        });
+        for e in entries {
+            self.entry(id, e, &mut out);
+        }
+        out.parent = parent;
+        self.schemas.set(id, out);
+        id
+    }
+
+    #[inline(never)]
+    fn reserve(&mut self) -> SchemaId {
+        self.schemas.push(SchemaNode::default())
+    }
+
+    /// A schema that is not a mapping: `true`, `false`, or a wrong value
+    /// (reported, and read as `true`); or one nested too deep.
+    #[inline(never)]
+    fn leaf(&mut self, node: &Node, parent: Option<(SchemaId, Step)>) -> SchemaId {
+        let boolean = match &node.value {
+            _ if self.depth > MAX_READ_DEPTH => {
+                self.push(invalid(
+                    format!("the schema nests deeper than {MAX_READ_DEPTH} levels"),
+                    node.span,
+                    "flatten the schema, or move nested parts into named types",
+                ));
+                true
             }
-            NodeValue::Map(entries) => entries,
+            NodeValue::Bool(b) => *b,
             _ => {
                 self.push(invalid(
                     format!(
@@ -66,39 +112,45 @@ impl Reader<'_> {
                     node.span,
                     "write the schema as a mapping of keywords, such as `{type: string}`",
                 ));
-                out.boolean = Some(true);
-                out.parent = parent;
-                return self.schemas.push(out);
+                true
             }
         };
-        // Children are read first (they need this node's id as parent), so
-        // the id is reserved now and the node filled in at the end.
-        let id = self.schemas.push(SchemaNode::default());
-        for e in entries {
-            if is_extension(&e.key) {
-                out.extensions
-                    .push((e.key.clone(), e.value.to_json("", &mut PointerSpans::new())));
-                continue;
-            }
-            let Some(k) = Keyword::parse(&e.key) else {
-                self.unknown(e);
-                continue;
-            };
-            if k.support() == Support::Unsupported {
-                self.unsupported(k, e);
-                continue;
-            }
-            if self.keyword(id, k, e, &mut out) {
-                out.keys.push(KeyAt {
-                    keyword: k,
-                    key: e.key_span,
-                    value: e.value.span,
-                });
-            }
+        self.schemas.push(SchemaNode {
+            span: node.span,
+            boolean: Some(boolean),
+            parent,
+            ..SchemaNode::default()
+        })
+    }
+
+    /// One key of a schema mapping, read into `out`.
+    #[inline(never)]
+    fn entry(&mut self, id: SchemaId, e: &MapEntry, out: &mut SchemaNode) {
+        if is_extension(&e.key) {
+            out.extensions
+                .push((e.key.clone(), e.value.to_json("", &mut PointerSpans::new())));
+            return;
         }
-        out.parent = parent;
-        *self.schemas.get_mut(id) = out;
-        id
+        let Some(k) = Keyword::parse(&e.key) else {
+            self.unknown(e);
+            return;
+        };
+        if k.support() == Support::Unsupported {
+            self.unsupported(k, e);
+            return;
+        }
+        let ok = if matches!(k.shape(), super::Shape::Scalar | super::Shape::Data) {
+            self.keyword(k, e, out)
+        } else {
+            self.subschemas(id, k, e, out)
+        };
+        if ok {
+            out.keys.push(KeyAt {
+                keyword: k,
+                key: e.key_span,
+                value: e.value.span,
+            });
+        }
     }
 
     fn unknown(&mut self, e: &MapEntry) {
@@ -219,7 +271,10 @@ impl Reader<'_> {
     }
 
     fn child(&mut self, parent: SchemaId, k: Keyword, entry: Entry, v: &Node) -> SchemaId {
-        self.node(v, Some((parent, Step { keyword: k, entry })))
+        self.depth += 1;
+        let id = self.node(v, Some((parent, Step { keyword: k, entry })));
+        self.depth -= 1;
+        id
     }
 
     fn list(&mut self, parent: SchemaId, k: Keyword, v: &Node) -> Option<Vec<SchemaId>> {
@@ -241,17 +296,77 @@ impl Reader<'_> {
             ));
             return None;
         }
-        Some(
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| self.child(parent, k, Entry::Index(i), item))
-                .collect(),
-        )
+        let mut ids = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            ids.push(self.child(parent, k, Entry::Index(i), item));
+        }
+        Some(ids)
     }
 
-    /// Reads one keyword into `out`; false when its value was refused.
-    fn keyword(&mut self, id: SchemaId, k: Keyword, e: &MapEntry, out: &mut SchemaNode) -> bool {
+    /// Reads a keyword whose value holds subschemas into `out`; false when
+    /// its value was refused. Kept apart from [`Reader::keyword`] so the
+    /// frames of the recursion stay small.
+    #[inline(never)]
+    fn subschemas(&mut self, id: SchemaId, k: Keyword, e: &MapEntry, out: &mut SchemaNode) -> bool {
+        let v = &e.value;
+        match k {
+            Keyword::Items => match &v.value {
+                NodeValue::Seq(_) => {
+                    self.push(
+                        Diagnostic::new(
+                            Code::UnsupportedSchema,
+                            "tuple `items` (a list of schemas, the draft-07 form) is not supported",
+                        )
+                        .at(v.span)
+                        .help("use an object with named properties instead of a positional tuple"),
+                    );
+                    false
+                }
+                _ => {
+                    out.items = Some(self.child(id, k, Entry::Whole, v));
+                    true
+                }
+            },
+            Keyword::AdditionalProperties => {
+                out.additional_properties = Some(self.child(id, k, Entry::Whole, v));
+                true
+            }
+            Keyword::Not => {
+                out.not = Some(self.child(id, k, Entry::Whole, v));
+                true
+            }
+            Keyword::Properties => {
+                let Some(entries) = v.as_map() else {
+                    self.push(invalid(
+                        format!("`properties` must map names to schemas, found {}", found(v)),
+                        v.span,
+                        "write `properties: {name: {type: string}}`",
+                    ));
+                    return false;
+                };
+                let mut props = Vec::with_capacity(entries.len());
+                for p in entries {
+                    let schema = self.child(id, k, Entry::Name(p.key.clone()), &p.value);
+                    props.push(Property {
+                        name: p.key.clone(),
+                        schema,
+                        span: p.key_span,
+                    });
+                }
+                out.properties = Some(props);
+                true
+            }
+            Keyword::AnyOf => self.list(id, k, v).map(|l| out.any_of = Some(l)).is_some(),
+            Keyword::OneOf => self.list(id, k, v).map(|l| out.one_of = Some(l)).is_some(),
+            Keyword::AllOf => self.list(id, k, v).map(|l| out.all_of = Some(l)).is_some(),
+            _ => false,
+        }
+    }
+
+    /// Reads one keyword with a scalar or data value into `out`; false when
+    /// its value was refused.
+    #[inline(never)]
+    fn keyword(&mut self, k: Keyword, e: &MapEntry, out: &mut SchemaNode) -> bool {
         let v = &e.value;
         match k {
             Keyword::Ref => {
@@ -394,51 +509,6 @@ impl Reader<'_> {
             Keyword::MaxLength => self.count(k, v).map(|n| out.max_length = Some(n)).is_some(),
             Keyword::MinItems => self.count(k, v).map(|n| out.min_items = Some(n)).is_some(),
             Keyword::MaxItems => self.count(k, v).map(|n| out.max_items = Some(n)).is_some(),
-            Keyword::Items => match &v.value {
-                NodeValue::Seq(_) => {
-                    self.push(
-                        Diagnostic::new(
-                            Code::UnsupportedSchema,
-                            "tuple `items` (a list of schemas, the draft-07 form) is not supported",
-                        )
-                        .at(v.span)
-                        .help("use an object with named properties instead of a positional tuple"),
-                    );
-                    false
-                }
-                _ => {
-                    out.items = Some(self.child(id, k, Entry::Whole, v));
-                    true
-                }
-            },
-            Keyword::AdditionalProperties => {
-                out.additional_properties = Some(self.child(id, k, Entry::Whole, v));
-                true
-            }
-            Keyword::Not => {
-                out.not = Some(self.child(id, k, Entry::Whole, v));
-                true
-            }
-            Keyword::Properties => {
-                let Some(entries) = v.as_map() else {
-                    self.push(invalid(
-                        format!("`properties` must map names to schemas, found {}", found(v)),
-                        v.span,
-                        "write `properties: {name: {type: string}}`",
-                    ));
-                    return false;
-                };
-                let props = entries
-                    .iter()
-                    .map(|p| Property {
-                        name: p.key.clone(),
-                        schema: self.child(id, k, Entry::Name(p.key.clone()), &p.value),
-                        span: p.key_span,
-                    })
-                    .collect();
-                out.properties = Some(props);
-                true
-            }
             Keyword::Required => {
                 let NodeValue::Seq(items) = &v.value else {
                     self.push(invalid(
@@ -470,9 +540,6 @@ impl Reader<'_> {
                 }
                 true
             }
-            Keyword::AnyOf => self.list(id, k, v).map(|l| out.any_of = Some(l)).is_some(),
-            Keyword::OneOf => self.list(id, k, v).map(|l| out.one_of = Some(l)).is_some(),
-            Keyword::AllOf => self.list(id, k, v).map(|l| out.all_of = Some(l)).is_some(),
             Keyword::RustType => match v.as_str() {
                 Some("json") => {
                     out.rust_type = Some(RustTypeHint::Json);
@@ -600,10 +667,6 @@ pub fn link(schemas: &mut Schemas, root: SchemaId, what: &str, diags: &mut Vec<D
 pub fn from_json(schemas: &mut Schemas, v: &Value, span: Span) -> (SchemaId, Vec<Diagnostic>) {
     let node = Node::from_json(v, span);
     let mut diags = Vec::new();
-    let id = Reader {
-        schemas,
-        diags: &mut diags,
-    }
-    .read(&node);
+    let id = Reader::new(schemas, &mut diags).read(&node);
     (id, diags)
 }

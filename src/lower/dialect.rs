@@ -1,0 +1,173 @@
+//! The provider dialects: the schema surfaces toolc lowers to, and which
+//! schema of a tool each one is shown.
+
+/// A provider schema surface. docs/lint-rules.md says what each one is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Dialect {
+    /// OpenAI function calling, `strict: false`.
+    OpenAi,
+    /// OpenAI Structured Outputs: `strict: true` function tools.
+    OpenAiStrict,
+    /// The same strict mode on Azure OpenAI, with older, tighter limits.
+    AzureOpenAiStrict,
+    /// Gemini Developer API `FunctionDeclaration.parameters` (the OpenAPI 3.0 subset).
+    Gemini,
+    /// Vertex AI `FunctionDeclaration.parameters` / `response`.
+    GeminiVertex,
+    /// Gemini `parametersJsonSchema` / `responseJsonSchema`.
+    GeminiJsonSchema,
+    /// Anthropic Messages API `tools[].input_schema`.
+    Anthropic,
+    /// Anthropic `strict: true` tools.
+    AnthropicStrict,
+    /// An MCP server's `tools/list`.
+    Mcp,
+}
+
+impl Dialect {
+    /// Every dialect, in documentation order.
+    pub const ALL: [Dialect; 9] = [
+        Dialect::OpenAi,
+        Dialect::OpenAiStrict,
+        Dialect::AzureOpenAiStrict,
+        Dialect::Gemini,
+        Dialect::GeminiVertex,
+        Dialect::GeminiJsonSchema,
+        Dialect::Anthropic,
+        Dialect::AnthropicStrict,
+        Dialect::Mcp,
+    ];
+
+    /// The dialects linted when neither `toolc.toml` nor code names any.
+    pub const DEFAULT: [Dialect; 4] = [
+        Dialect::OpenAiStrict,
+        Dialect::Gemini,
+        Dialect::Anthropic,
+        Dialect::Mcp,
+    ];
+
+    /// Other names accepted for a dialect: the seed's `gemini-bifrost`.
+    pub const ALIASES: &'static [(&'static str, Dialect)] = &[("gemini-bifrost", Dialect::Gemini)];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::OpenAi => "openai",
+            Dialect::OpenAiStrict => "openai-strict",
+            Dialect::AzureOpenAiStrict => "azure-openai-strict",
+            Dialect::Gemini => "gemini",
+            Dialect::GeminiVertex => "gemini-vertex",
+            Dialect::GeminiJsonSchema => "gemini-jsonschema",
+            Dialect::Anthropic => "anthropic",
+            Dialect::AnthropicStrict => "anthropic-strict",
+            Dialect::Mcp => "mcp",
+        }
+    }
+
+    /// Parses a dialect id or alias.
+    pub fn parse(s: &str) -> Option<Dialect> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.as_str() == s)
+            .or_else(|| {
+                Dialect::ALIASES
+                    .iter()
+                    .find(|(a, _)| *a == s)
+                    .map(|(_, d)| *d)
+            })
+    }
+
+    /// Every accepted name, for "did you mean" hints.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Dialect::ALL
+            .into_iter()
+            .map(Dialect::as_str)
+            .chain(Dialect::ALIASES.iter().map(|(a, _)| *a))
+    }
+
+    /// "unknown dialect" with a did-you-mean, for config and CLI errors.
+    pub fn unknown_message(s: &str) -> (String, String) {
+        let msg = format!("there is no dialect named `{s}`");
+        let help = match crate::diag::did_you_mean(s, Dialect::names()) {
+            Some(m) => format!("did you mean `{m}`?"),
+            None => format!(
+                "the dialects are {}",
+                Dialect::ALL.map(Dialect::as_str).join(", ")
+            ),
+        };
+        (msg, help)
+    }
+
+    /// OpenAI strict mode, on OpenAI or on Azure.
+    pub fn is_openai_strict(self) -> bool {
+        matches!(self, Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict)
+    }
+
+    /// The OpenAPI-subset Gemini surfaces (not `parametersJsonSchema`).
+    pub fn is_gemini_openapi(self) -> bool {
+        matches!(self, Dialect::Gemini | Dialect::GeminiVertex)
+    }
+
+    /// The OpenAI surfaces, strict or not.
+    pub fn is_openai(self) -> bool {
+        matches!(
+            self,
+            Dialect::OpenAi | Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict
+        )
+    }
+}
+
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Dialect {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dialect::parse(s).ok_or_else(|| {
+            let (m, h) = Dialect::unknown_message(s);
+            format!("{m}; {h}")
+        })
+    }
+}
+
+/// Which schema of a tool a check looks at: the arguments or the result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    Parameters,
+    Returns,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Parameters => "parameters",
+            Role::Returns => "returns",
+        }
+    }
+}
+
+impl Dialect {
+    /// Whether the dialect's tool entries carry the result's schema (and so
+    /// whether `returns` is lowered and linted for it): MCP's
+    /// `outputSchema`, Gemini's `response` / `responseJsonSchema`. OpenAI's
+    /// and Anthropic's tools have no place for it.
+    pub fn sends_returns(self) -> bool {
+        matches!(
+            self,
+            Dialect::Mcp | Dialect::Gemini | Dialect::GeminiVertex | Dialect::GeminiJsonSchema
+        )
+    }
+
+    /// Whether the dialect's schemas are JSON Schema (not the OpenAPI 3.0
+    /// subset of the Gemini `parameters` surfaces).
+    pub fn is_json_schema(self) -> bool {
+        !self.is_gemini_openapi()
+    }
+
+    /// Whether the dialect can state numeric bounds (`minimum`, `maximum`).
+    pub fn states_bounds(self) -> bool {
+        self != Dialect::AnthropicStrict
+    }
+}

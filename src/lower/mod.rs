@@ -1,0 +1,155 @@
+//! Stage 3, lower: every tool and play of the toolset in each dialect's form,
+//! made once from the typed schema model. Lint reads these forms, emit writes
+//! them, and the generated descriptors carry the MCP form to the runtime, so
+//! what a provider is shown is made in one place.
+//!
+//! Each tool is lowered once per dialect (whichever agents reach it), and
+//! always for MCP, which the runtime serves whatever the config lints.
+
+pub mod arguments;
+pub mod dialect;
+mod entry;
+pub mod schema;
+
+pub use dialect::{Dialect, Role};
+pub use entry::is_empty_object;
+pub use schema::{Form, Options, Refusal, RefusalKind, disjoint};
+
+use crate::model::{Agent, Tool, Toolset};
+use serde_json::{Value, json};
+use std::cell::Cell;
+
+thread_local! {
+    static LOWERED_SCHEMAS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many schemas this thread has lowered so far: tests compare it with
+/// [`Lowered::schema_count`] to show that a build lowers each schema once.
+pub fn schemas_lowered_on_this_thread() -> usize {
+    LOWERED_SCHEMAS.with(Cell::get)
+}
+
+/// One tool's form in one dialect.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolForm {
+    pub dialect: Dialect,
+    /// The parameters; `None` where the entry leaves them out (Gemini takes
+    /// no `parameters` for a tool without arguments).
+    pub parameters: Option<Form>,
+    /// The result's schema, for dialects that send one.
+    pub returns: Option<Form>,
+    /// Why the MCP entry has no `outputSchema` although the tool has `returns`.
+    pub output_omitted: Option<String>,
+    /// The tool's entry in the dialect's tool list.
+    pub entry: Value,
+}
+
+/// Every tool and play of a toolset in the dialects lowered.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Lowered {
+    /// The dialects asked for, in order (MCP is lowered besides, always).
+    pub dialects: Vec<Dialect>,
+    /// Per operation (see [`Toolset::operations`]): its forms, one per
+    /// dialect lowered.
+    pub tools: Vec<Vec<ToolForm>>,
+    /// How many schemas were lowered.
+    pub schema_count: usize,
+}
+
+impl Lowered {
+    /// The form of operation `op` in `dialect`, if it was lowered.
+    pub fn form(&self, op: usize, dialect: Dialect) -> Option<&ToolForm> {
+        self.tools.get(op)?.iter().find(|f| f.dialect == dialect)
+    }
+
+    /// An agent's tool list in a dialect's request shape: the OpenAI `tools`
+    /// array, `{"functionDeclarations": [...]}` for Gemini, the Anthropic
+    /// `tools` array, or an MCP `tools/list` result `{"tools": [...]}`.
+    pub fn list(&self, toolset: &Toolset, agent: &Agent, dialect: Dialect) -> Value {
+        let entries: Vec<Value> = toolset
+            .agent_operations(agent)
+            .into_iter()
+            .filter_map(|op| self.form(op, dialect).map(|f| f.entry.clone()))
+            .collect();
+        match dialect {
+            Dialect::Gemini | Dialect::GeminiVertex | Dialect::GeminiJsonSchema => {
+                json!({ "functionDeclarations": entries })
+            }
+            Dialect::Mcp => json!({ "tools": entries }),
+            _ => Value::Array(entries),
+        }
+    }
+}
+
+/// One schema in one dialect's form, with the default options: for tests
+/// and for tools built on toolc.
+pub fn schema_for(toolset: &Toolset, id: crate::model::SchemaId, dialect: Dialect) -> Form {
+    schema::lower(&toolset.schemas, id, dialect, Options::default())
+}
+
+/// Lowers every tool and play of `toolset` into each of `dialects`, and MCP.
+pub fn lower(toolset: &Toolset, dialects: &[Dialect], options: Options) -> Lowered {
+    let mut all: Vec<Dialect> = dialects.to_vec();
+    if !all.contains(&Dialect::Mcp) {
+        all.push(Dialect::Mcp);
+    }
+    let mut count = 0;
+    let tools = toolset
+        .operations()
+        .map(|tool| {
+            all.iter()
+                .map(|&d| tool_form(toolset, tool, d, options, &mut count))
+                .collect()
+        })
+        .collect();
+    Lowered {
+        dialects: dialects.to_vec(),
+        tools,
+        schema_count: count,
+    }
+}
+
+fn lower_schema(
+    toolset: &Toolset,
+    id: crate::model::SchemaId,
+    dialect: Dialect,
+    options: Options,
+    count: &mut usize,
+) -> Form {
+    *count += 1;
+    LOWERED_SCHEMAS.with(|c| c.set(c.get() + 1));
+    schema::lower(&toolset.schemas, id, dialect, options)
+}
+
+fn tool_form(
+    toolset: &Toolset,
+    tool: &Tool,
+    dialect: Dialect,
+    options: Options,
+    count: &mut usize,
+) -> ToolForm {
+    let params = lower_schema(toolset, tool.parameters, dialect, options, count);
+    let parameters =
+        (!(dialect == Dialect::Gemini && is_empty_object(&params.json))).then_some(params);
+    let (returns, output_omitted) = match tool.returns {
+        Some(r) if dialect.sends_returns() => {
+            let form = lower_schema(toolset, r, dialect, options, count);
+            let omitted = (dialect == Dialect::Mcp)
+                .then(|| entry::mcp_output_omitted(tool, &form.json))
+                .flatten();
+            match omitted {
+                Some(why) => (None, Some(why)),
+                None => (Some(form), None),
+            }
+        }
+        _ => (None, None),
+    };
+    let entry = entry::entry(tool, dialect, parameters.as_ref(), returns.as_ref());
+    ToolForm {
+        dialect,
+        parameters,
+        returns,
+        output_omitted,
+        entry,
+    }
+}
