@@ -253,8 +253,8 @@ fn prepare<P: DeserializeOwned>(
         ToolError::with_violations(ErrorKind::ArgumentsInvalid, noun, desc.name, violations)
     };
     let mut value = parse_arguments(arguments).map_err(|v| invalid(vec![v]))?;
-    // `null` for an absent optional, as strict dialects send it.
-    desc.parameters.drop_null_optionals(&mut value);
+    // `null` for an absent optional, as strict dialects send it; `5.0` for an integer.
+    desc.parameters.normalize_arguments(&mut value);
     if !desc.parameters.is_valid(&value) {
         return Err(invalid(desc.parameters.validate(&value)));
     }
@@ -275,9 +275,13 @@ fn prepare<P: DeserializeOwned>(
                 })
                 .collect();
             let pointer = json_pointer(segments.iter().map(String::as_str));
+            // Validation passed, so the schema and the generated type disagree here, which
+            // the compiler rules out; the message speaks of the value, not of Rust types.
             Err(invalid(vec![Violation::new(
                 pointer,
-                e.into_inner().to_string(),
+                "this value matches the parameters schema but cannot be read as its generated \
+                 type describes; please report it with the manifest"
+                    .to_owned(),
             )]))
         }
     }

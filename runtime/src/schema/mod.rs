@@ -7,7 +7,7 @@
 
 mod equal;
 mod format;
-mod nulls;
+mod normalize;
 mod number;
 mod pattern;
 mod validate;

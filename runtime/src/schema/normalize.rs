@@ -1,0 +1,183 @@
+//! Arguments as the model sends them → as the schema means them, before validation.
+//!
+//! - `null` for an absent optional property: strict structured-output dialects (OpenAI's
+//!   `strict: true`) make every property required and the optional ones nullable, so a model
+//!   says "not given" with `null`. Such a `null` is read as the property's absence, but only
+//!   where the schema itself would refuse `null`, so a property nullable in the manifest keeps
+//!   its `null`.
+//! - An integral float where the schema wants an integer (`5.0`, `1e2`): JSON Schema counts
+//!   it as the integer, so it is read as one, and the handler's integer field takes it.
+
+use super::{Schema, Types};
+use serde_json::{Number, Value};
+
+impl Schema {
+    /// Reads `value` as the schema means it: drops every `null` member of an object (at any
+    /// depth the schema describes) whose property is optional and whose schema refuses
+    /// `null`, and writes integral floats as integers where the schema wants an integer.
+    pub fn normalize_arguments(&self, value: &mut Value) {
+        self.normalize(value, 0);
+    }
+
+    fn normalize(&self, value: &mut Value, depth: usize) {
+        if depth > super::MAX_VALIDATION_DEPTH {
+            return;
+        }
+        let mut schema = self;
+        // A `$ref` carries the shape of the named type.
+        while schema.properties.is_empty() && schema.items.is_none() {
+            match schema.reference {
+                Some(r) if !std::ptr::eq(r, schema) => schema = r,
+                _ => break,
+            }
+        }
+        match value {
+            Value::Object(map) => {
+                for (name, prop) in schema.properties {
+                    let Some(member) = map.get_mut(*name) else {
+                        continue;
+                    };
+                    if member.is_null() {
+                        if !schema.required.contains(name) && !prop.is_valid(&Value::Null) {
+                            map.remove(*name);
+                        }
+                    } else {
+                        prop.normalize(member, depth + 1);
+                    }
+                }
+                if let super::Additional::Schema(extra) = schema.additional_properties {
+                    for (name, member) in map.iter_mut() {
+                        if !schema.properties.iter().any(|(p, _)| p == name) {
+                            extra.normalize(member, depth + 1);
+                        }
+                    }
+                }
+            }
+            Value::Array(items) => {
+                if let Some(item) = schema.items {
+                    for v in items {
+                        item.normalize(v, depth + 1);
+                    }
+                }
+            }
+            Value::Number(n) if wants_integer(schema) => {
+                if let Some(i) = integral(n) {
+                    *n = i;
+                }
+            }
+            _ => {}
+        }
+        // A union: the branches the value matches shape it too.
+        for branch in schema
+            .any_of
+            .iter()
+            .chain(schema.one_of)
+            .chain(schema.all_of)
+        {
+            if !value.is_object() && !value.is_array() && !value.is_number() {
+                break;
+            }
+            if branch.is_valid(value) {
+                branch.normalize(value, depth + 1);
+            }
+        }
+    }
+}
+
+/// Whether the schema accepts integers but not other numbers.
+fn wants_integer(s: &Schema) -> bool {
+    s.types.contains(Types::INTEGER) && !s.types.contains(Types::NUMBER)
+}
+
+/// An integral float as an integer number (`None` when it is not a float, not integral, or
+/// beyond 64 bits).
+fn integral(n: &Number) -> Option<Number> {
+    if n.is_i64() || n.is_u64() {
+        return None;
+    }
+    let f = n.as_f64()?;
+    if !f.is_finite() || f.fract() != 0.0 {
+        return None;
+    }
+    if f >= -9_223_372_036_854_775_808.0 && f < 9_223_372_036_854_775_808.0 {
+        #[allow(clippy::cast_possible_truncation)]
+        return Some(Number::from(f as i64));
+    }
+    if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        return Some(Number::from(f as u64));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::schema::{Schema, Types};
+    use serde_json::json;
+
+    static NAME: Schema = Schema {
+        types: Types::STRING,
+        ..Schema::ANY
+    };
+    static NULLABLE: Schema = Schema {
+        types: Types::STRING.union(Types::NULL),
+        ..Schema::ANY
+    };
+    static COUNT: Schema = Schema {
+        types: Types::INTEGER,
+        ..Schema::ANY
+    };
+    static INNER: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("tag", &NAME)],
+        ..Schema::ANY
+    };
+    static LIST: Schema = Schema {
+        types: Types::ARRAY,
+        items: Some(&INNER),
+        ..Schema::ANY
+    };
+    static ROOT: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[
+            ("name", &NAME),
+            ("nick", &NULLABLE),
+            ("must", &NAME),
+            ("list", &LIST),
+        ],
+        required: &["must"],
+        ..Schema::ANY
+    };
+
+    #[test]
+    fn drops_only_optional_nulls_the_schema_refuses() {
+        let mut v = json!({"name": null, "nick": null, "must": null, "list": [{"tag": null}, {"tag": "x"}]});
+        ROOT.normalize_arguments(&mut v);
+        // `nick` is nullable and `must` required: both keep their null.
+        assert_eq!(
+            v,
+            json!({"nick": null, "must": null, "list": [{}, {"tag": "x"}]})
+        );
+    }
+
+    static COUNTS: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("n", &COUNT), ("x", &NAME)],
+        ..Schema::ANY
+    };
+
+    #[test]
+    fn integral_floats_become_integers_where_the_schema_wants_one() {
+        let mut v = json!({"n": 5.0, "x": "5.0"});
+        COUNTS.normalize_arguments(&mut v);
+        assert!(v["n"].is_i64(), "{v}");
+        assert_eq!(v["n"], json!(5));
+        let mut v = json!({"n": 1e2});
+        COUNTS.normalize_arguments(&mut v);
+        assert_eq!(v["n"], json!(100));
+        // Not integral: left for validation to refuse.
+        let mut v = json!({"n": 5.5});
+        COUNTS.normalize_arguments(&mut v);
+        assert_eq!(v["n"], json!(5.5));
+    }
+}

@@ -1,0 +1,10 @@
+//! Generates the fixtures' Rust into OUT_DIR.
+
+fn main() -> Result<(), toolc::Error> {
+    toolc::configure()
+        .manifest("../fixtures/codegen/defaults.yaml")
+        .file_name("defaults.rs")
+        .toolset_name("defaults")
+        .compile()?;
+    Ok(())
+}

@@ -1,0 +1,7 @@
+//! Toolsets generated from the codegen fixtures, for tests of how generated
+//! code behaves.
+
+/// `tests/fixtures/codegen/defaults.yaml`: a default of every kind.
+pub mod defaults {
+    toolc_runtime::include_toolset!("defaults");
+}

@@ -1,0 +1,24 @@
+//! How generated code behaves, called through its dispatchers: one test
+//! binary, a module per area.
+
+mod defaults;
+mod numbers;
+
+use std::future::Future;
+use toolc_runtime::{CallContext, ToolError, Toolbox};
+
+/// Calls `tool` of `toolbox` with argument text, as a host would.
+fn call(
+    toolbox: &dyn Toolbox,
+    tool: &str,
+    arguments: &str,
+) -> Result<serde_json::Value, ToolError> {
+    block_on(toolbox.call(tool, arguments, &CallContext::new("test")))
+}
+
+fn block_on<F: Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime")
+        .block_on(f)
+}
