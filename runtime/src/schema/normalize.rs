@@ -99,7 +99,7 @@ fn integral(n: &Number) -> Option<Number> {
     if !f.is_finite() || f.fract() != 0.0 {
         return None;
     }
-    if f >= -9_223_372_036_854_775_808.0 && f < 9_223_372_036_854_775_808.0 {
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
         #[allow(clippy::cast_possible_truncation)]
         return Some(Number::from(f as i64));
     }
