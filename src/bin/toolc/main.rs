@@ -4,6 +4,7 @@ mod build;
 mod check;
 mod dump;
 mod lint;
+mod output;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -13,6 +14,8 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    output: output::OutputArgs,
 }
 
 #[derive(Subcommand)]
@@ -41,9 +44,9 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check(args) => check::run(args),
-        Command::Build(args) => build::run(args),
-        Command::Lint(args) => lint::run(args),
-        Command::Dump(args) => dump::run(args),
+        Command::Check(args) => check::run(args, cli.output),
+        Command::Build(args) => build::run(args, cli.output),
+        Command::Lint(args) => lint::run(args, cli.output),
+        Command::Dump(args) => dump::run(args, cli.output),
     }
 }
