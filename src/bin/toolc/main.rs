@@ -5,6 +5,7 @@ mod check;
 mod dump;
 mod lint;
 mod output;
+mod schema;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -28,6 +29,8 @@ enum Command {
     Lint(lint::LintArgs),
     /// Print one agent's tool list in one dialect's request shape.
     Dump(dump::DumpArgs),
+    /// Print the JSON Schema of the manifest format, for editors.
+    Schema(schema::SchemaArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,5 +51,6 @@ fn main() -> ExitCode {
         Command::Build(args) => build::run(args, cli.output),
         Command::Lint(args) => lint::run(args, cli.output),
         Command::Dump(args) => dump::run(args, cli.output),
+        Command::Schema(args) => schema::run(args, cli.output),
     }
 }
