@@ -2,6 +2,7 @@
 //! command shares. One test binary (one link) for these areas.
 
 mod cli;
+mod init;
 mod schema;
 
 use std::path::Path;

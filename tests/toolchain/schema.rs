@@ -126,10 +126,11 @@ fn every_example_and_fixture_manifest_is_valid() {
         "tests/fixtures",
         "tests/formats",
         "examples/demo/benches",
+        "templates/init",
     ] {
         manifests_under(&repo().join(dir), &mut files);
     }
-    assert!(files.len() >= 9, "{files:?}");
+    assert!(files.len() >= 11, "{files:?}");
     for f in &files {
         let json = as_json(f).unwrap_or_else(|| panic!("{} does not parse", f.display()));
         let errs = errors(&v, &json);

@@ -3,6 +3,7 @@
 mod build;
 mod check;
 mod dump;
+mod init;
 mod lint;
 mod output;
 mod schema;
@@ -31,6 +32,8 @@ enum Command {
     Dump(dump::DumpArgs),
     /// Print the JSON Schema of the manifest format, for editors.
     Schema(schema::SchemaArgs),
+    /// Create a crate that generates its toolset from build.rs, ready to build and test.
+    Init(init::InitArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,5 +55,6 @@ fn main() -> ExitCode {
         Command::Lint(args) => lint::run(args, cli.output),
         Command::Dump(args) => dump::run(args, cli.output),
         Command::Schema(args) => schema::run(args, cli.output),
+        Command::Init(args) => init::run(args, cli.output),
     }
 }
