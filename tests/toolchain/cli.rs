@@ -218,3 +218,26 @@ fn build_reports_what_it_wrote_as_json() {
     let doc: Value = serde_json::from_slice(&stale.stdout).unwrap();
     assert_eq!(doc["summary"]["stale"][0]["why"], "differs", "{doc:#}");
 }
+
+#[test]
+fn a_broken_config_is_a_usage_error_for_every_command_that_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("m")).unwrap();
+    let good = BROKEN.replace("descripton", "description");
+    std::fs::write(dir.path().join("m/tools.yaml"), good).unwrap();
+    std::fs::write(
+        dir.path().join("m/toolc.toml"),
+        "[lint]\ndialect = [\"mcp\"]\n",
+    )
+    .unwrap();
+    // `check` does not read toolc.toml (docs/config.md).
+    for (name, args) in commands("out").into_iter().filter(|(n, _)| *n != "check") {
+        let out = run(dir.path(), &with(&args, &["--format", "plain"], false));
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("toolc.toml:2:1: error[unknown-key]: unknown key `dialect`"),
+            "{name}: {}",
+            text(&out.stderr)
+        );
+    }
+}

@@ -1,7 +1,9 @@
 //! The toolchain around the compiler, from the outside: the options every
-//! command shares. One test binary (one link) for these areas.
+//! command shares, `toolc schema` and the editor schema, `toolc init`, and
+//! the config page. One test binary (one link) for these areas.
 
 mod cli;
+mod config_doc;
 mod init;
 mod schema;
 

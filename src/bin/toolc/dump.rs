@@ -37,11 +37,13 @@ pub fn run(args: DumpArgs, output: OutputArgs) -> ExitCode {
     let reporter = Reporter::new(output, Stdout::Product);
     let mut diags = checked.diagnostics.into_vec();
     let (config, config_diags) = load_config(args.config.as_ref(), &args.paths, &mut sources);
+    // A config that cannot be used is a usage error, as for lint and build.
+    let config_failed = config_diags.iter().any(Diagnostic::is_error);
     diags.extend(config_diags);
     if diags.iter().any(Diagnostic::is_error) {
         reporter.diagnostics(&sources, &diags);
         let io = diags.iter().any(|d| d.code == Code::Io);
-        return ExitCode::from(if io { 2 } else { 1 });
+        return ExitCode::from(if io || config_failed { 2 } else { 1 });
     }
     let toolset = &checked.toolset;
     let mut stdout = std::io::stdout().lock();
