@@ -11,7 +11,8 @@ use crate::diag::{Code, Diagnostic, FileId, Span, did_you_mean};
 /// The format versions this compiler reads.
 pub const SUPPORTED_VERSIONS: &[i64] = &[1];
 
-const TOP_KEYS: &[&str] = &[
+/// The keys of a manifest file's top level.
+pub const TOP_KEYS: &[&str] = &[
     "version",
     "types",
     "toolboxes",
@@ -20,9 +21,12 @@ const TOP_KEYS: &[&str] = &[
     "capabilities",
     "agents",
 ];
-const TOOLBOX_KEYS: &[&str] = &["description", "scope", "tools"];
-const PLAYBOOK_KEYS: &[&str] = &["description", "plays"];
-const TOOL_KEYS: &[&str] = &[
+/// The keys of a toolbox.
+pub const TOOLBOX_KEYS: &[&str] = &["description", "scope", "tools"];
+/// The keys of a playbook.
+pub const PLAYBOOK_KEYS: &[&str] = &["description", "plays"];
+/// The keys of a tool.
+pub const TOOL_KEYS: &[&str] = &[
     "description",
     "title",
     "parameters",
@@ -39,7 +43,8 @@ const TOOL_KEYS: &[&str] = &[
 ];
 /// Keys a tool has and a play refuses.
 pub const TOOL_ONLY_KEYS: &[&str] = &["terminal", "auth", "roles", "rate_limit", "timeout_ms"];
-const PLAY_KEYS: &[&str] = &[
+/// The keys of a play.
+pub const PLAY_KEYS: &[&str] = &[
     "description",
     "title",
     "parameters",
@@ -49,10 +54,14 @@ const PLAY_KEYS: &[&str] = &[
     "deprecated",
     "examples",
 ];
-const EXAMPLE_KEYS: &[&str] = &["arguments", "result", "description"];
-const MANUAL_KEYS: &[&str] = &["description", "text", "file"];
-const CAPABILITY_KEYS: &[&str] = &["description", "toolbox", "playbook", "manual"];
-const AGENT_KEYS: &[&str] = &["description", "capabilities", "scope"];
+/// The keys of an example.
+pub const EXAMPLE_KEYS: &[&str] = &["arguments", "result", "description"];
+/// The keys of a manual.
+pub const MANUAL_KEYS: &[&str] = &["description", "text", "file"];
+/// The keys of a capability.
+pub const CAPABILITY_KEYS: &[&str] = &["description", "toolbox", "playbook", "manual"];
+/// The keys of an agent.
+pub const AGENT_KEYS: &[&str] = &["description", "capabilities", "scope"];
 
 /// The keys of one mapping, read one at a time; what is left unread at the
 /// end is reported as unknown.

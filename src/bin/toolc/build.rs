@@ -1,11 +1,13 @@
 //! `toolc build`: write the generated Rust and every other output, or check
 //! that checked-in outputs are fresh.
 
+use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use toolc::diag::{Code, render_plain};
+use toolc::diag::{Code, Diagnostic, Severity};
+use toolc::lint;
 use toolc::pipeline::{ConfigSource, OWNED_DIRS, analyze, outputs};
-use toolc::write::{check_all, write_all};
+use toolc::write::{Stale, check_all, write_all};
 
 #[derive(clap::Args)]
 pub struct BuildArgs {
@@ -23,7 +25,8 @@ pub struct BuildArgs {
     check: bool,
 }
 
-pub fn run(args: BuildArgs) -> ExitCode {
+pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
+    let reporter = Reporter::new(output, Stdout::Report);
     let source = args
         .config
         .clone()
@@ -34,27 +37,54 @@ pub fn run(args: BuildArgs) -> ExitCode {
         &source,
         &Default::default(),
     );
-    let diags = analyzed.all_diagnostics();
-    for d in &diags {
-        eprintln!("{}", render_plain(&analyzed.sources, d));
-    }
-    if diags.iter().any(|d| d.code == Code::Io) {
+    let groups = lint::group(&analyzed.findings);
+    let mut diags = analyzed.diagnostics.clone();
+    let lint_diags: Vec<Diagnostic> = groups.iter().map(|g| g.to_diagnostic()).collect();
+    let count = |diags: &[Diagnostic], s: Severity| {
+        diags
+            .iter()
+            .chain(&lint_diags)
+            .filter(|d| d.severity == s)
+            .count()
+    };
+    let sources = &analyzed.sources;
+    if diags.iter().any(|d| d.code == Code::Io) || !analyzed.config_ok {
+        let summary = Summary::failed(
+            "error: nothing built",
+            serde_json::json!({ "written": [], "stale": [] }),
+        );
+        reporter.report(sources, &diags, &groups, Some(&summary));
         return ExitCode::from(2);
     }
-    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let errors = count(&diags, Severity::Error);
     if errors > 0 {
-        eprintln!("error: {errors} error(s) in the manifests or their lint; nothing written");
+        let summary = Summary::failed(
+            format!(
+                "error: {} in the manifests or their lint; nothing written",
+                plural(errors, "error", "errors")
+            ),
+            serde_json::json!({ "errors": errors, "written": [], "stale": [] }),
+        );
+        reporter.report(sources, &diags, &groups, Some(&summary));
         return ExitCode::from(1);
     }
     let outputs = match outputs(&analyzed, &Default::default()) {
         Ok(o) => o,
-        Err(diags) => {
-            for d in &diags {
-                eprintln!("{}", render_plain(&analyzed.sources, d));
-            }
+        Err(emit_diags) => {
+            diags.extend(emit_diags);
+            let errors = count(&diags, Severity::Error);
+            let summary = Summary::failed(
+                format!(
+                    "error: {} in code generation; nothing written",
+                    plural(errors, "error", "errors")
+                ),
+                serde_json::json!({ "errors": errors, "written": [], "stale": [] }),
+            );
+            reporter.report(sources, &diags, &groups, Some(&summary));
             return ExitCode::from(1);
         }
     };
+    let warnings = count(&diags, Severity::Warning);
     let out = args.out.unwrap_or_else(|| {
         if analyzed.config.path.is_some() {
             analyzed.config.out_dir()
@@ -62,37 +92,86 @@ pub fn run(args: BuildArgs) -> ExitCode {
             PathBuf::from(toolc::config::DEFAULT_OUT_DIR)
         }
     });
+    let path = |p: &PathBuf| p.to_string_lossy().replace('\\', "/");
     if args.check {
         let owned: Vec<PathBuf> = OWNED_DIRS.iter().map(PathBuf::from).collect();
         let stale = check_all(&out, &outputs, &owned);
-        if stale.is_empty() {
-            println!(
-                "{} outputs in {} are up to date",
-                outputs.len(),
+        let json = serde_json::json!({
+            "out_dir": path(&out),
+            "outputs": outputs.len(),
+            "warnings": warnings,
+            "written": [],
+            "stale": stale.iter().map(stale_json).collect::<Vec<_>>(),
+        });
+        let summary = if stale.is_empty() {
+            Summary::ok(
+                format!(
+                    "{} in {} are up to date",
+                    plural(outputs.len(), "output", "outputs"),
+                    out.display()
+                ),
+                json,
+            )
+        } else {
+            let mut text: String = stale.iter().map(|s| format!("stale: {s}\n")).collect();
+            text.push_str(&format!(
+                "error: run `toolc build` to regenerate {}",
                 out.display()
-            );
-            return ExitCode::SUCCESS;
-        }
-        for s in &stale {
-            eprintln!("stale: {s}");
-        }
-        eprintln!("error: run `toolc build` to regenerate {}", out.display());
-        return ExitCode::from(1);
+            ));
+            Summary::failed(text, json)
+        };
+        reporter.report(sources, &diags, &groups, Some(&summary));
+        return if stale.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
     }
     match write_all(&out, &outputs) {
         Ok(written) => {
-            println!(
-                "wrote {} of {} outputs to {} ({} unchanged)",
-                written.len(),
-                outputs.len(),
-                out.display(),
-                outputs.len() - written.len()
+            let summary = Summary::ok(
+                format!(
+                    "wrote {} of {} to {} ({} unchanged)",
+                    written.len(),
+                    plural(outputs.len(), "output", "outputs"),
+                    out.display(),
+                    outputs.len() - written.len()
+                ),
+                serde_json::json!({
+                    "out_dir": path(&out),
+                    "outputs": outputs.len(),
+                    "warnings": warnings,
+                    "written": written.iter().map(path).collect::<Vec<_>>(),
+                    "stale": [],
+                }),
             );
+            reporter.report(sources, &diags, &groups, Some(&summary));
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: cannot write to {}: {e}", out.display());
+            diags.push(
+                Diagnostic::new(
+                    Code::Io,
+                    format!("cannot write to `{}`: {e}", out.display()),
+                )
+                .path(&out)
+                .help("pass a writable folder with `--out`"),
+            );
+            let summary = Summary::failed(
+                "error: the outputs were not all written",
+                serde_json::json!({ "out_dir": path(&out), "written": [], "stale": [] }),
+            );
+            reporter.report(sources, &diags, &groups, Some(&summary));
             ExitCode::from(2)
         }
     }
+}
+
+fn stale_json(s: &Stale) -> serde_json::Value {
+    let (why, p) = match s {
+        Stale::Missing(p) => ("missing", p),
+        Stale::Differs(p) => ("differs", p),
+        Stale::Extra(p) => ("no longer generated", p),
+    };
+    serde_json::json!({ "path": p.to_string_lossy().replace('\\', "/"), "why": why })
 }

@@ -1,6 +1,7 @@
 //! `toolc dump`: print one agent's tool list in one dialect's request shape.
 
-use crate::lint::{Color, Format, human_and_color, load_config, parse_dialect, print_diagnostics};
+use crate::lint::{load_config, parse_dialect};
+use crate::output::{OutputArgs, Reporter, Stdout};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,29 +24,25 @@ pub struct DumpArgs {
     /// Print the agents' names, one a line, instead.
     #[arg(long)]
     list_agents: bool,
-    /// How to print diagnostics (on stderr): human or plain.
-    #[arg(long, value_enum)]
-    format: Option<Format>,
-    /// When to color human output.
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    color: Color,
     /// The config file. Default: toolc.toml in the manifest root, or beside it.
     #[arg(long)]
     config: Option<PathBuf>,
 }
 
-pub fn run(args: DumpArgs) -> ExitCode {
+pub fn run(args: DumpArgs, output: OutputArgs) -> ExitCode {
     let checked = toolc::check(&args.paths, &Default::default());
     let mut sources = checked.sources;
-    let (format, color) = human_and_color(args.format, args.color);
-    let human = format == Format::Human;
+    // stdout is the tool list: every report goes to stderr.
+    let reporter = Reporter::new(output, Stdout::Product);
     let mut diags = checked.diagnostics.into_vec();
     let (config, config_diags) = load_config(args.config.as_ref(), &args.paths, &mut sources);
+    // A config that cannot be used is a usage error, as for lint and build.
+    let config_failed = config_diags.iter().any(Diagnostic::is_error);
     diags.extend(config_diags);
     if diags.iter().any(Diagnostic::is_error) {
-        print_diagnostics(&sources, &diags, human, color);
+        reporter.diagnostics(&sources, &diags);
         let io = diags.iter().any(|d| d.code == Code::Io);
-        return ExitCode::from(if io { 2 } else { 1 });
+        return ExitCode::from(if io || config_failed { 2 } else { 1 });
     }
     let toolset = &checked.toolset;
     let mut stdout = std::io::stdout().lock();
@@ -85,7 +82,7 @@ pub fn run(args: DumpArgs) -> ExitCode {
         if d.help.is_none() {
             d = d.help(format!("the agents are {}", all.join(", ")));
         }
-        print_diagnostics(&sources, &[d], human, color);
+        reporter.diagnostics(&sources, &[d]);
         return ExitCode::from(2);
     };
     // The config's grading applies; the dialect is the one asked for.
@@ -97,18 +94,13 @@ pub fn run(args: DumpArgs) -> ExitCode {
     let settings = match options.lint_settings() {
         Ok(s) => s,
         Err(e) => {
-            print_diagnostics(&sources, &e, human, color);
+            reporter.diagnostics(&sources, &e);
             return ExitCode::from(2);
         }
     };
     let emitted =
         toolc::pipeline::tool_list(toolset, agent, dialect, &settings, options_lower(&config));
-    print_diagnostics(
-        &sources,
-        &lint::to_diagnostics(&emitted.findings),
-        human,
-        color,
-    );
+    reporter.report(&sources, &[], &lint::group(&emitted.findings), None);
     if emitted.has_errors() {
         return ExitCode::from(1);
     }

@@ -1,13 +1,12 @@
 //! `toolc lint`: check manifests, then lint every model-facing schema and
 //! tool list for the configured provider dialects.
 
-use clap::ValueEnum;
-use std::io::{IsTerminal, Write};
+use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use toolc::config::{self, Config, Options};
-use toolc::diag::{Code, Diagnostic, Severity, SourceMap, render_human, render_json, render_plain};
-use toolc::lint::{self, Dialect, Group};
+use toolc::diag::{Code, Diagnostic, Severity, SourceMap};
+use toolc::lint::{self, Dialect};
 use toolc::pipeline::{ConfigSource, analyze};
 
 #[derive(clap::Args)]
@@ -19,14 +18,6 @@ pub struct LintArgs {
     /// `[lint] dialects` of toolc.toml, else openai-strict, gemini, anthropic, mcp.
     #[arg(long = "dialect", value_name = "DIALECT", value_delimiter = ',', value_parser = parse_dialect)]
     dialects: Vec<Dialect>,
-    /// How to print: `human` (with source excerpts), `plain` (one line
-    /// each), `json`, or `sarif` (SARIF 2.1.0, for code scanning).
-    /// Default: human on a terminal, plain otherwise.
-    #[arg(long, value_enum)]
-    format: Option<Format>,
-    /// When to color human output.
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    color: Color,
     /// Warn about properties without a description.
     #[arg(long)]
     require_describe: bool,
@@ -45,25 +36,6 @@ pub fn parse_dialect(s: &str) -> Result<Dialect, String> {
     s.parse()
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Human,
-    Plain,
-    Json,
-    Sarif,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Color {
-    Auto,
-    Always,
-    Never,
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// Loads the config (the one given, or the one found), adding it to `sources`.
 pub fn load_config(
     explicit: Option<&PathBuf>,
@@ -76,48 +48,7 @@ pub fn load_config(
     }
 }
 
-/// Prints diagnostics to stderr in a human or plain format.
-pub fn print_diagnostics(sources: &SourceMap, diags: &[Diagnostic], human: bool, color: bool) {
-    let mut stderr = std::io::stderr().lock();
-    for d in diags {
-        let text = if human {
-            render_human(sources, d, color)
-        } else {
-            render_plain(sources, d)
-        };
-        let _ = writeln!(stderr, "{text}");
-        if human {
-            let _ = writeln!(stderr);
-        }
-    }
-}
-
-/// `(human, color)` for a format choice and a color choice, on stderr.
-pub fn human_and_color(format: Option<Format>, color: Color) -> (Format, bool) {
-    let tty = std::io::stderr().is_terminal();
-    let format = format.unwrap_or(if tty { Format::Human } else { Format::Plain });
-    let color = match color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => tty && std::env::var_os("NO_COLOR").is_none(),
-    };
-    (format, color)
-}
-
-fn group_json(sources: &SourceMap, g: &Group) -> serde_json::Value {
-    let mut v = render_json(sources, &g.to_diagnostic());
-    v["dialects"] = g.dialects.iter().map(|d| d.as_str()).collect();
-    v["pointer"] = g.finding.pointer.clone().into();
-    if let Some(t) = &g.finding.tool {
-        v["tool"] = t.clone().into();
-    }
-    if let Some(r) = g.finding.role {
-        v["schema"] = r.as_str().into();
-    }
-    v
-}
-
-pub fn run(args: LintArgs) -> ExitCode {
+pub fn run(args: LintArgs, output: OutputArgs) -> ExitCode {
     let cli = Options {
         dialects: (!args.dialects.is_empty()).then(|| args.dialects.clone()),
         require_describe: args.require_describe.then_some(true),
@@ -138,7 +69,6 @@ pub fn run(args: LintArgs) -> ExitCode {
     let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
     let io_error = diags.iter().any(|d| d.code == Code::Io);
 
-    let (format, color) = human_and_color(args.format, args.color);
     let dialects = settings
         .as_ref()
         .map(|s| {
@@ -164,32 +94,17 @@ pub fn run(args: LintArgs) -> ExitCode {
     if warnings > 0 {
         summary.push_str(&format!(", {}", plural(warnings, "warning", "warnings")));
     }
-    let mut stdout = std::io::stdout().lock();
-    match format {
-        Format::Sarif => {
-            let log = lint::sarif::log(sources, diags, &groups);
-            let _ = writeln!(stdout, "{log:#}");
-        }
-        Format::Json => {
-            let out = serde_json::json!({
-                "diagnostics": diags.iter().map(|d| render_json(sources, d))
-                    .chain(groups.iter().map(|g| group_json(sources, g)))
-                    .collect::<Vec<_>>(),
-                "summary": {
-                    "dialects": settings.as_ref().map(|s| s.dialects.iter().map(|d| d.as_str()).collect::<Vec<_>>()),
-                    "tools": t.tool_count(),
-                    "plays": t.play_count(),
-                    "errors": errors,
-                    "warnings": warnings,
-                }
-            });
-            let _ = writeln!(stdout, "{out:#}");
-        }
-        Format::Human | Format::Plain => {
-            print_diagnostics(sources, &all, format == Format::Human, color);
-            let _ = writeln!(stdout, "{summary}");
-        }
-    }
+    let summary = Summary::ok(
+        summary,
+        serde_json::json!({
+            "dialects": settings.as_ref().map(|s| s.dialects.iter().map(|d| d.as_str()).collect::<Vec<_>>()),
+            "tools": t.tool_count(),
+            "plays": t.play_count(),
+            "errors": errors,
+            "warnings": warnings,
+        }),
+    );
+    Reporter::new(output, Stdout::Report).report(sources, diags, &groups, Some(&summary));
     if io_error || !analyzed.config_ok {
         ExitCode::from(2)
     } else if errors > 0 {

@@ -3,7 +3,10 @@
 mod build;
 mod check;
 mod dump;
+mod init;
 mod lint;
+mod output;
+mod schema;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -13,6 +16,8 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    output: output::OutputArgs,
 }
 
 #[derive(Subcommand)]
@@ -25,6 +30,10 @@ enum Command {
     Lint(lint::LintArgs),
     /// Print one agent's tool list in one dialect's request shape.
     Dump(dump::DumpArgs),
+    /// Print the JSON Schema of the manifest format, for editors.
+    Schema(schema::SchemaArgs),
+    /// Create a crate that generates its toolset from build.rs, ready to build and test.
+    Init(init::InitArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,9 +50,11 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check(args) => check::run(args),
-        Command::Build(args) => build::run(args),
-        Command::Lint(args) => lint::run(args),
-        Command::Dump(args) => dump::run(args),
+        Command::Check(args) => check::run(args, cli.output),
+        Command::Build(args) => build::run(args, cli.output),
+        Command::Lint(args) => lint::run(args, cli.output),
+        Command::Dump(args) => dump::run(args, cli.output),
+        Command::Schema(args) => schema::run(args, cli.output),
+        Command::Init(args) => init::run(args, cli.output),
     }
 }

@@ -78,6 +78,11 @@ fn error(message: String, help: &str) -> Diagnostic {
     Diagnostic::new(Code::UnsupportedSchema, message).help(help.to_string())
 }
 
+/// The generated-code API of `toolc-runtime` that generated files are written for. Each file
+/// checks it first (`toolc_runtime::__private::require_api!`), so a runtime that does not
+/// serve it fails the build with a message naming what to upgrade.
+pub const RUNTIME_API: u32 = 1;
+
 /// Generates the Rust source of a toolset.
 pub fn generate(
     set: &Toolset,
@@ -185,7 +190,10 @@ pub fn generate(
         return Err(diags);
     }
     let schemas = tables.module();
+    let api = proc_macro2::Literal::u32_unsuffixed(RUNTIME_API);
+    let toolc = env!("CARGO_PKG_VERSION");
     let file = quote! {
+        ::toolc_runtime::__private::require_api!(#api, #toolc);
         /// The toolset's named types.
         #[allow(dead_code)]
         pub mod types {

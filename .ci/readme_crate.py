@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Writes the crate README.md tells a user to write, for CI to build outside the workspace.
+
+usage: readme_crate.py CHECKOUT OUT TOOLC_PACKAGE RUNTIME_PACKAGE
+
+OUT/registry: the README's crates.io dependency lines, with [patch.crates-io] pointing them at the
+packaged crates (what `cargo package` made, unpacked), the README's build.rs and src/lib.rs, and the
+example manifests: building it builds toolc and toolc-runtime from their packages, as a user would.
+
+OUT/git: the README's git dependency lines, the repository URL of Cargo.toml replaced by the checkout,
+for cargo to resolve: the packages are found in the repository under the names the README gives.
+
+The blocks are found by their first line (`# Cargo.toml`, `// build.rs`, ...); a block missing or
+written twice fails, so the README cannot drift from what CI builds.
+"""
+
+import json
+import pathlib
+import re
+import shutil
+import sys
+import tomllib
+
+PACKAGE = """[package]
+name = "readme-crate"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+"""
+
+
+def blocks(readme: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for _lang, body in re.findall(r"```(toml|rust)\n(.*?)```", readme, re.S):
+        first = body.split("\n", 1)[0].strip()
+        if first in found:
+            sys.exit(f"README.md: two blocks start with {first!r}")
+        found[first] = body
+    return found
+
+
+def main() -> None:
+    checkout, out, toolc_pkg, runtime_pkg = (pathlib.Path(a).resolve() for a in sys.argv[1:5])
+    readme = (checkout / "README.md").read_text()
+    found = blocks(readme)
+    wanted = {
+        "registry": "# Cargo.toml",
+        "git": "# Cargo.toml, until toolc is on crates.io",
+        "build": "// build.rs",
+        "lib": "// src/lib.rs",
+    }
+    missing = [first for first in wanted.values() if first not in found]
+    if missing:
+        sys.exit(f"README.md has no block starting with {missing}")
+
+    registry = out / "registry"
+    (registry / "src").mkdir(parents=True)
+    patch = (
+        "\n[patch.crates-io]\n"
+        f"toolc = {{ path = {json.dumps(str(toolc_pkg))} }}\n"
+        f"toolc-runtime = {{ path = {json.dumps(str(runtime_pkg))} }}\n"
+    )
+    (registry / "Cargo.toml").write_text(PACKAGE + found[wanted["registry"]] + patch)
+    (registry / "build.rs").write_text(found[wanted["build"]])
+    (registry / "src" / "lib.rs").write_text(found[wanted["lib"]])
+    shutil.copytree(checkout / "manifests", registry / "manifests")
+
+    url = tomllib.loads((checkout / "Cargo.toml").read_text())["workspace"]["package"]["repository"]
+    git_lines = found[wanted["git"]]
+    if url not in git_lines:
+        sys.exit(f"README.md's git dependency lines do not name the repository of Cargo.toml, {url}")
+    git = out / "git"
+    (git / "src").mkdir(parents=True)
+    (git / "Cargo.toml").write_text(PACKAGE + git_lines.replace(url, checkout.as_uri()))
+    (git / "src" / "lib.rs").write_text("")
+
+
+if __name__ == "__main__":
+    main()

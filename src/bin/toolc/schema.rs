@@ -1,0 +1,717 @@
+//! `toolc schema`: the JSON Schema (2020-12) of the manifest format, for
+//! editors: completion, hover text and errors as manifests are typed.
+//!
+//! The schema describes every key with its type, its closed set of values
+//! where it has one, and a description. It checks the structure (unknown
+//! keys, wrong types, missing keys, name patterns); what needs the whole
+//! toolset (references, collisions, schema meaning) stays with `toolc check`.
+//! `schemas/manifest.schema.json` is its checked-in output.
+
+use crate::output::{OutputArgs, Reporter, Stdout};
+use serde_json::{Map, Value, json};
+use std::io::Write;
+use std::process::ExitCode;
+use toolc::diag::{Code, Diagnostic, SourceMap};
+
+#[derive(clap::Args)]
+pub struct SchemaArgs {}
+
+pub fn run(_args: SchemaArgs, output: OutputArgs) -> ExitCode {
+    let mut text = serde_json::to_string_pretty(&manifest_schema()).unwrap_or_default();
+    text.push('\n');
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let d = Diagnostic::new(Code::Io, format!("cannot write the schema: {e}"))
+                .help("redirect it to a file: `toolc schema > manifest.schema.json`");
+            Reporter::new(output, Stdout::Product).diagnostics(&SourceMap::new(), &[d]);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What a keyword of an embedded JSON Schema takes.
+#[derive(Clone, Copy)]
+enum Takes {
+    /// A schema.
+    Schema,
+    /// A mapping of names to schemas.
+    SchemaMap,
+    /// A non-empty list of schemas.
+    SchemaList,
+    /// A JSON type name, or a list of them.
+    Types,
+    String,
+    /// A regular expression.
+    Regex,
+    Bool,
+    Number,
+    /// A whole number, 0 or more.
+    Count,
+    /// Any JSON value.
+    Any,
+    /// A list of any JSON values.
+    List,
+    /// A list of distinct strings.
+    Strings,
+    /// A `format` name: the known ones are offered, any string is accepted.
+    Format,
+    /// `#/types/Name`.
+    Ref,
+    /// One of the given strings.
+    OneOf(&'static [&'static str]),
+}
+
+/// The closed vocabulary of embedded JSON Schemas (`types`, `parameters`,
+/// `returns`): every keyword toolc reads, what it takes and what it means.
+/// Any other keyword is refused, except extensions, which start with `x-`.
+/// This table is the one place the vocabulary is written down.
+const SCHEMA_KEYWORDS: &[(&str, Takes, &str)] = &[
+    (
+        "type",
+        Takes::Types,
+        "The JSON type of the value: one of string, number, integer, boolean, object, array, null, or a list of them (one type plus \"null\" for an optional value).",
+    ),
+    (
+        "nullable",
+        Takes::Bool,
+        "true: null is allowed as well (the OpenAPI 3.0 spelling of `type: [T, \"null\"]`).",
+    ),
+    (
+        "enum",
+        Takes::List,
+        "The allowed values. Strings become a Rust enum.",
+    ),
+    ("const", Takes::Any, "The one allowed value."),
+    (
+        "default",
+        Takes::Any,
+        "The value used when the property is absent; it must itself be valid.",
+    ),
+    (
+        "description",
+        Takes::String,
+        "What the value means: shown to the model and written as documentation of the generated type.",
+    ),
+    ("title", Takes::String, "A short human name for the value."),
+    (
+        "examples",
+        Takes::List,
+        "Example values, each valid against this schema.",
+    ),
+    (
+        "deprecated",
+        Takes::Bool,
+        "true: the value should no longer be used.",
+    ),
+    (
+        "readOnly",
+        Takes::Bool,
+        "true: the value is managed by the owner and is not meant to be sent.",
+    ),
+    (
+        "writeOnly",
+        Takes::Bool,
+        "true: the value is sent but never returned (a password, say).",
+    ),
+    (
+        "$comment",
+        Takes::String,
+        "A note for people reading the manifest; not shown to the model.",
+    ),
+    (
+        "$ref",
+        Takes::Ref,
+        "A named type of the toolset: `#/types/Name`.",
+    ),
+    (
+        "$defs",
+        Takes::SchemaMap,
+        "Schemas defined for reference inside this schema.",
+    ),
+    (
+        "definitions",
+        Takes::SchemaMap,
+        "The older spelling of `$defs`.",
+    ),
+    (
+        "$schema",
+        Takes::String,
+        "The JSON Schema dialect; manifests are read as 2020-12.",
+    ),
+    ("$id", Takes::String, "An identifier for the schema."),
+    (
+        "format",
+        Takes::Format,
+        "A string format. date, date-time, time, uuid, email, uri, ipv4, ipv6 and hostname are validated at the call boundary; others are annotations.",
+    ),
+    ("minimum", Takes::Number, "The least allowed number."),
+    ("maximum", Takes::Number, "The greatest allowed number."),
+    (
+        "exclusiveMinimum",
+        Takes::Number,
+        "Numbers must be greater than this.",
+    ),
+    (
+        "exclusiveMaximum",
+        Takes::Number,
+        "Numbers must be less than this.",
+    ),
+    (
+        "multipleOf",
+        Takes::Number,
+        "Numbers must be a multiple of this (greater than 0).",
+    ),
+    (
+        "minLength",
+        Takes::Count,
+        "The least number of characters of a string.",
+    ),
+    (
+        "maxLength",
+        Takes::Count,
+        "The greatest number of characters of a string.",
+    ),
+    (
+        "pattern",
+        Takes::Regex,
+        "A regular expression strings must match somewhere (anchor it with ^ and $ to match whole strings). Look-around and back-references are refused.",
+    ),
+    (
+        "items",
+        Takes::Schema,
+        "The schema of every item of an array.",
+    ),
+    (
+        "prefixItems",
+        Takes::SchemaList,
+        "The schemas of the first items of an array, in order.",
+    ),
+    (
+        "minItems",
+        Takes::Count,
+        "The least number of items of an array.",
+    ),
+    (
+        "maxItems",
+        Takes::Count,
+        "The greatest number of items of an array.",
+    ),
+    (
+        "uniqueItems",
+        Takes::Bool,
+        "true: the items of an array are all different.",
+    ),
+    (
+        "properties",
+        Takes::SchemaMap,
+        "The properties of an object, each with its schema, in the order of the generated struct's fields.",
+    ),
+    (
+        "required",
+        Takes::Strings,
+        "The properties an object must have; the others are optional.",
+    ),
+    (
+        "additionalProperties",
+        Takes::Schema,
+        "Properties not listed in `properties`: false refuses them, a schema makes the object a map of that schema.",
+    ),
+    (
+        "propertyNames",
+        Takes::Schema,
+        "The schema every property name of an object must match.",
+    ),
+    (
+        "minProperties",
+        Takes::Count,
+        "The least number of properties of an object.",
+    ),
+    (
+        "maxProperties",
+        Takes::Count,
+        "The greatest number of properties of an object.",
+    ),
+    (
+        "anyOf",
+        Takes::SchemaList,
+        "The value matches at least one of these schemas.",
+    ),
+    (
+        "oneOf",
+        Takes::SchemaList,
+        "The value matches exactly one of these schemas; with a `const` property telling the branches apart, it becomes a tagged Rust enum.",
+    ),
+    (
+        "allOf",
+        Takes::SchemaList,
+        "The value matches every one of these schemas.",
+    ),
+    (
+        "not",
+        Takes::Schema,
+        "The value does not match this schema.",
+    ),
+    (
+        "x-rust-type",
+        Takes::OneOf(&["json"]),
+        "json: keep the value free-form (`serde_json::Value`) in generated Rust instead of a typed field.",
+    ),
+    (
+        "sensitive",
+        Takes::Bool,
+        "true: the value is sensitive (a secret or personal data).",
+    ),
+];
+
+/// The `format` values offered for completion (any string is accepted).
+const FORMATS: &[&str] = &[
+    "date",
+    "date-time",
+    "time",
+    "duration",
+    "uuid",
+    "email",
+    "uri",
+    "uri-reference",
+    "ipv4",
+    "ipv6",
+    "hostname",
+    "regex",
+    "int32",
+    "int64",
+    "uint32",
+    "uint64",
+    "float",
+    "double",
+    "byte",
+    "binary",
+    "password",
+];
+
+const JSON_TYPES: &[&str] = &[
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
+
+/// The names of sections (toolboxes, tools, …): `^[a-z][a-z0-9_-]*$`.
+const NAME_PATTERN: &str = "^[a-z][a-z0-9_-]*$";
+/// The names of types: `^[A-Z][A-Za-z0-9]*$`.
+const TYPE_NAME_PATTERN: &str = "^[A-Z][A-Za-z0-9]*$";
+/// `N/unit`, with spaces allowed around N and the unit.
+const RATE_LIMIT_PATTERN: &str =
+    r"^\s*0*[1-9][0-9]*\s*/\s*(s|sec|second|min|minute|h|hour|d|day)\s*$";
+
+fn reference(def: &str) -> Value {
+    json!({ "$ref": format!("#/$defs/{def}") })
+}
+
+/// `schema` with a description (first, so it reads well in the file).
+fn described(description: &str, schema: Value) -> Value {
+    let mut out = Map::new();
+    out.insert("description".into(), description.into());
+    if let Value::Object(m) = schema {
+        out.extend(m);
+    }
+    Value::Object(out)
+}
+
+/// A mapping with exactly these `properties`, and `x-` extension keys.
+fn closed(
+    description: &str,
+    properties: Vec<(&str, Value)>,
+    required: &[&str],
+    extra: Value,
+) -> Value {
+    let mut p = Map::new();
+    for (k, v) in properties {
+        p.insert(k.to_string(), v);
+    }
+    let mut out = json!({
+        "description": description,
+        "type": "object",
+        "properties": p,
+        "patternProperties": { "^x-": extension() },
+        "additionalProperties": false,
+    });
+    if !required.is_empty() {
+        out["required"] = json!(required);
+    }
+    if let Value::Object(m) = extra {
+        out.as_object_mut().unwrap().extend(m);
+    }
+    out
+}
+
+fn extension() -> Value {
+    json!({ "description": "An extension key: toolc ignores it." })
+}
+
+/// A section: names (of the `name` definition) mapped to definitions.
+fn section(description: &str, name: &str, body: &str, nullable: bool) -> Value {
+    json!({
+        "description": description,
+        "type": if nullable { json!(["object", "null"]) } else { json!("object") },
+        "propertyNames": reference(name),
+        "additionalProperties": reference(body),
+    })
+}
+
+fn keyword_schema(takes: Takes) -> Value {
+    match takes {
+        Takes::Schema => reference("Schema"),
+        Takes::SchemaMap => {
+            json!({ "type": "object", "additionalProperties": reference("Schema") })
+        }
+        Takes::SchemaList => {
+            json!({ "type": "array", "minItems": 1, "items": reference("Schema") })
+        }
+        Takes::Types => json!({
+            "anyOf": [
+                reference("JsonType"),
+                { "type": "array", "items": reference("JsonType"), "minItems": 1, "uniqueItems": true }
+            ]
+        }),
+        Takes::String => json!({ "type": "string" }),
+        Takes::Regex => json!({ "type": "string", "format": "regex" }),
+        Takes::Bool => json!({ "type": "boolean" }),
+        Takes::Number => json!({ "type": "number" }),
+        Takes::Count => json!({ "type": "integer", "minimum": 0 }),
+        Takes::Any => json!({}),
+        Takes::List => json!({ "type": "array" }),
+        Takes::Strings => {
+            json!({ "type": "array", "items": { "type": "string" }, "uniqueItems": true })
+        }
+        Takes::Format => json!({ "anyOf": [{ "enum": FORMATS }, { "type": "string" }] }),
+        Takes::Ref => json!({ "type": "string", "pattern": "^#/types/[A-Z][A-Za-z0-9]*$" }),
+        Takes::OneOf(values) => json!({ "enum": values }),
+    }
+}
+
+fn schema_definition() -> Value {
+    let mut properties = Map::new();
+    for (name, takes, description) in SCHEMA_KEYWORDS {
+        properties.insert(
+            name.to_string(),
+            described(description, keyword_schema(*takes)),
+        );
+    }
+    json!({
+        "description": "A JSON Schema (2020-12) in toolc's vocabulary. A named type is referred to as `$ref: \"#/types/Name\"`; keys starting with `x-` are extensions.",
+        "type": ["object", "boolean"],
+        "properties": properties,
+        "patternProperties": { "^x-": { "description": "An extension keyword: kept, and dropped from what providers are shown." } },
+        "additionalProperties": false,
+    })
+}
+
+fn tool_properties(play: bool) -> Vec<(&'static str, Value)> {
+    let what = if play { "play" } else { "tool" };
+    let mut p = vec![
+        (
+            "description",
+            described(
+                &format!("What the {what} does, for the model: required, not blank."),
+                reference("Text"),
+            ),
+        ),
+        (
+            "title",
+            described(
+                "A human display name (MCP `title`).",
+                json!({ "type": "string" }),
+            ),
+        ),
+        (
+            "parameters",
+            json!({
+                "description": format!("The JSON Schema of the {what}'s arguments: `type: object` at the root, or a `$ref` to a named object type. Default: no arguments."),
+                "$ref": "#/$defs/Schema",
+                "type": "object",
+                "anyOf": [
+                    { "required": ["$ref"] },
+                    { "required": ["type"], "properties": { "type": { "const": "object" } } }
+                ],
+            }),
+        ),
+        (
+            "returns",
+            described(
+                &if play {
+                    "The JSON Schema of the play's result: required for plays.".to_string()
+                } else {
+                    "The JSON Schema of the tool's result. Default: any JSON value.".to_string()
+                },
+                reference("Schema"),
+            ),
+        ),
+        (
+            "validate_returns",
+            described(
+                "false: the result is passed on as it is, not validated against `returns`. Default: true.",
+                json!({ "type": "boolean", "default": true }),
+            ),
+        ),
+    ];
+    if !play {
+        p.extend([
+            (
+                "terminal",
+                described(
+                    "true: calling the tool ends the agent's turn. Default: false.",
+                    json!({ "type": "boolean", "default": false }),
+                ),
+            ),
+            (
+                "auth",
+                described(
+                    "The least caller level allowed. Default: none.",
+                    json!({ "enum": ["none", "user", "admin"], "default": "none" }),
+                ),
+            ),
+            (
+                "roles",
+                described(
+                    "When not empty, the caller needs at least one of these roles.",
+                    json!({ "type": "array", "items": { "type": "string", "pattern": "\\S" } }),
+                ),
+            ),
+            (
+                "rate_limit",
+                described(
+                    "At most N calls per unit, per caller and tool: `N/unit` with N from 1 and the unit s, sec, second, min, minute, h, hour, d or day (`10/min`).",
+                    json!({ "type": "string", "pattern": RATE_LIMIT_PATTERN }),
+                ),
+            ),
+            (
+                "timeout_ms",
+                described(
+                    "The call fails with `timeout` after this many milliseconds: a whole number from 1.",
+                    json!({ "type": "integer", "minimum": 1 }),
+                ),
+            ),
+        ]);
+    }
+    p.extend([
+        (
+            "annotations",
+            described(
+                "Hints about the tool's behaviour: `read_only`, `destructive`, `idempotent`, `open_world` (booleans, sent to MCP clients as hints); other keys are passed through as written.",
+                json!({
+                    "type": "object",
+                    "properties": {
+                        "read_only": { "description": "true: the tool changes nothing (MCP readOnlyHint).", "type": "boolean" },
+                        "destructive": { "description": "true: the tool may destroy or overwrite data (MCP destructiveHint).", "type": "boolean" },
+                        "idempotent": { "description": "true: calling it again with the same arguments has no further effect (MCP idempotentHint).", "type": "boolean" },
+                        "open_world": { "description": "true: the tool reaches outside systems (MCP openWorldHint).", "type": "boolean" },
+                    },
+                }),
+            ),
+        ),
+        (
+            "deprecated",
+            described(
+                &format!("true, or a note saying what to use instead: marks the {what} deprecated in generated Rust and the docs. Default: false."),
+                json!({ "type": ["boolean", "string"], "default": false }),
+            ),
+        ),
+        (
+            "examples",
+            described(
+                "Example calls, each checked against the schemas when the manifest is compiled.",
+                json!({ "type": "array", "items": reference("Example") }),
+            ),
+        ),
+    ]);
+    p
+}
+
+/// The JSON Schema of the manifest format.
+pub fn manifest_schema() -> Value {
+    let defs = json!({
+        "Name": {
+            "description": "A name in snake_case or kebab-case ASCII, at most 64 characters. Tool and play names are exactly what the model sees.",
+            "type": "string",
+            "pattern": NAME_PATTERN,
+            "maxLength": 64,
+        },
+        "TypeName": {
+            "description": "A type name in PascalCase ASCII, at most 64 characters.",
+            "type": "string",
+            "pattern": TYPE_NAME_PATTERN,
+            "maxLength": 64,
+        },
+        "Text": {
+            "description": "Text that is not blank.",
+            "type": "string",
+            "pattern": "\\S",
+        },
+        "JsonType": {
+            "description": "A JSON type.",
+            "enum": JSON_TYPES,
+        },
+        "Toolbox": closed(
+            "A group of tools, implemented by one Rust trait.",
+            vec![
+                ("description", described("What the toolbox is for: rustdoc of its trait, and the docs. Required, not blank.", reference("Text"))),
+                ("scope", described("The named type of the session scope its tools read (`ctx.scope()`).", reference("TypeName"))),
+                ("tools", described("The tools, by name: at least one.", json!({
+                    "type": "object",
+                    "minProperties": 1,
+                    "propertyNames": reference("Name"),
+                    "additionalProperties": reference("Tool"),
+                }))),
+            ],
+            &["description", "tools"],
+            json!({}),
+        ),
+        "Tool": closed(
+            "A tool the model may call.",
+            tool_properties(false),
+            &["description"],
+            json!({}),
+        ),
+        "Playbook": closed(
+            "A group of plays, implemented by one Rust trait.",
+            vec![
+                ("description", described("What the playbook is for. Required, not blank.", reference("Text"))),
+                ("plays", described("The plays, by name: at least one.", json!({
+                    "type": "object",
+                    "minProperties": 1,
+                    "propertyNames": reference("Name"),
+                    "additionalProperties": reference("Play"),
+                }))),
+            ],
+            &["description", "plays"],
+            json!({}),
+        ),
+        "Play": closed(
+            "A play: a multi-step recipe that never fails past its playbook and sees no call context, so it takes no policies.",
+            tool_properties(true),
+            &["description", "returns"],
+            json!({}),
+        ),
+        "Example": closed(
+            "An example call.",
+            vec![
+                ("arguments", described("The arguments, checked against `parameters`.", json!({}))),
+                ("result", described("The result, checked against `returns` when there is one.", json!({}))),
+                ("description", described("What the example shows.", json!({ "type": "string" }))),
+            ],
+            &["arguments"],
+            json!({}),
+        ),
+        "Manual": closed(
+            "Instructions for the model: `text` or `file`, exactly one. `{{ tool(\"name\") }}` and `{{ play(\"name\") }}` name tools and plays, and are checked.",
+            vec![
+                ("text", described("The instructions, inline.", json!({ "type": "string" }))),
+                ("file", described("A file holding the instructions, relative to this manifest, inside the manifest root.", json!({ "type": "string" }))),
+                ("description", described("What the manual is for.", json!({ "type": "string" }))),
+            ],
+            &[],
+            json!({ "oneOf": [{ "required": ["text"] }, { "required": ["file"] }] }),
+        ),
+        "Capability": closed(
+            "A toolbox and/or a playbook, with the manual that goes with them.",
+            vec![
+                ("description", described("What the capability is for. Required, not blank.", reference("Text"))),
+                ("toolbox", described("The toolbox whose tools it brings.", reference("Name"))),
+                ("playbook", described("The playbook whose plays it brings.", reference("Name"))),
+                ("manual", described(
+                    "A manual's name (snake_case or kebab-case), inline text (any other string), or an inline manual.",
+                    json!({ "anyOf": [{ "type": "string" }, reference("Manual")] }),
+                )),
+            ],
+            &["description"],
+            json!({ "anyOf": [{ "required": ["toolbox"] }, { "required": ["playbook"] }] }),
+        ),
+        "Agent": closed(
+            "The capabilities one model sees at once. Tool and play names are unique per agent.",
+            vec![
+                ("description", described("What the agent does. Required, not blank.", reference("Text"))),
+                ("capabilities", described("The capabilities, by name: at least one, each once.", json!({
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": true,
+                    "items": reference("Name"),
+                }))),
+                ("scope", described("The named type of the session scope of its toolboxes.", reference("TypeName"))),
+            ],
+            &["description", "capabilities"],
+            json!({}),
+        ),
+        "Schema": schema_definition(),
+    });
+    let mut root = closed(
+        "A toolc manifest, format version 1: tools, playbooks, manuals, capabilities and agents, in YAML or TOML. Every section is optional; the files given to toolc form one toolset.",
+        vec![
+            (
+                "version",
+                described(
+                    "The manifest format version: 1.",
+                    json!({ "type": "integer", "const": 1 }),
+                ),
+            ),
+            (
+                "types",
+                section(
+                    "Named JSON Schemas, by PascalCase name: each becomes a Rust type. Refer to one as `$ref: \"#/types/Name\"`.",
+                    "TypeName",
+                    "Schema",
+                    true,
+                ),
+            ),
+            (
+                "toolboxes",
+                section("Groups of tools, by name.", "Name", "Toolbox", true),
+            ),
+            (
+                "playbooks",
+                section("Groups of plays, by name.", "Name", "Playbook", true),
+            ),
+            (
+                "manuals",
+                section(
+                    "Instructions for the model, by name.",
+                    "Name",
+                    "Manual",
+                    true,
+                ),
+            ),
+            (
+                "capabilities",
+                section(
+                    "Toolboxes and playbooks with their manuals, by name.",
+                    "Name",
+                    "Capability",
+                    true,
+                ),
+            ),
+            (
+                "agents",
+                section(
+                    "The capability sets one model sees, by name. Without agents, the toolset has one agent holding every capability.",
+                    "Name",
+                    "Agent",
+                    true,
+                ),
+            ),
+        ],
+        &["version"],
+        json!({}),
+    );
+    let mut out = Map::new();
+    out.insert(
+        "$schema".into(),
+        "https://json-schema.org/draft/2020-12/schema".into(),
+    );
+    out.insert("title".into(), "toolc manifest".into());
+    if let Value::Object(m) = root.take() {
+        out.extend(m);
+    }
+    out.insert("$defs".into(), defs);
+    Value::Object(out)
+}
