@@ -173,6 +173,14 @@ impl Builder {
         self
     }
 
+    /// Keeps the `x-` extension keys of schemas in the model-facing forms
+    /// (the MCP listing the generated descriptors carry); `[emit] extensions`
+    /// of `toolc.toml`.
+    pub fn extensions(mut self, keep: bool) -> Self {
+        self.lint.extensions = Some(keep);
+        self
+    }
+
     /// Raises a lint rule to an error.
     pub fn deny(mut self, rule: impl Into<String>) -> Self {
         self.lint

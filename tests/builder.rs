@@ -267,3 +267,30 @@ fn deny_and_require_describe_raise_findings() {
         "{err}"
     );
 }
+
+#[test]
+fn extensions_decide_whether_x_keys_reach_the_model() {
+    let src = out();
+    let manifest = src.path().join("tools.yaml");
+    std::fs::write(
+        &manifest,
+        "version: 1\ntoolboxes:\n  t:\n    description: T\n    tools:\n      a:\n        description: A\n        parameters:\n          type: object\n          properties:\n            q: { type: string, x-owner: search-team }\n",
+    )
+    .unwrap();
+    let build = |keep: Option<bool>| {
+        let dir = out();
+        let mut b = toolc::configure()
+            .manifest(&manifest)
+            .out_dir(dir.path())
+            .cargo_instructions(false);
+        if let Some(keep) = keep {
+            b = b.extensions(keep);
+        }
+        b.compile().expect("compiles");
+        read(dir.path(), "toolset.rs")
+    };
+    // The MCP listing the descriptors carry: without the key by default.
+    assert!(!build(None).contains("x-owner"));
+    assert!(!build(Some(false)).contains("x-owner"));
+    assert!(build(Some(true)).contains(r#"\"x-owner\":\"search-team\""#));
+}

@@ -683,7 +683,8 @@ impl Lowerer<'_> {
                 m.insert(key.to_string(), v);
             }
         }
-        if self.options.extensions && !skip.annotations {
+        // Gemini's schema is a closed set of fields: extensions never go there.
+        if self.options.extensions && !skip.annotations && !self.f.gemini {
             for owner in &view.owners {
                 for (k, v) in &self.schemas.get(*owner).extensions {
                     m.insert(k.clone(), v.clone());

@@ -230,8 +230,7 @@ fn a_broken_config_is_a_usage_error_for_every_command_that_reads_it() {
         "[lint]\ndialect = [\"mcp\"]\n",
     )
     .unwrap();
-    // `check` does not read toolc.toml (docs/config.md).
-    for (name, args) in commands("out").into_iter().filter(|(n, _)| *n != "check") {
+    for (name, args) in commands("out") {
         let out = run(dir.path(), &with(&args, &["--format", "plain"], false));
         assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out.stderr));
         assert!(

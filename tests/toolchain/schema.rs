@@ -249,7 +249,7 @@ fn embedded_schemas_use_the_closed_vocabulary() {
     for ok in [
         json!({ "type": "object", "properties": { "a": { "type": ["string", "null"], "format": "uuid" } }, "required": ["a"] }),
         json!({ "oneOf": [{ "$ref": "#/types/A" }, { "const": 1 }], "x-vendor-note": "kept" }),
-        json!({ "type": "array", "items": true, "prefixItems": [{ "type": "integer", "minimum": 0 }], "x-rust-type": "json" }),
+        json!({ "type": "array", "items": true, "x-rust-type": "json" }),
         json!(true),
     ] {
         let errs = errors(&v, &manifest(ok.clone()));
@@ -262,6 +262,8 @@ fn embedded_schemas_use_the_closed_vocabulary() {
         json!({ "type": "object", "properties": { "a": { "patternProperties": {} } } }),
         json!({ "$ref": "#/$defs/Local" }),
         json!({ "x-rust-type": "Uuid" }),
+        // Known to JSON Schema, not (yet) to toolc: the compiler refuses it too.
+        json!({ "type": "array", "prefixItems": [{ "type": "integer" }] }),
     ] {
         assert!(!v.is_valid(&manifest(bad.clone())), "{bad} is accepted");
     }

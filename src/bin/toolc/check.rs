@@ -1,25 +1,48 @@
-//! `toolc check`: load and resolve manifests, report every problem.
+//! `toolc check`: everything `toolc build` checks (load, resolve, the config,
+//! lower, lint), with nothing written: every problem a build would report.
 
 use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use toolc::diag::Code;
+use toolc::diag::{Code, Diagnostic, Severity};
+use toolc::lint;
+use toolc::pipeline::{ConfigSource, analyze};
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
     /// Manifest files or folders (folders are searched for .yaml, .yml and .toml).
     #[arg(default_value = "manifests")]
     paths: Vec<PathBuf>,
+    /// The config file. Default: toolc.toml in the manifest root, or beside it.
+    #[arg(long)]
+    config: Option<PathBuf>,
 }
 
 pub fn run(args: CheckArgs, output: OutputArgs) -> ExitCode {
-    let checked = toolc::check(&args.paths, &Default::default());
-    let t = &checked.toolset;
-    let errors = checked.diagnostics.error_count();
-    let warnings = checked.diagnostics.warning_count();
+    let source = args
+        .config
+        .map_or(ConfigSource::Discover, ConfigSource::File);
+    let analyzed = analyze(
+        &args.paths,
+        &Default::default(),
+        &source,
+        &Default::default(),
+    );
+    let groups = lint::group(&analyzed.findings);
+    let lint_diags: Vec<Diagnostic> = groups.iter().map(|g| g.to_diagnostic()).collect();
+    let count = |s: Severity| {
+        analyzed
+            .diagnostics
+            .iter()
+            .chain(&lint_diags)
+            .filter(|d| d.severity == s)
+            .count()
+    };
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+    let t = &analyzed.toolset;
     let mut text = format!(
         "checked {}: {}, {}, {}, {}, {}",
-        plural(checked.manifest_count, "file", "files"),
+        plural(analyzed.manifest_count, "file", "files"),
         plural(t.toolboxes.len(), "toolbox", "toolboxes"),
         plural(t.tool_count(), "tool", "tools"),
         plural(t.playbooks.len(), "playbook", "playbooks"),
@@ -32,7 +55,7 @@ pub fn run(args: CheckArgs, output: OutputArgs) -> ExitCode {
     let summary = Summary::ok(
         text,
         serde_json::json!({
-            "files": checked.manifest_count,
+            "files": analyzed.manifest_count,
             "toolboxes": t.toolboxes.len(),
             "tools": t.tool_count(),
             "playbooks": t.playbooks.len(),
@@ -41,9 +64,13 @@ pub fn run(args: CheckArgs, output: OutputArgs) -> ExitCode {
             "warnings": warnings,
         }),
     );
-    let diags = checked.diagnostics.into_vec();
-    Reporter::new(output, Stdout::Report).report(&checked.sources, &diags, &[], Some(&summary));
-    if diags.iter().any(|d| d.code == Code::Io) {
+    Reporter::new(output, Stdout::Report).report(
+        &analyzed.sources,
+        &analyzed.diagnostics,
+        &groups,
+        Some(&summary),
+    );
+    if analyzed.diagnostics.iter().any(|d| d.code == Code::Io) || !analyzed.config_ok {
         ExitCode::from(2)
     } else if errors > 0 {
         ExitCode::from(1)

@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use std::io::Write;
 use std::process::ExitCode;
 use toolc::diag::{Code, Diagnostic, SourceMap};
+use toolc::model::schema::{Keyword, Takes};
 
 #[derive(clap::Args)]
 pub struct SchemaArgs {}
@@ -33,240 +34,6 @@ pub fn run(_args: SchemaArgs, output: OutputArgs) -> ExitCode {
         }
     }
 }
-
-/// What a keyword of an embedded JSON Schema takes.
-#[derive(Clone, Copy)]
-enum Takes {
-    /// A schema.
-    Schema,
-    /// A mapping of names to schemas.
-    SchemaMap,
-    /// A non-empty list of schemas.
-    SchemaList,
-    /// A JSON type name, or a list of them.
-    Types,
-    String,
-    /// A regular expression.
-    Regex,
-    Bool,
-    Number,
-    /// A whole number, 0 or more.
-    Count,
-    /// Any JSON value.
-    Any,
-    /// A list of any JSON values.
-    List,
-    /// A list of distinct strings.
-    Strings,
-    /// A `format` name: the known ones are offered, any string is accepted.
-    Format,
-    /// `#/types/Name`.
-    Ref,
-    /// One of the given strings.
-    OneOf(&'static [&'static str]),
-}
-
-/// The closed vocabulary of embedded JSON Schemas (`types`, `parameters`,
-/// `returns`): every keyword toolc reads, what it takes and what it means.
-/// Any other keyword is refused, except extensions, which start with `x-`.
-/// This table is the one place the vocabulary is written down.
-const SCHEMA_KEYWORDS: &[(&str, Takes, &str)] = &[
-    (
-        "type",
-        Takes::Types,
-        "The JSON type of the value: one of string, number, integer, boolean, object, array, null, or a list of them (one type plus \"null\" for an optional value).",
-    ),
-    (
-        "nullable",
-        Takes::Bool,
-        "true: null is allowed as well (the OpenAPI 3.0 spelling of `type: [T, \"null\"]`).",
-    ),
-    (
-        "enum",
-        Takes::List,
-        "The allowed values. Strings become a Rust enum.",
-    ),
-    ("const", Takes::Any, "The one allowed value."),
-    (
-        "default",
-        Takes::Any,
-        "The value used when the property is absent; it must itself be valid.",
-    ),
-    (
-        "description",
-        Takes::String,
-        "What the value means: shown to the model and written as documentation of the generated type.",
-    ),
-    ("title", Takes::String, "A short human name for the value."),
-    (
-        "examples",
-        Takes::List,
-        "Example values, each valid against this schema.",
-    ),
-    (
-        "deprecated",
-        Takes::Bool,
-        "true: the value should no longer be used.",
-    ),
-    (
-        "readOnly",
-        Takes::Bool,
-        "true: the value is managed by the owner and is not meant to be sent.",
-    ),
-    (
-        "writeOnly",
-        Takes::Bool,
-        "true: the value is sent but never returned (a password, say).",
-    ),
-    (
-        "$comment",
-        Takes::String,
-        "A note for people reading the manifest; not shown to the model.",
-    ),
-    (
-        "$ref",
-        Takes::Ref,
-        "A named type of the toolset: `#/types/Name`.",
-    ),
-    (
-        "$defs",
-        Takes::SchemaMap,
-        "Schemas defined for reference inside this schema.",
-    ),
-    (
-        "definitions",
-        Takes::SchemaMap,
-        "The older spelling of `$defs`.",
-    ),
-    (
-        "$schema",
-        Takes::String,
-        "The JSON Schema dialect; manifests are read as 2020-12.",
-    ),
-    ("$id", Takes::String, "An identifier for the schema."),
-    (
-        "format",
-        Takes::Format,
-        "A string format. date, date-time, time, uuid, email, uri, ipv4, ipv6 and hostname are validated at the call boundary; others are annotations.",
-    ),
-    ("minimum", Takes::Number, "The least allowed number."),
-    ("maximum", Takes::Number, "The greatest allowed number."),
-    (
-        "exclusiveMinimum",
-        Takes::Number,
-        "Numbers must be greater than this.",
-    ),
-    (
-        "exclusiveMaximum",
-        Takes::Number,
-        "Numbers must be less than this.",
-    ),
-    (
-        "multipleOf",
-        Takes::Number,
-        "Numbers must be a multiple of this (greater than 0).",
-    ),
-    (
-        "minLength",
-        Takes::Count,
-        "The least number of characters of a string.",
-    ),
-    (
-        "maxLength",
-        Takes::Count,
-        "The greatest number of characters of a string.",
-    ),
-    (
-        "pattern",
-        Takes::Regex,
-        "A regular expression strings must match somewhere (anchor it with ^ and $ to match whole strings). Look-around and back-references are refused.",
-    ),
-    (
-        "items",
-        Takes::Schema,
-        "The schema of every item of an array.",
-    ),
-    (
-        "prefixItems",
-        Takes::SchemaList,
-        "The schemas of the first items of an array, in order.",
-    ),
-    (
-        "minItems",
-        Takes::Count,
-        "The least number of items of an array.",
-    ),
-    (
-        "maxItems",
-        Takes::Count,
-        "The greatest number of items of an array.",
-    ),
-    (
-        "uniqueItems",
-        Takes::Bool,
-        "true: the items of an array are all different.",
-    ),
-    (
-        "properties",
-        Takes::SchemaMap,
-        "The properties of an object, each with its schema, in the order of the generated struct's fields.",
-    ),
-    (
-        "required",
-        Takes::Strings,
-        "The properties an object must have; the others are optional.",
-    ),
-    (
-        "additionalProperties",
-        Takes::Schema,
-        "Properties not listed in `properties`: false refuses them, a schema makes the object a map of that schema.",
-    ),
-    (
-        "propertyNames",
-        Takes::Schema,
-        "The schema every property name of an object must match.",
-    ),
-    (
-        "minProperties",
-        Takes::Count,
-        "The least number of properties of an object.",
-    ),
-    (
-        "maxProperties",
-        Takes::Count,
-        "The greatest number of properties of an object.",
-    ),
-    (
-        "anyOf",
-        Takes::SchemaList,
-        "The value matches at least one of these schemas.",
-    ),
-    (
-        "oneOf",
-        Takes::SchemaList,
-        "The value matches exactly one of these schemas; with a `const` property telling the branches apart, it becomes a tagged Rust enum.",
-    ),
-    (
-        "allOf",
-        Takes::SchemaList,
-        "The value matches every one of these schemas.",
-    ),
-    (
-        "not",
-        Takes::Schema,
-        "The value does not match this schema.",
-    ),
-    (
-        "x-rust-type",
-        Takes::OneOf(&["json"]),
-        "json: keep the value free-form (`serde_json::Value`) in generated Rust instead of a typed field.",
-    ),
-    (
-        "sensitive",
-        Takes::Bool,
-        "true: the value is sensitive (a secret or personal data).",
-    ),
-];
 
 /// The `format` values offered for completion (any string is accepted).
 const FORMATS: &[&str] = &[
@@ -387,16 +154,18 @@ fn keyword_schema(takes: Takes) -> Value {
         }
         Takes::Format => json!({ "anyOf": [{ "enum": FORMATS }, { "type": "string" }] }),
         Takes::Ref => json!({ "type": "string", "pattern": "^#/types/[A-Z][A-Za-z0-9]*$" }),
-        Takes::OneOf(values) => json!({ "enum": values }),
+        Takes::RustType => json!({ "enum": ["json"] }),
     }
 }
 
 fn schema_definition() -> Value {
     let mut properties = Map::new();
-    for (name, takes, description) in SCHEMA_KEYWORDS {
+    // The compiler's own keyword table: what `toolc check` accepts is what
+    // editors offer.
+    for k in Keyword::ALL.iter().filter(|k| k.is_supported()) {
         properties.insert(
-            name.to_string(),
-            described(description, keyword_schema(*takes)),
+            k.as_str().to_string(),
+            described(k.summary(), keyword_schema(k.takes())),
         );
     }
     json!({

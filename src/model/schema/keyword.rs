@@ -30,8 +30,41 @@ pub enum Support {
     Unsupported,
 }
 
+/// What a keyword's value is, in more detail than [`Shape`]: for the editor
+/// schema of the manifest format (`toolc schema`) and for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    /// A schema.
+    Schema,
+    /// A mapping of names to schemas.
+    SchemaMap,
+    /// A non-empty list of schemas.
+    SchemaList,
+    /// A JSON type name, or a list of them.
+    Types,
+    String,
+    /// A regular expression.
+    Regex,
+    Bool,
+    Number,
+    /// A whole number, 0 or more.
+    Count,
+    /// Any JSON value.
+    Any,
+    /// A list of JSON values.
+    List,
+    /// A list of distinct strings.
+    Strings,
+    /// A `format` name.
+    Format,
+    /// `#/types/Name`.
+    Ref,
+    /// `json`: the values `x-rust-type` takes.
+    RustType,
+}
+
 macro_rules! keywords {
-    ($($variant:ident => $name:literal, $shape:ident, $support:ident, $annotation:literal, $doc:literal;)*) => {
+    ($($variant:ident => $name:literal, $shape:ident, $takes:ident, $support:ident, $annotation:literal, $doc:literal;)*) => {
         /// A schema keyword of JSON Schema 2020-12 (plus OpenAPI's `nullable`,
         /// draft-07 spellings toolc recognises, and toolc's own keywords).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -57,6 +90,13 @@ macro_rules! keywords {
                 }
             }
 
+            /// What its value is.
+            pub fn takes(self) -> Takes {
+                match self {
+                    $(Keyword::$variant => Takes::$takes,)*
+                }
+            }
+
             /// Whether toolc supports it.
             pub fn support(self) -> Support {
                 match self {
@@ -71,7 +111,7 @@ macro_rules! keywords {
                 }
             }
 
-            /// One line on what the keyword does.
+            /// What the keyword does, in a sentence or two.
             pub fn summary(self) -> &'static str {
                 match self {
                     $(Keyword::$variant => $doc,)*
@@ -82,68 +122,68 @@ macro_rules! keywords {
 }
 
 keywords! {
-    Ref => "$ref", Scalar, Supported, false, "Refers to a named type: `#/types/Name`.";
-    Type => "type", Scalar, Supported, false, "The JSON type, or a list of types.";
-    Nullable => "nullable", Scalar, Supported, false, "OpenAPI's `nullable: true`: `null` is accepted too.";
-    Enum => "enum", Data, Supported, false, "The value is one of these.";
-    Const => "const", Data, Supported, false, "The value is exactly this.";
-    Title => "title", Scalar, Supported, true, "A short human name.";
-    Description => "description", Scalar, Supported, true, "What the value means; shown to the model.";
-    Default => "default", Data, Supported, true, "The value used when the property is absent; applied before the handler runs.";
-    Examples => "examples", Data, Supported, true, "Example values.";
-    Deprecated => "deprecated", Scalar, Supported, true, "The property should no longer be used.";
-    ReadOnly => "readOnly", Scalar, Supported, true, "Set by the server only.";
-    WriteOnly => "writeOnly", Scalar, Supported, true, "Sent, never returned.";
-    Comment => "$comment", Scalar, Supported, true, "A comment for schema authors.";
-    SchemaDialect => "$schema", Scalar, Supported, true, "The JSON Schema dialect the schema is written in.";
-    Id => "$id", Scalar, Supported, true, "The schema's identifier.";
-    Format => "format", Scalar, Supported, false, "A string or integer format (`date`, `uuid`, `int32`…).";
-    ContentEncoding => "contentEncoding", Scalar, Supported, true, "How a string's content is encoded (`base64`…).";
-    ContentMediaType => "contentMediaType", Scalar, Supported, true, "The media type of a string's content.";
-    Minimum => "minimum", Scalar, Supported, false, "The least number allowed.";
-    Maximum => "maximum", Scalar, Supported, false, "The greatest number allowed.";
-    ExclusiveMinimum => "exclusiveMinimum", Scalar, Supported, false, "Numbers must be greater than this.";
-    ExclusiveMaximum => "exclusiveMaximum", Scalar, Supported, false, "Numbers must be less than this.";
-    MultipleOf => "multipleOf", Scalar, Supported, false, "Numbers must be a multiple of this.";
-    MinLength => "minLength", Scalar, Supported, false, "The fewest characters a string may have.";
-    MaxLength => "maxLength", Scalar, Supported, false, "The most characters a string may have.";
-    Pattern => "pattern", Scalar, Supported, false, "A regular expression strings must match.";
-    Items => "items", Schema, Supported, false, "The schema of every array item.";
-    MinItems => "minItems", Scalar, Supported, false, "The fewest items an array may have.";
-    MaxItems => "maxItems", Scalar, Supported, false, "The most items an array may have.";
-    UniqueItems => "uniqueItems", Scalar, Supported, false, "No two items may be equal.";
-    Properties => "properties", SchemaMap, Supported, false, "The named properties of an object.";
-    Required => "required", Scalar, Supported, false, "The properties that must be present.";
-    AdditionalProperties => "additionalProperties", Schema, Supported, false, "What properties beyond the named ones may hold (`false`: none).";
-    AnyOf => "anyOf", SchemaList, Supported, false, "The value matches at least one of these.";
-    OneOf => "oneOf", SchemaList, Supported, false, "The value matches exactly one of these.";
-    AllOf => "allOf", SchemaList, Supported, false, "The value matches all of these.";
-    Not => "not", Schema, Supported, false, "The value does not match this.";
-    RustType => "x-rust-type", Scalar, Supported, false, "toolc's own: `json` keeps the value as free-form JSON in Rust.";
-    Defs => "$defs", SchemaMap, Unsupported, false, "Local definitions.";
-    Definitions => "definitions", SchemaMap, Unsupported, false, "Local definitions, the draft-07 spelling.";
-    PrefixItems => "prefixItems", SchemaList, Unsupported, false, "The schemas of the first items of a tuple.";
-    PropertyNames => "propertyNames", Schema, Unsupported, false, "The schema every property name matches.";
-    PatternProperties => "patternProperties", SchemaMap, Unsupported, false, "Schemas for properties whose names match a pattern.";
-    MinProperties => "minProperties", Scalar, Unsupported, false, "The fewest properties an object may have.";
-    MaxProperties => "maxProperties", Scalar, Unsupported, false, "The most properties an object may have.";
-    DependentRequired => "dependentRequired", Scalar, Unsupported, false, "Properties required when another is present.";
-    DependentSchemas => "dependentSchemas", SchemaMap, Unsupported, false, "Schemas applied when a property is present.";
-    If => "if", Schema, Unsupported, false, "A condition.";
-    Then => "then", Schema, Unsupported, false, "Applied when `if` matches.";
-    Else => "else", Schema, Unsupported, false, "Applied when `if` does not match.";
-    Contains => "contains", Schema, Unsupported, false, "Some item matches this.";
-    MinContains => "minContains", Scalar, Unsupported, false, "The fewest items matching `contains`.";
-    MaxContains => "maxContains", Scalar, Unsupported, false, "The most items matching `contains`.";
-    UnevaluatedProperties => "unevaluatedProperties", Schema, Unsupported, false, "Properties no other keyword evaluated.";
-    UnevaluatedItems => "unevaluatedItems", Schema, Unsupported, false, "Items no other keyword evaluated.";
-    AdditionalItems => "additionalItems", Schema, Unsupported, false, "Items after a tuple, in draft-07.";
-    Dependencies => "dependencies", SchemaMap, Unsupported, false, "Draft-07's dependencies.";
-    Anchor => "$anchor", Scalar, Unsupported, false, "A named location in the schema.";
-    DynamicRef => "$dynamicRef", Scalar, Unsupported, false, "A dynamic reference.";
-    DynamicAnchor => "$dynamicAnchor", Scalar, Unsupported, false, "A dynamic anchor.";
-    Vocabulary => "$vocabulary", Scalar, Unsupported, false, "The vocabularies of a meta-schema.";
-    ContentSchema => "contentSchema", Schema, Unsupported, false, "The schema of a string's decoded content.";
+    Ref => "$ref", Scalar, Ref, Supported, false, "A named type of the toolset: `#/types/Name`.";
+    Type => "type", Scalar, Types, Supported, false, "The JSON type of the value: one of string, number, integer, boolean, object, array, null, or a list of them (one type plus \"null\" for an optional value).";
+    Nullable => "nullable", Scalar, Bool, Supported, false, "true: null is allowed as well (the OpenAPI 3.0 spelling of `type: [T, \"null\"]`).";
+    Enum => "enum", Data, List, Supported, false, "The allowed values. Strings become a Rust enum.";
+    Const => "const", Data, Any, Supported, false, "The one allowed value.";
+    Title => "title", Scalar, String, Supported, true, "A short human name for the value.";
+    Description => "description", Scalar, String, Supported, true, "What the value means: shown to the model and written as documentation of the generated type.";
+    Default => "default", Data, Any, Supported, true, "The value used when the property is absent; it must itself be valid.";
+    Examples => "examples", Data, List, Supported, true, "Example values, each valid against this schema.";
+    Deprecated => "deprecated", Scalar, Bool, Supported, true, "true: the value should no longer be used.";
+    ReadOnly => "readOnly", Scalar, Bool, Supported, true, "true: the value is managed by the owner and is not meant to be sent.";
+    WriteOnly => "writeOnly", Scalar, Bool, Supported, true, "true: the value is sent but never returned (a password, say).";
+    Comment => "$comment", Scalar, String, Supported, true, "A note for people reading the manifest; not shown to the model.";
+    SchemaDialect => "$schema", Scalar, String, Supported, true, "The JSON Schema dialect; manifests are read as 2020-12.";
+    Id => "$id", Scalar, String, Supported, true, "An identifier for the schema.";
+    Format => "format", Scalar, Format, Supported, false, "A string format. date, date-time, time, uuid, email, uri, ipv4, ipv6 and hostname are validated at the call boundary; others are annotations.";
+    ContentEncoding => "contentEncoding", Scalar, String, Supported, true, "How a string's content is encoded (`base64`…).";
+    ContentMediaType => "contentMediaType", Scalar, String, Supported, true, "The media type of a string's content.";
+    Minimum => "minimum", Scalar, Number, Supported, false, "The least allowed number.";
+    Maximum => "maximum", Scalar, Number, Supported, false, "The greatest allowed number.";
+    ExclusiveMinimum => "exclusiveMinimum", Scalar, Number, Supported, false, "Numbers must be greater than this.";
+    ExclusiveMaximum => "exclusiveMaximum", Scalar, Number, Supported, false, "Numbers must be less than this.";
+    MultipleOf => "multipleOf", Scalar, Number, Supported, false, "Numbers must be a multiple of this (greater than 0).";
+    MinLength => "minLength", Scalar, Count, Supported, false, "The least number of characters of a string.";
+    MaxLength => "maxLength", Scalar, Count, Supported, false, "The greatest number of characters of a string.";
+    Pattern => "pattern", Scalar, Regex, Supported, false, "A regular expression strings must match somewhere (anchor it with ^ and $ to match whole strings). Look-around and back-references are refused.";
+    Items => "items", Schema, Schema, Supported, false, "The schema of every item of an array.";
+    MinItems => "minItems", Scalar, Count, Supported, false, "The least number of items of an array.";
+    MaxItems => "maxItems", Scalar, Count, Supported, false, "The greatest number of items of an array.";
+    UniqueItems => "uniqueItems", Scalar, Bool, Supported, false, "true: the items of an array are all different.";
+    Properties => "properties", SchemaMap, SchemaMap, Supported, false, "The properties of an object, each with its schema, in the order of the generated struct's fields.";
+    Required => "required", Scalar, Strings, Supported, false, "The properties an object must have; the others are optional.";
+    AdditionalProperties => "additionalProperties", Schema, Schema, Supported, false, "Properties not listed in `properties`: false refuses them, a schema makes the object a map of that schema.";
+    AnyOf => "anyOf", SchemaList, SchemaList, Supported, false, "The value matches at least one of these schemas.";
+    OneOf => "oneOf", SchemaList, SchemaList, Supported, false, "The value matches exactly one of these schemas; with a `const` property telling the branches apart, it becomes a tagged Rust enum.";
+    AllOf => "allOf", SchemaList, SchemaList, Supported, false, "The value matches every one of these schemas.";
+    Not => "not", Schema, Schema, Supported, false, "The value does not match this schema.";
+    RustType => "x-rust-type", Scalar, RustType, Supported, false, "json: keep the value free-form (`serde_json::Value`) in generated Rust instead of a typed field.";
+    Defs => "$defs", SchemaMap, SchemaMap, Unsupported, false, "Schemas defined for reference inside this schema.";
+    Definitions => "definitions", SchemaMap, SchemaMap, Unsupported, false, "The older spelling of `$defs`.";
+    PrefixItems => "prefixItems", SchemaList, SchemaList, Unsupported, false, "The schemas of the first items of an array, in order.";
+    PropertyNames => "propertyNames", Schema, Schema, Unsupported, false, "The schema every property name of an object must match.";
+    PatternProperties => "patternProperties", SchemaMap, SchemaMap, Unsupported, false, "Schemas for properties whose names match a pattern.";
+    MinProperties => "minProperties", Scalar, Count, Unsupported, false, "The least number of properties of an object.";
+    MaxProperties => "maxProperties", Scalar, Count, Unsupported, false, "The greatest number of properties of an object.";
+    DependentRequired => "dependentRequired", Scalar, Any, Unsupported, false, "Properties required when another is present.";
+    DependentSchemas => "dependentSchemas", SchemaMap, SchemaMap, Unsupported, false, "Schemas applied when a property is present.";
+    If => "if", Schema, Schema, Unsupported, false, "A condition.";
+    Then => "then", Schema, Schema, Unsupported, false, "Applied when `if` matches.";
+    Else => "else", Schema, Schema, Unsupported, false, "Applied when `if` does not match.";
+    Contains => "contains", Schema, Schema, Unsupported, false, "Some item matches this.";
+    MinContains => "minContains", Scalar, Count, Unsupported, false, "The fewest items matching `contains`.";
+    MaxContains => "maxContains", Scalar, Count, Unsupported, false, "The most items matching `contains`.";
+    UnevaluatedProperties => "unevaluatedProperties", Schema, Schema, Unsupported, false, "Properties no other keyword evaluated.";
+    UnevaluatedItems => "unevaluatedItems", Schema, Schema, Unsupported, false, "Items no other keyword evaluated.";
+    AdditionalItems => "additionalItems", Schema, Schema, Unsupported, false, "Items after a tuple, in draft-07.";
+    Dependencies => "dependencies", SchemaMap, Any, Unsupported, false, "Draft-07's dependencies.";
+    Anchor => "$anchor", Scalar, String, Unsupported, false, "A named location in the schema.";
+    DynamicRef => "$dynamicRef", Scalar, String, Unsupported, false, "A dynamic reference.";
+    DynamicAnchor => "$dynamicAnchor", Scalar, String, Unsupported, false, "A dynamic anchor.";
+    Vocabulary => "$vocabulary", Scalar, Any, Unsupported, false, "The vocabularies of a meta-schema.";
+    ContentSchema => "contentSchema", Schema, Schema, Unsupported, false, "The schema of a string's decoded content.";
 }
 
 impl Keyword {
@@ -192,6 +232,26 @@ mod tests {
         for k in Keyword::ALL {
             assert!(seen.insert(k.as_str()), "{k} listed twice");
             assert_eq!(Keyword::parse(k.as_str()), Some(*k));
+        }
+    }
+
+    /// docs/manifest.md lists the vocabulary: every keyword toolc supports in
+    /// its table, with this table's text, and every one it refuses by name.
+    #[test]
+    fn the_manifest_docs_list_the_vocabulary() {
+        let docs = include_str!("../../../docs/manifest.md");
+        for k in Keyword::ALL {
+            let name = format!("`{}`", k.as_str());
+            if k.is_supported() {
+                let row = format!("| {name} | {} |", k.summary().replace('|', "\\|"));
+                assert!(docs.contains(&row), "docs/manifest.md lacks the row {row}");
+            } else {
+                let list = docs
+                    .lines()
+                    .find(|l| l.contains("toolc does not support"))
+                    .expect("the list of keywords toolc does not support");
+                assert!(list.contains(&name), "{name} is not listed as unsupported");
+            }
         }
     }
 

@@ -18,7 +18,7 @@ mod node;
 pub mod read;
 
 pub use json::{JsonOptions, RefStyle};
-pub use keyword::{Keyword, Shape, Support};
+pub use keyword::{Keyword, Shape, Support, Takes};
 pub use node::{
     Data, Entry, JsonType, KeyAt, Property, Required, RustTypeHint, SchemaId, SchemaNode, Step,
     TypeRef, is_integral,

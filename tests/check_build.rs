@@ -1,0 +1,298 @@
+//! `toolc check` passing means `toolc build` succeeds, and what it writes
+//! compiles: over the bad-input corpus, the codegen fixtures, and manifests
+//! generated at random from the schema vocabulary (some of them wrong on
+//! purpose). Every case that checks clean is built with the real binary, and
+//! all the Rust they produce is compiled together, clippy `-D warnings`.
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn toolc(args: &[&str], dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_toolc"))
+        .args(args)
+        .arg("--format")
+        .arg("plain")
+        .current_dir(dir)
+        .output()
+        .expect("toolc runs")
+}
+
+// ------------------------------------------------------------ generated manifests
+
+/// A schema from the vocabulary, `depth` levels deep at most. `faulty` lets
+/// a node carry a mistake `toolc check` must catch.
+fn schema(depth: u32) -> BoxedStrategy<Value> {
+    let leaf = prop_oneof![
+        Just(json!({"type": "string"})),
+        (0u64..4, 4u64..12)
+            .prop_map(|(a, b)| json!({"type": "string", "minLength": a, "maxLength": b})),
+        Just(json!({"type": "string", "enum": ["open", "closed", "on-hold"]})),
+        Just(json!({"type": "string", "format": "date"})),
+        Just(json!({"type": "string", "pattern": "^[a-z]+$"})),
+        (-5i64..5).prop_map(|m| json!({"type": "integer", "minimum": m})),
+        Just(json!({"type": "integer", "format": "int32"})),
+        Just(json!({"type": "integer", "format": "uint64"})),
+        Just(json!({"type": "number", "exclusiveMinimum": 0})),
+        Just(json!({"type": "boolean"})),
+        Just(json!({"type": ["string", "null"]})),
+        Just(json!({"type": "integer", "nullable": true})),
+        Just(json!({"$ref": "#/types/Leaf"})),
+        Just(json!({"$ref": "#/types/Node"})),
+        Just(json!({"description": "Any JSON value."})),
+    ];
+    leaf.prop_recursive(depth, 24, 4, |inner| {
+        prop_oneof![
+            4 => (
+                prop::collection::btree_map("[a-z][a-z_]{0,6}", inner.clone(), 0..4),
+                any::<u8>(),
+                prop::option::of(inner.clone()),
+            )
+                .prop_map(|(props, bits, extra)| {
+                    let names: Vec<String> = props.keys().cloned().collect();
+                    let required: Vec<&String> = names.iter().step_by(2).collect();
+                    let mut o = json!({"type": "object", "properties": props, "required": required});
+                    match (bits % 3, extra) {
+                        (0, _) => o["additionalProperties"] = json!(false),
+                        (1, Some(e)) if names.is_empty() => o["additionalProperties"] = e,
+                        _ => {}
+                    }
+                    o
+                }),
+            3 => (inner.clone(), any::<bool>()).prop_map(|(items, unique)| {
+                let mut o = json!({"type": "array", "items": items, "maxItems": 5});
+                if unique {
+                    o["uniqueItems"] = json!(true);
+                }
+                o
+            }),
+            1 => prop::collection::vec(inner.clone(), 2..4).prop_map(|b| json!({"anyOf": b})),
+            1 => prop::collection::vec(inner.clone(), 1..3).prop_map(|b| json!({"oneOf": b})),
+            1 => (inner.clone(), 0usize..6).prop_map(|(mut s, pick)| {
+                // A default: often one the schema accepts, sometimes not.
+                let candidates = [json!("open"), json!(3), json!(null), json!([]), json!({}), json!(true)];
+                if let Value::Object(m) = &mut s {
+                    m.insert("default".into(), candidates[pick].clone());
+                }
+                s
+            }),
+            1 => (inner, 0usize..5).prop_map(|(mut s, fault)| {
+                // A mistake the checks must find.
+                if let Value::Object(m) = &mut s {
+                    match fault {
+                        0 => {
+                            m.insert("minimun".into(), json!(1));
+                        }
+                        1 => {
+                            m.insert("required".into(), json!(["not_declared"]));
+                        }
+                        2 => {
+                            m.insert("if".into(), json!({}));
+                        }
+                        3 => {
+                            m.insert("type".into(), json!(["string", "integer"]));
+                        }
+                        _ => {
+                            m.insert("x-note".into(), json!("an extension, which is fine"));
+                        }
+                    }
+                }
+                s
+            }),
+        ]
+    })
+    .boxed()
+}
+
+/// A whole manifest: two named types (one recursive), a toolbox of tools
+/// whose parameters and results come from [`schema`], and a playbook.
+fn manifest() -> impl Strategy<Value = (Value, bool)> {
+    (
+        prop::collection::vec((schema(3), prop::option::of(schema(2))), 1..4),
+        schema(2),
+        prop::bool::weighted(0.75),
+    )
+        .prop_map(|(tools, leaf, mcp_only)| {
+            let mut toolbox = serde_json::Map::new();
+            for (i, (params, returns)) in tools.into_iter().enumerate() {
+                let mut t = json!({"description": format!("Tool {i}."), "parameters": {
+                    "type": "object", "properties": {"p": params}}});
+                if let Some(r) = returns {
+                    t["returns"] = r;
+                }
+                toolbox.insert(format!("tool_{i}"), t);
+            }
+            let m = json!({
+                "version": 1,
+                "types": {
+                    "Leaf": leaf,
+                    "Node": {"type": "object", "properties": {
+                        "label": {"type": "string"},
+                        "next": {"$ref": "#/types/Node"}
+                    }, "required": ["label"]}
+                },
+                "toolboxes": {"generated": {"description": "Generated tools.", "tools": toolbox}},
+                "playbooks": {"plays": {"description": "Generated plays.", "plays": {
+                    "echo": {"description": "Echo.", "returns": {"type": "string"}}
+                }}}
+            });
+            (m, mcp_only)
+        })
+}
+
+// ------------------------------------------------------------ the property
+
+/// A case: a folder to check and build.
+struct Case {
+    name: String,
+    dir: PathBuf,
+}
+
+fn cases(scratch: &Path) -> Vec<Case> {
+    let mut out = Vec::new();
+    // The corpus: each case checks with errors, so each is vacuously fine;
+    // still, none may build where check failed and none may crash.
+    for e in std::fs::read_dir(repo().join("tests/corpus")).unwrap() {
+        let path = e.unwrap().path();
+        out.push(Case {
+            name: format!("corpus/{}", path.file_name().unwrap().to_string_lossy()),
+            dir: path,
+        });
+    }
+    for f in ["constructs.yaml", "hostile.yaml", "defaults.yaml"] {
+        out.push(Case {
+            name: format!("fixture/{f}"),
+            dir: repo().join("tests/fixtures/codegen").join(f),
+        });
+    }
+    out.push(Case {
+        name: "manifests".into(),
+        dir: repo().join("manifests"),
+    });
+    // Generated, from a fixed seed so a failure reproduces.
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
+    );
+    let strategy = manifest();
+    for i in 0..96 {
+        let (m, mcp_only) = strategy.new_tree(&mut runner).unwrap().current();
+        let dir = scratch.join(format!("gen{i}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("toolset.yaml"),
+            serde_json::to_string_pretty(&m).unwrap(),
+        )
+        .unwrap();
+        if mcp_only {
+            std::fs::write(dir.join("toolc.toml"), "[lint]\ndialects = [\"mcp\"]\n").unwrap();
+        }
+        out.push(Case {
+            name: format!("generated/gen{i}"),
+            dir,
+        });
+    }
+    out
+}
+
+#[test]
+fn check_passing_means_build_writes_everything_and_it_compiles() {
+    let scratch = tempfile::tempdir().unwrap();
+    let mut compiled = Vec::new();
+    let mut passed = 0;
+    let mut failed = 0;
+    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
+    for case in cases(scratch.path()) {
+        let dir = case.dir.to_str().unwrap();
+        let check = toolc(&["check", dir], scratch.path());
+        let stderr = String::from_utf8_lossy(&check.stderr);
+        assert!(!stderr.contains("panicked"), "{}: {stderr}", case.name);
+        match check.status.code() {
+            Some(0) => {}
+            Some(1 | 2) => {
+                failed += 1;
+                if case.name.starts_with("generated") {
+                    for code in stderr
+                        .lines()
+                        .filter_map(|l| l.split("error[").nth(1)?.split(']').next())
+                    {
+                        *reasons.entry(code.to_string()).or_default() += 1;
+                    }
+                }
+                continue;
+            }
+            other => panic!("{}: check exited {other:?}: {stderr}", case.name),
+        }
+        passed += 1;
+        let out = scratch.path().join("out").join(case.name.replace('/', "_"));
+        let build = toolc(
+            &["build", dir, "--out", out.to_str().unwrap()],
+            scratch.path(),
+        );
+        assert_eq!(
+            build.status.code(),
+            Some(0),
+            "{}: check passed but build failed:\n{}",
+            case.name,
+            String::from_utf8_lossy(&build.stderr)
+        );
+        let rust = out.join("rust/toolset.rs");
+        assert!(rust.exists(), "{}: no Rust written", case.name);
+        assert!(out.join("docs/reference.md").exists(), "{}", case.name);
+        compiled.push((case.name, rust));
+    }
+    // Both sides of the property were exercised.
+    assert!(
+        passed >= 20 && failed >= 20,
+        "{passed} passed, {failed} failed; the errors of generated cases: {reasons:?}"
+    );
+
+    // Everything that built compiles, together, clippy-clean.
+    let krate = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("check-build");
+    let _ = std::fs::remove_dir_all(krate.join("src"));
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"check-build\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ntoolc-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            repo().join("runtime")
+        ),
+    )
+    .unwrap();
+    if let Ok(lock) = std::fs::read_to_string(repo().join("Cargo.lock")) {
+        std::fs::write(krate.join("Cargo.lock"), lock).unwrap();
+    }
+    let mut lib =
+        String::from("//! Everything `toolc check` passed, built.\n#![deny(warnings)]\n\n");
+    for (i, (name, rust)) in compiled.iter().enumerate() {
+        let file = format!("case{i}.rs");
+        std::fs::copy(rust, krate.join("src").join(&file)).unwrap();
+        lib.push_str(&format!(
+            "/// `{name}`.\npub mod case{i} {{\n    include!(\"{file}\");\n}}\n"
+        ));
+    }
+    std::fs::write(krate.join("src/lib.rs"), lib).unwrap();
+    let out = Command::new(env!("CARGO"))
+        .args(["clippy", "--quiet", "--", "-D", "warnings"])
+        .current_dir(&krate)
+        .env(
+            "CARGO_TARGET_DIR",
+            repo().join("target").join("compile-tests"),
+        )
+        .env_remove("RUSTFLAGS")
+        .env("CARGO_TERM_COLOR", "never")
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "the output of a build that check passed does not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
