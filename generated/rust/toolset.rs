@@ -258,6 +258,32 @@ pub mod toolboxes {
                 })
             }
         }
+        /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here).
+        pub fn check_arguments(
+            name: &str,
+            arguments: &str,
+        ) -> ::std::result::Result<
+            ::toolc_runtime::__private::serde_json::Value,
+            ::toolc_runtime::ToolError,
+        > {
+            match name {
+                "list_meetings" => {
+                    ::toolc_runtime::check_arguments::<
+                        ListMeetingsParams,
+                    >(&DESCRIPTORS[0usize], arguments)
+                }
+                "whoami" => {
+                    ::toolc_runtime::check_arguments::<
+                        ::toolc_runtime::NoParams,
+                    >(&DESCRIPTORS[1usize], arguments)
+                }
+                _ => {
+                    ::std::result::Result::Err(
+                        ::toolc_runtime::ToolError::unknown_tool(name),
+                    )
+                }
+            }
+        }
         /// Descriptors of this toolbox's tools, in manifest order.
         pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 2usize] = [
             ::toolc_runtime::ToolDescriptor {
@@ -439,6 +465,27 @@ pub mod toolboxes {
                         }
                     }
                 })
+            }
+        }
+        /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here).
+        pub fn check_arguments(
+            name: &str,
+            arguments: &str,
+        ) -> ::std::result::Result<
+            ::toolc_runtime::__private::serde_json::Value,
+            ::toolc_runtime::ToolError,
+        > {
+            match name {
+                "lookup_order" => {
+                    ::toolc_runtime::check_arguments::<
+                        LookupOrderParams,
+                    >(&DESCRIPTORS[0usize], arguments)
+                }
+                _ => {
+                    ::std::result::Result::Err(
+                        ::toolc_runtime::ToolError::unknown_tool(name),
+                    )
+                }
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
@@ -641,6 +688,32 @@ pub mod toolboxes {
                 })
             }
         }
+        /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here).
+        pub fn check_arguments(
+            name: &str,
+            arguments: &str,
+        ) -> ::std::result::Result<
+            ::toolc_runtime::__private::serde_json::Value,
+            ::toolc_runtime::ToolError,
+        > {
+            match name {
+                "list_tickets" => {
+                    ::toolc_runtime::check_arguments::<
+                        ListTicketsParams,
+                    >(&DESCRIPTORS[0usize], arguments)
+                }
+                "update_ticket" => {
+                    ::toolc_runtime::check_arguments::<
+                        UpdateTicketParams,
+                    >(&DESCRIPTORS[1usize], arguments)
+                }
+                _ => {
+                    ::std::result::Result::Err(
+                        ::toolc_runtime::ToolError::unknown_tool(name),
+                    )
+                }
+            }
+        }
         /// Descriptors of this toolbox's tools, in manifest order.
         pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 2usize] = [
             ::toolc_runtime::ToolDescriptor {
@@ -789,6 +862,27 @@ pub mod playbooks {
                         _ => ::toolc_runtime::unknown_play(play),
                     }
                 })
+            }
+        }
+        /// Checks arguments for one of these plays as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no play here).
+        pub fn check_arguments(
+            name: &str,
+            arguments: &str,
+        ) -> ::std::result::Result<
+            ::toolc_runtime::__private::serde_json::Value,
+            ::toolc_runtime::ToolError,
+        > {
+            match name {
+                "slug_and_span" => {
+                    ::toolc_runtime::check_arguments::<
+                        SlugAndSpanParams,
+                    >(&DESCRIPTORS[0usize], arguments)
+                }
+                _ => {
+                    ::std::result::Result::Err(
+                        ::toolc_runtime::ToolError::unknown_tool(name),
+                    )
+                }
             }
         }
         /// Descriptors of this playbook's plays, in manifest order.

@@ -178,7 +178,7 @@ where
     F: FnOnce(P) -> Fut,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
-    let params: P = prepare(desc, arguments)?;
+    let (_, params): (Value, P) = prepare(desc, arguments)?;
     let noun = noun(desc);
 
     // The handler itself may panic before it returns its future.
@@ -243,11 +243,24 @@ where
     Ok(value)
 }
 
-/// Parses, validates and deserializes the arguments.
+/// Checks argument text for a tool or play as a call would, without running its handler or
+/// its policies: parsed, read as the schema means it (strict-mode nulls for absent optionals,
+/// integral floats as integers), validated, and read into the parameters type `P`. Returns the
+/// arguments as read, or the `arguments_invalid` error a call would fail with.
+///
+/// Generated modules call it from their `check_arguments`, which picks `P` by the tool's name.
+pub fn check_arguments<P: DeserializeOwned>(
+    desc: &'static ToolDescriptor,
+    arguments: &str,
+) -> Result<Value, ToolError> {
+    prepare::<P>(desc, arguments).map(|(value, _)| value)
+}
+
+/// Parses, validates and deserializes the arguments: the value as read, and the parameters.
 fn prepare<P: DeserializeOwned>(
     desc: &'static ToolDescriptor,
     arguments: &str,
-) -> Result<P, ToolError> {
+) -> Result<(Value, P), ToolError> {
     let noun = noun(desc);
     let invalid = |violations| {
         ToolError::with_violations(ErrorKind::ArgumentsInvalid, noun, desc.name, violations)
@@ -260,10 +273,10 @@ fn prepare<P: DeserializeOwned>(
     }
     // The fast path first; on failure, again with path tracking for the pointer.
     if let Ok(params) = P::deserialize(&value) {
-        return Ok(params);
+        return Ok((value, params));
     }
     match serde_path_to_error::deserialize::<_, P>(&value) {
-        Ok(params) => Ok(params),
+        Ok(params) => Ok((value, params)),
         Err(e) => {
             let segments: Vec<String> = e
                 .path()

@@ -29,7 +29,8 @@ pub use arguments::{MAX_ARGUMENT_DEPTH, parse_arguments};
 pub use context::{AuthLevel, CallContext, Caller, ToolContext};
 pub use descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
 pub use dispatch::{
-    BoxFuture, NoParams, Playbook, Toolbox, error_envelope, run_play, run_tool, unknown_play,
+    BoxFuture, NoParams, Playbook, Toolbox, check_arguments, error_envelope, run_play, run_tool,
+    unknown_play,
 };
 pub use errors::{ErrorKind, HandlerError, ToolError, Violation, Violations};
 pub use policy::Guard;

@@ -480,6 +480,7 @@ impl GroupEmitter<'_, '_> {
             Kind::Toolbox => " Descriptors of this toolbox's tools, in manifest order.",
             Kind::Playbook => " Descriptors of this playbook's plays, in manifest order.",
         };
+        let check = check_arguments(g, sigs, paths);
         quote! {
             #module_doc
             pub mod #module_id {
@@ -494,8 +495,45 @@ impl GroupEmitter<'_, '_> {
 
                 #server
 
+                #check
+
                 #[doc = #what]
                 pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; #n] = [#(#descriptors),*];
+            }
+        }
+    }
+}
+
+/// `check_arguments`: a call's handling of the arguments, without the call.
+fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStream {
+    let (one, noun) = match g.kind {
+        Kind::Toolbox => ("tool", "tools"),
+        Kind::Playbook => ("play", "plays"),
+    };
+    let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
+        let op = &t.name;
+        let p = match &s.params {
+            Some(p) => ty_tokens(p, paths),
+            None => quote!(::toolc_runtime::NoParams),
+        };
+        quote!(#op => ::toolc_runtime::check_arguments::<#p>(&DESCRIPTORS[#i], arguments),)
+    });
+    let doc = format!(
+        " Checks arguments for one of these {noun} as a call would, without running it: parsed, \
+         read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an \
+         integer), validated and read into the parameters type. Returns the arguments as read, or \
+         the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is \
+         no {one} here)."
+    );
+    quote! {
+        #[doc = #doc]
+        pub fn check_arguments(
+            name: &str,
+            arguments: &str,
+        ) -> ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError> {
+            match name {
+                #(#arms)*
+                _ => ::std::result::Result::Err(::toolc_runtime::ToolError::unknown_tool(name)),
             }
         }
     }

@@ -76,3 +76,15 @@ fn no_message_names_a_rust_type() {
         }
     }
 }
+
+#[test]
+fn check_arguments_reads_them_as_a_call_would_without_calling() {
+    use toolc_generated_tests::defaults::toolboxes::defaults::check_arguments;
+    let read = check_arguments("fill", r#"{"count": 5.0, "note": null}"#).expect("accepted");
+    // As read: the integer an integer, and the nullable field's null kept.
+    assert_eq!(read, json!({"count": 5, "note": null}));
+    let e = check_arguments("fill", r#"{"count": "five"}"#).expect_err("refused");
+    assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
+    let e = check_arguments("nope", "{}").expect_err("no such tool");
+    assert_eq!(e.kind(), ErrorKind::UnknownTool);
+}
