@@ -64,7 +64,7 @@ fn a_build_lowers_each_schema_once() {
 fn no_emitted_list_holds_what_its_own_dialect_rejects() {
     let mut lists = 0;
     for path in sets() {
-        let checked = toolc::check(&[path.clone()], &Default::default());
+        let checked = toolc::check(std::slice::from_ref(&path), &Default::default());
         assert!(!checked.diagnostics.has_errors(), "{}", path.display());
         let set = &checked.toolset;
         for agent in &set.agents {
