@@ -8,9 +8,11 @@
 
 mod literal;
 mod plan;
+mod variants;
 
 pub use literal::Lit;
-pub use plan::{added_integer_bounds, field_ident, integer_range, plan, variant_ident};
+pub use plan::{added_integer_bounds, field_ident, integer_range, plan};
+pub use variants::variant_idents;
 
 use std::collections::BTreeSet;
 

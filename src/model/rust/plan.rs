@@ -5,6 +5,7 @@
 //! `x-rust-type: json` or a schema without `type`.
 
 use super::literal;
+use super::variants::variant_idents;
 use super::{Field, GroupPlan, Item, Module, RustPlan, Signature, Ty};
 use crate::diag::{Code, Diagnostic, Span};
 use crate::model::names::{pascal_ident, snake_ident};
@@ -328,25 +329,10 @@ impl<'a> Gen<'a> {
         module: &mut Module,
     ) -> Ty {
         let n = self.schemas.get(id);
-        let mut variants: Vec<(String, String)> = Vec::new();
-        for (i, v) in values.iter().enumerate() {
-            let mut ident = variant_ident(v);
-            if ident.is_empty() {
-                ident = format!("Variant{i}");
-            }
-            if let Some((_, other)) = variants.iter().find(|(id, _)| *id == ident) {
-                let other = other.clone();
-                self.unsupported(
-                    n.enum_values.as_ref().map_or(n.span, |e| e.span),
-                    format!(
-                        "enum values `{other}` and `{v}` both become the Rust variant `{ident}`"
-                    ),
-                    "make the enum values differ by more than case and punctuation",
-                );
-                continue;
-            }
-            variants.push((ident, v.clone()));
-        }
+        let variants: Vec<(String, String)> = variant_idents(values)
+            .into_iter()
+            .zip(values.iter().cloned())
+            .collect();
         let name = module.unique(hint);
         module.items.push(Item::Enum {
             name: name.clone(),
@@ -485,10 +471,16 @@ impl<'a> Gen<'a> {
         // string property of the same name.
         let derefed: Vec<SchemaId> = non_null.iter().map(|(_, b)| schemas.deref(*b)).collect();
         if let Some(tag) = discriminator(schemas, &derefed) {
+            let values: Vec<String> = derefed
+                .iter()
+                .map(|b| tag_value(schemas, *b, &tag).unwrap_or_default())
+                .collect();
             let mut variants = Vec::new();
-            for b in &derefed {
-                let value = tag_value(schemas, *b, &tag).unwrap_or_default();
-                let ident = variant_ident(&value);
+            for ((b, value), ident) in derefed
+                .iter()
+                .zip(values.iter().cloned())
+                .zip(variant_idents(&values))
+            {
                 let fields = self.fields(*b, &format!("{hint}{ident}"), module, Some(&tag));
                 variants.push((ident, value, fields));
             }
@@ -558,23 +550,6 @@ pub fn field_ident(prop: &str, index: usize) -> String {
     }
 }
 
-/// A Rust variant name for an enum value or tag.
-pub fn variant_ident(value: &str) -> String {
-    let cleaned: String = value
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-        .collect();
-    let p = pascal_ident(cleaned.trim());
-    let p = p.trim_start_matches("r#").to_string();
-    if p.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("V{p}")
-    } else if p == "Self_" || p == "Self" {
-        "SelfValue".to_string()
-    } else {
-        p
-    }
-}
-
 /// A property's single allowed string value, from `const` or a one-value `enum`.
 pub(super) fn tag_value(schemas: &Schemas, object: SchemaId, tag: &str) -> Option<String> {
     let p = schemas.get(object).property(tag)?;
@@ -597,7 +572,7 @@ fn discriminator(schemas: &Schemas, branches: &[SchemaId]) -> Option<String> {
         for b in branches {
             let required = schemas.get(*b).is_required(key);
             match tag_value(schemas, *b, key) {
-                Some(v) if required && seen.insert(variant_ident(&v)) => {}
+                Some(v) if required && seen.insert(v.clone()) => {}
                 _ => continue 'next,
             }
         }
