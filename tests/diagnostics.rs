@@ -705,6 +705,20 @@ fn unsupported_pattern() {
 }
 
 #[test]
+fn legacy_keyword() {
+    let found = check_texts(&[(
+        "t.yaml",
+        "version: 1\ntypes:\n  Range:\n    type: array\n    items: [{ type: integer }, { type: integer }]\n    minItems: 2\n    maxItems: 2\n",
+    )]);
+    only(
+        found,
+        Code::LegacyKeyword,
+        ("t.yaml", 5, 5),
+        "`items` as a list is the draft-07 spelling of a tuple: read as `prefixItems` (and `additionalItems` as `items`)",
+    );
+}
+
+#[test]
 fn invalid_example() {
     only_yaml(
         "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        parameters:\n          type: object\n          properties: { limit: { type: integer } }\n        examples:\n          - arguments: { limit: many }\n",
@@ -877,11 +891,11 @@ fn unsupported_schema() {
         "`if` (a condition) is not supported in toolc schemas",
     );
     only_yaml(
-        "version: 1\ntypes:\n  Id: { type: [string, integer] }\n",
+        "version: 1\ntypes:\n  Pair: { type: array, prefixItems: [{ type: string }], minItems: 1 }\n",
         Code::UnsupportedSchema,
         3,
-        15,
-        "a value of several types (string, integer) has no Rust type",
+        37,
+        "a tuple that allows more items after its own has no Rust type",
     );
 }
 

@@ -60,7 +60,8 @@ codes! {
     UndeclaredRequired => "undeclared-required", "A name in `required` that the object does not declare under `properties`.";
     InvalidDefault => "invalid-default", "A `default` that its own schema does not accept, or that the generated Rust type cannot hold.";
     UnsupportedPattern => "unsupported-pattern", "A `pattern` uses look-around or a back-reference, which the generated validators cannot run.";
-    UnresolvedRef => "unresolved-ref", "A `$ref` that does not point at a named type.";
+    UnresolvedRef => "unresolved-ref", "A `$ref` that does not point at a named type or at a definition of the schema's own.";
+    LegacyKeyword => "legacy-keyword", "A schema keyword in an older draft's spelling (the draft-07 tuple `items: [...]`), read as its 2020-12 equivalent: a note.";
     InvalidExample => "invalid-example", "An example's arguments or result do not match the tool's schemas.";
     ManualPath => "manual-path", "A manual `file` that is absolute or leads outside the manifest root.";
     ManualUnreadable => "manual-unreadable", "A manual `file` that cannot be read.";

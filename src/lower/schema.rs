@@ -656,7 +656,8 @@ impl Lowerer<'_> {
     }
 
     fn strips(&self, k: Keyword) -> bool {
-        k == Keyword::RustType
+        // A schema's own definitions go under the root's `$defs` when reached.
+        matches!(k, Keyword::RustType | Keyword::Defs | Keyword::Definitions)
             || (self.f.gemini
                 && matches!(k, Keyword::SchemaDialect | Keyword::Id | Keyword::Comment))
     }
@@ -675,12 +676,7 @@ impl Lowerer<'_> {
                 continue;
             }
             if let Some(v) = self.value(view, k, out) {
-                let key = if k == Keyword::OneOf && self.one_of_as_any_of(view) {
-                    "anyOf"
-                } else {
-                    k.as_str()
-                };
-                m.insert(key.to_string(), v);
+                m.insert(self.key(view, k).to_string(), v);
             }
         }
         // Gemini's schema is a closed set of fields: extensions never go there.
@@ -712,7 +708,11 @@ impl Lowerer<'_> {
         let at = self.keyword_pointer(view, k, out);
         let n = self.schemas.get(owner);
         match k {
-            Keyword::Items => Some(self.node(n.items?, &at, false)),
+            // The draft-07 tuple keeps its spelling.
+            Keyword::Items if n.draft07_tuple => self.list(n.prefix_items.clone()?, &at),
+            Keyword::Items | Keyword::AdditionalItems => Some(self.node(n.items?, &at, false)),
+            Keyword::PrefixItems => self.list(n.prefix_items.clone()?, &at),
+            Keyword::PropertyNames => Some(self.node(n.property_names?, &at, false)),
             Keyword::AdditionalProperties => Some(self.node(n.additional_properties?, &at, false)),
             Keyword::Not => Some(self.node(n.not?, &at, false)),
             Keyword::Properties => Some(self.properties(view, owner, &at)),
@@ -721,15 +721,25 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The key keyword `k` of the view is written under: `anyOf` for a
+    /// disjoint `oneOf` where the dialect has no `oneOf`, and the 2020-12
+    /// spelling of a draft-07 tuple (`prefixItems`, with `items` for the rest).
+    fn key(&self, view: &View, k: Keyword) -> &'static str {
+        let draft07 = view
+            .node(self.schemas, Keyword::Items)
+            .is_some_and(|n| n.draft07_tuple);
+        match k {
+            Keyword::OneOf if self.one_of_as_any_of(view) => "anyOf",
+            Keyword::Items if draft07 => "prefixItems",
+            Keyword::AdditionalItems => "items",
+            k => k.as_str(),
+        }
+    }
+
     /// Where keyword `k` of the view goes in the output.
     #[inline(never)]
     fn keyword_pointer(&self, view: &View, k: Keyword, out: &str) -> String {
-        let key = if k == Keyword::OneOf && self.one_of_as_any_of(view) {
-            "anyOf"
-        } else {
-            k.as_str()
-        };
-        format!("{out}/{key}")
+        format!("{out}/{}", self.key(view, k))
     }
 
     /// A keyword with no subschema: its JSON (a `$ref` noted for `$defs`).
@@ -759,6 +769,17 @@ impl Lowerer<'_> {
             m.insert(p.name.clone(), v);
         }
         Value::Object(m)
+    }
+
+    /// A list of subschemas, each lowered in place.
+    #[inline(never)]
+    fn list(&mut self, ids: Vec<SchemaId>, at: &str) -> Option<Value> {
+        let items = ids
+            .into_iter()
+            .enumerate()
+            .map(|(i, id)| self.node(id, &format!("{at}/{i}"), false))
+            .collect();
+        Some(Value::Array(items))
     }
 
     /// `anyOf`, `oneOf` or `allOf`, each branch lowered; Gemini drops `null`

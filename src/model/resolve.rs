@@ -42,6 +42,7 @@ impl Ctx<'_> {
         let before = errors(&self.diags);
         let id = Reader::new(&mut self.schemas, &mut self.diags).read(node);
         schema::read::link(&mut self.schemas, id, what, &mut self.diags);
+        schema::read::promote(&mut self.schemas, id);
         schema::check::check_tree(&self.schemas, id, &mut self.diags);
         (id, errors(&self.diags) == before)
     }
@@ -251,6 +252,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     for t in types.values() {
         let what = format!("type `{}`", t.name);
         schema::read::link(&mut ctx.schemas, t.root, &what, &mut ctx.diags);
+        schema::read::promote(&mut ctx.schemas, t.root);
     }
     for t in types.values() {
         schema::check::check_tree(&ctx.schemas, t.root, &mut ctx.diags);

@@ -133,6 +133,12 @@ fn keyword_schema(takes: Takes) -> Value {
         Takes::SchemaMap => {
             json!({ "type": "object", "additionalProperties": reference("Schema") })
         }
+        Takes::SchemaOrList => json!({
+            "anyOf": [
+                reference("Schema"),
+                { "type": "array", "minItems": 1, "items": reference("Schema") }
+            ]
+        }),
         Takes::SchemaList => {
             json!({ "type": "array", "minItems": 1, "items": reference("Schema") })
         }
@@ -153,7 +159,10 @@ fn keyword_schema(takes: Takes) -> Value {
             json!({ "type": "array", "items": { "type": "string" }, "uniqueItems": true })
         }
         Takes::Format => json!({ "anyOf": [{ "enum": FORMATS }, { "type": "string" }] }),
-        Takes::Ref => json!({ "type": "string", "pattern": "^#/types/[A-Z][A-Za-z0-9]*$" }),
+        Takes::Ref => json!({
+            "type": "string",
+            "pattern": "^#/(types/[A-Z][A-Za-z0-9]*|\\$defs/[^/]+|definitions/[^/]+)$"
+        }),
         Takes::RustType => json!({ "enum": ["json"] }),
     }
 }
