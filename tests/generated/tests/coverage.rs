@@ -115,3 +115,30 @@ fn const_false_and_open_maps() {
     let e = locate(&format!(r#"{{{base}, "retired": "yes"}}"#)).expect_err("retired");
     assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
 }
+
+#[test]
+fn equivalent_forms_some_dialects_are_shown_are_read_back() {
+    // A map as `{key, value}` pairs (the strict and Gemini forms), a tuple as
+    // an object keyed by positions (the Gemini form): the handler gets the
+    // map and the tuple.
+    let got = locate(
+        r#"{"at": {"row": 0, "col": 0}, "pair": {"0": "a", "1": 7},
+            "scores": [{"key": "low", "value": 1}, {"key": "high", "value": 2.5}],
+            "extra": [{"key": "k", "value": [true]}]}"#,
+    )
+    .expect("accepted");
+    assert_eq!(got["pair"], json!(["a", 7]));
+    assert_eq!(got["scores"], json!({"low": 1.0, "high": 2.5}));
+    assert_eq!(got["extra"], json!({"k": [true]}));
+    // The forms still have to hold: a key twice, a key outside the enum, a
+    // position missing.
+    let base = r#""at": {"row": 0, "col": 0}"#;
+    for bad in [
+        r#""pair": ["a", 1], "scores": [{"key": "low", "value": 1}, {"key": "low", "value": 2}]"#,
+        r#""pair": ["a", 1], "scores": [{"key": "mid", "value": 1}]"#,
+        r#""pair": {"0": "a", "2": 1}"#,
+    ] {
+        let e = locate(&format!("{{{base}, {bad}}}")).expect_err(bad);
+        assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid, "{bad}");
+    }
+}
