@@ -26,9 +26,12 @@
 //!   annotations as hints.
 //! - `tools/call`: through the agent's dispatch, so the execution contract holds. A result is
 //!   its JSON as text, plus `structuredContent` (the same JSON) when the tool lists an output
-//!   schema. A failure of the contract, and a play's error envelope, is an `isError` result
-//!   whose text is `{"kind", "message", "retryable", …}`, also as `structuredContent` when no
-//!   output schema forbids it. An unknown tool is a protocol error (`-32602`).
+//!   schema. A failure of the contract, a play's included (told from the dispatcher's outcome,
+//!   never from the JSON), is an `isError` result whose text is
+//!   `{"kind", "message", "retryable", …}`, also as `structuredContent` when no output schema
+//!   forbids it. Every result's `_meta` has `toolc/terminal` (a terminal tool succeeded: end
+//!   the turn) and `toolc/metadata` (call id, duration, attempt, tool kind and the handler's
+//!   entries, as in [`ToolResult`]). An unknown tool is a protocol error (`-32602`).
 //!
 //! A panic anywhere in a call (a handler, a hand-written toolbox, the caller hook) fails that
 //! call with kind `panicked`; the server keeps serving.
@@ -44,13 +47,12 @@ use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::task::Poll;
-use std::time::Duration;
 
 pub use rmcp;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
-    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    Implementation, JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
@@ -64,7 +66,8 @@ mod http;
 use crate::agent::Agent;
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};
-use crate::errors::{ErrorKind, ToolError, Truncated, Violation};
+use crate::errors::{ErrorKind, Truncated, Violation};
+use crate::result::{Cause, ToolResult};
 
 /// Serves `agent` over stdin and stdout until the client closes the connection, with every
 /// call made by an anonymous caller. See [`McpServer`] to set the caller.
@@ -247,7 +250,7 @@ impl McpServer {
                 return Ok(error_result(listed, ErrorKind::Panicked, &message, None));
             }
         };
-        let call = catch_panic(self.agent.call(listed.desc.name, &arguments, &ctx));
+        let call = catch_panic(self.agent.call_result(listed.desc.name, &arguments, &ctx));
         let outcome = match context.ct.run_until_cancelled(call).await {
             Some(outcome) => outcome,
             None => {
@@ -258,10 +261,8 @@ impl McpServer {
                 ));
             }
         };
-        Ok(match outcome {
-            Ok(Ok(value)) => success_result(listed, value),
-            Ok(Err(e)) if e.kind() == ErrorKind::UnknownTool => return Err(unknown_tool(name)),
-            Ok(Err(e)) => error_result(listed, e.kind(), e.message(), Some(&e)),
+        let result = match outcome {
+            Ok(result) => result,
             Err(payload) => {
                 let message = format!(
                     "{} '{}' panicked: {}",
@@ -269,9 +270,13 @@ impl McpServer {
                     listed.desc.name,
                     panic_text(&*payload)
                 );
-                error_result(listed, ErrorKind::Panicked, &message, None)
+                return Ok(error_result(listed, ErrorKind::Panicked, &message, None));
             }
-        })
+        };
+        if result.cause.as_ref().map(|c| c.code) == Some(ErrorKind::UnknownTool) {
+            return Err(unknown_tool(name));
+        }
+        Ok(mcp_result(listed, result))
     }
 }
 
@@ -471,12 +476,35 @@ fn is_plain_object(schema: &JsonObject) -> bool {
         && !schema.contains_key("oneOf")
 }
 
-/// A successful call: the JSON as text, and as `structuredContent` when an output schema is
-/// listed. A play's error envelope becomes an error result.
-fn success_result(listed: &Listed, value: Value) -> CallToolResult {
-    if let Some((kind, message)) = play_failure(listed.desc, &value) {
-        return error_result(listed, kind, &message, None);
+/// The MCP result of a call's [`ToolResult`]: decided by its `ok`, never by the JSON's shape
+/// (a play whose `returns` accepts `{"error", "kind"}` still fails as `isError`). `_meta`
+/// carries `toolc/terminal` and `toolc/metadata` (call id, duration, attempt, tool kind, the
+/// handler's entries).
+fn mcp_result(listed: &Listed, result: ToolResult) -> CallToolResult {
+    let mut meta = Map::new();
+    meta.insert("toolc/terminal".into(), Value::Bool(result.terminal));
+    if let Some(metadata) = &result.metadata
+        && let Ok(value) = serde_json::to_value(metadata)
+    {
+        meta.insert("toolc/metadata".into(), value);
     }
+    let mut out = match (&result.cause, result.ok) {
+        (None, true) => success_result(listed, result.value.unwrap_or(Value::Null)),
+        (cause, _) => {
+            let message = result.error.as_deref().unwrap_or("the call failed");
+            match cause {
+                Some(c) => error_result(listed, c.code, message, Some(c)),
+                None => error_result(listed, ErrorKind::Handler, message, None),
+            }
+        }
+    };
+    out.meta = Some(MetaObject(meta));
+    out
+}
+
+/// A successful call: the JSON as text, and as `structuredContent` when an output schema is
+/// listed.
+fn success_result(listed: &Listed, value: Value) -> CallToolResult {
     if listed.tool.output_schema.is_none() {
         return CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
     }
@@ -492,34 +520,19 @@ fn success_result(listed: &Listed, value: Value) -> CallToolResult {
     error_result(listed, ErrorKind::OutputInvalid, &message, None)
 }
 
-/// `Some((kind, message))` when a play answered with its error envelope
-/// `{"error": message, "kind": kind}` rather than a value its returns schema accepts.
-fn play_failure(desc: &ToolDescriptor, value: &Value) -> Option<(ErrorKind, String)> {
-    if desc.kind != OperationKind::Play {
-        return None;
-    }
-    let map = value.as_object().filter(|m| m.len() == 2)?;
-    let message = map.get("error")?.as_str()?;
-    let kind = ErrorKind::from_name(map.get("kind")?.as_str()?)?;
-    if desc.returns.is_some_and(|schema| schema.is_valid(value)) {
-        return None;
-    }
-    Some((kind, message.to_owned()))
-}
-
 /// A failed call: `isError`, the error as JSON text, and the same JSON as `structuredContent`
 /// unless the tool lists an output schema (clients check `structuredContent` against it).
 fn error_result(
     listed: &Listed,
     kind: ErrorKind,
     message: &str,
-    error: Option<&ToolError>,
+    cause: Option<&Cause>,
 ) -> CallToolResult {
     let payload = error_payload(
         kind,
         message,
-        error.map(ToolError::violations).unwrap_or_default(),
-        error.and_then(ToolError::retry_after),
+        cause.map(|c| c.violations.as_slice()).unwrap_or_default(),
+        cause.and_then(|c| c.retry_after_ms),
     );
     let mut result = CallToolResult::error(vec![ContentBlock::text(payload.to_string())]);
     if listed.tool.output_schema.is_none() {
@@ -533,7 +546,7 @@ fn error_payload(
     kind: ErrorKind,
     message: &str,
     violations: &[Violation],
-    retry_after: Option<Duration>,
+    retry_after_ms: Option<u64>,
 ) -> Value {
     let mut payload = json!({
         "kind": kind.as_str(),
@@ -543,8 +556,8 @@ fn error_payload(
     if !violations.is_empty() {
         payload["violations"] = json!(violations);
     }
-    if let Some(after) = retry_after {
-        payload["retry_after_ms"] = json!(u64::try_from(after.as_millis()).unwrap_or(u64::MAX));
+    if let Some(after) = retry_after_ms {
+        payload["retry_after_ms"] = json!(after);
     }
     payload
 }
@@ -647,12 +660,7 @@ mod tests {
 
     #[test]
     fn error_payloads_say_kind_message_and_retry() {
-        let p = error_payload(
-            ErrorKind::RateLimited,
-            "slow down",
-            &[],
-            Some(Duration::from_millis(1500)),
-        );
+        let p = error_payload(ErrorKind::RateLimited, "slow down", &[], Some(1500));
         assert_eq!(
             p,
             json!({"kind": "rate_limited", "message": "slow down", "retryable": true, "retry_after_ms": 1500})

@@ -91,7 +91,8 @@ fn a_failed_call_emits_failed_with_its_kind() {
     assert!(failed["error"].starts_with("tool 'greet' arguments are invalid"));
     let preview: Value = serde_json::from_str(&failed["result_preview"]).unwrap();
     assert_eq!(preview["ok"], Value::Bool(false));
-    assert_eq!(preview["cause"]["kind"], "arguments_invalid");
+    assert_eq!(preview["cause"]["kind"], "validation");
+    assert_eq!(preview["cause"]["code"], "arguments_invalid");
 }
 
 #[test]
