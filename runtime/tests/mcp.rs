@@ -784,3 +784,37 @@ async fn streamable_http_serves_until_shutdown() {
         .expect("no panic");
     assert_eq!(ended, Ok(()));
 }
+
+#[tokio::test]
+async fn deferred_loading_lists_the_search_tool_and_refuses_unknown_pins() {
+    let server = McpServer::new(agent(Arc::default()))
+        .with_deferred_loading(["echo"])
+        .expect("echo is a tool");
+    let names: Vec<String> = server.tools().iter().map(|t| t.name.to_string()).collect();
+    assert_eq!(names, ["search_tools", "echo"]);
+    // Each clone (each HTTP session) finds tools on its own.
+    let (mut client, _, _task) = start(server.clone()).await;
+    let r = client
+        .call("search_tools", json!({"query": "halve", "limit": 1}))
+        .await;
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(r["structuredContent"]["tools"][0]["name"], "halve", "{r}");
+    let r = client.call("halve", json!({"n": 4})).await;
+    assert_eq!(r["structuredContent"], json!({"half": 2.0}), "{r}");
+    assert_eq!(server.tools().len(), 2, "the original server found nothing");
+    let refused = client
+        .request(
+            "tools/call",
+            json!({"name": "loose", "arguments": {"n": 1}}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+
+    let e = McpServer::new(agent(Arc::default()))
+        .with_deferred_loading(["nope"])
+        .expect_err("no such tool");
+    assert_eq!(
+        e.to_string(),
+        "cannot pin 'nope': agent 'lab-agent' serves no tool or play of that name"
+    );
+}
