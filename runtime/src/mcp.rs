@@ -36,6 +36,10 @@
 //! A panic anywhere in a call (a handler, a hand-written toolbox, the caller hook) fails that
 //! call with kind `panicked`; the server keeps serving.
 //!
+//! Deferred loading ([`McpServer::with_deferred_loading`]) lists only [`SEARCH_TOOL`] and the
+//! pinned tools; the tools a search finds become listed and callable, and the server sends
+//! `notifications/tools/list_changed`.
+//!
 //! Transports: stdio ([`McpServer::serve_stdio`]), any byte stream ([`McpServer::serve`]), and
 //! with the `mcp-http` feature MCP's streamable HTTP on a loopback address
 //! (`McpServer::serve_http`).

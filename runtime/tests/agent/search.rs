@@ -6,49 +6,13 @@ use toolc_runtime::{Agent, CallContext, HandlerError, RegisteredTool};
 
 use super::agent;
 
-/// The synthetic agent's tools as (name, description, parameters schema), in a fixed order.
-pub fn synthetic_tools(data: &Value) -> Vec<(String, String, Value)> {
-    let entities = data["entities"].as_array().expect("entities");
-    let actions = data["actions"].as_array().expect("actions");
-    let mut tools = Vec::new();
-    for e in entities {
-        let (id, words, gloss) = (
-            e[0].as_str().expect("id"),
-            e[1].as_str().expect("words"),
-            e[2].as_str().expect("gloss"),
-        );
-        for a in actions {
-            let verb = a[0].as_str().expect("verb");
-            let fill = |s: &str| s.replace("{e}", words).replace("{id}", id);
-            let article = if words.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                "An"
-            } else {
-                "A"
-            };
-            let description = format!(
-                "{} {article} {words} is {gloss}.",
-                fill(a[1].as_str().expect("sentence"))
-            );
-            let mut properties = serde_json::Map::new();
-            for p in a[2].as_array().expect("params") {
-                properties.insert(
-                    fill(p[0].as_str().expect("param")),
-                    json!({"type": "string", "description": fill(p[1].as_str().expect("doc"))}),
-                );
-            }
-            tools.push((
-                format!("{verb}_{id}"),
-                description,
-                json!({"type": "object", "properties": properties}),
-            ));
-        }
-    }
-    tools
-}
+#[path = "synthetic.rs"]
+mod synthetic;
+use synthetic::synthetic_tools;
 
 fn synthetic_agent(data: &Value) -> Agent {
     let mut a = Agent::new("synthetic", "1,000 tools", Vec::new()).expect("empty agent");
-    for (name, description, schema) in synthetic_tools(data) {
+    for (name, description, schema) in synthetic_tools(data, &[]) {
         a.register(RegisteredTool::new(
             name,
             description,
