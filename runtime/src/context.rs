@@ -130,8 +130,9 @@ impl CallContext {
         }
     }
 
-    /// Says which attempt at the same call this is (1, the default, for the first). A host
-    /// that retries a `retryable` failure counts up; the result's metadata reports it.
+    /// Says which attempt at the same call this is (1, the default, for the first; 0 reads as
+    /// 1). A host that retries a `retryable` failure counts up; the result's metadata reports
+    /// it.
     pub fn with_attempt(mut self, attempt: u32) -> CallContext {
         self.attempt = attempt.max(1);
         self

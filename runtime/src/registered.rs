@@ -193,8 +193,6 @@ impl RegisteredTool {
             which,
             error,
         };
-        let parameters =
-            schema::compile(&self.parameters).map_err(|e| schema_error("parameters", e))?;
         let object_root = self.parameters.get("type").is_some_and(|t| match t {
             Value::String(t) => t == "object",
             _ => false,
@@ -211,6 +209,8 @@ impl RegisteredTool {
                 },
             ));
         }
+        let parameters =
+            schema::compile(&self.parameters).map_err(|e| schema_error("parameters", e))?;
         let returns = match &self.returns {
             Some(r) => Some(schema::compile(r).map_err(|e| schema_error("returns", e))?),
             None => None,
