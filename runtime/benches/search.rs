@@ -53,6 +53,28 @@ fn search(c: &mut Criterion) {
                 }
             })
         });
+        // The baseline: no index, each query's words looked for in every tool's lowercased
+        // name and description (substring tests), the 5 best counts kept.
+        let texts: Vec<String> = a
+            .tools()
+            .iter()
+            .map(|d| format!("{} {}", d.name, d.description).to_lowercase())
+            .collect();
+        group.bench_function(format!("{label}_100_queries_linear_scan_baseline"), |b| {
+            b.iter(|| {
+                for q in &queries {
+                    let words: Vec<String> = q.split_whitespace().map(str::to_lowercase).collect();
+                    let mut counts: Vec<(usize, usize)> = texts
+                        .iter()
+                        .map(|t| words.iter().filter(|w| t.contains(w.as_str())).count())
+                        .enumerate()
+                        .collect();
+                    counts.sort_unstable_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+                    counts.truncate(5);
+                    black_box(counts);
+                }
+            })
+        });
     }
     group.sample_size(10);
     for (label, namespaces) in [("1000_tools", &[][..]), ("10000_tools", &NAMESPACES[..])] {

@@ -114,8 +114,12 @@ impl Document {
     pub fn add(&mut self, field: Field, text: &str) {
         let weight = field.weight();
         for_each_word(text, |w| {
-            let count = self.counts.entry(w.to_owned()).or_insert(0);
-            *count = count.saturating_add(weight);
+            match self.counts.get_mut(w) {
+                Some(count) => *count = count.saturating_add(weight),
+                None => {
+                    self.counts.insert(w.to_owned(), weight);
+                }
+            }
             self.length = self.length.saturating_add(weight);
         });
     }
@@ -466,10 +470,12 @@ impl Builder {
         self.names.push(doc.name.clone());
         self.lengths.push(doc.length);
         for (word, count) in &doc.counts {
-            self.postings
-                .entry(word.clone())
-                .or_default()
-                .push((d, *count));
+            match self.postings.get_mut(word) {
+                Some(list) => list.push((d, *count)),
+                None => {
+                    self.postings.insert(word.clone(), vec![(d, *count)]);
+                }
+            }
         }
     }
 

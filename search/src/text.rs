@@ -18,8 +18,13 @@ const STOPWORDS: &[&str] = &[
 pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
     let mut run: Vec<char> = Vec::new();
     let mut word = String::new();
+    let mut stemmed = String::new();
     let mut flush = |run: &mut Vec<char>, f: &mut dyn FnMut(&str)| {
-        for piece in humps(run) {
+        let mut start = 0;
+        while start < run.len() {
+            let end = next_hump(run, start);
+            let piece = &run[start..end];
+            start = end;
             word.clear();
             for c in piece {
                 word.extend(c.to_lowercase());
@@ -30,7 +35,8 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
             if STOPWORDS.binary_search(&word.as_str()).is_ok() {
                 continue;
             }
-            f(&stem(&word));
+            stem_into(&word, &mut stemmed);
+            f(&stemmed);
         }
         run.clear();
     };
@@ -53,12 +59,11 @@ pub fn words(text: &str) -> Vec<String> {
     out
 }
 
-/// Splits a run of letters and digits at camelCase humps: `listMeetings` → `list`,
-/// `Meetings`; `HTTPServer` → `HTTP`, `Server`; `ipv4Address` → `ipv4`, `Address`.
-fn humps(run: &[char]) -> Vec<&[char]> {
-    let mut pieces = Vec::new();
-    let mut start = 0;
-    for i in 1..run.len() {
+/// Where the piece of `run` that starts at `start` ends: at the next camelCase hump
+/// (`listMeetings` → `list`, `Meetings`; `HTTPServer` → `HTTP`, `Server`; `ipv4Address` →
+/// `ipv4`, `Address`) or at the end.
+fn next_hump(run: &[char], start: usize) -> usize {
+    for i in start + 1..run.len() {
         let (prev, cur) = (run[i - 1], run[i]);
         let next_lower = run.get(i + 1).is_some_and(|c| c.is_lowercase());
         let split = cur.is_uppercase()
@@ -66,12 +71,10 @@ fn humps(run: &[char]) -> Vec<&[char]> {
                 || prev.is_ascii_digit()
                 || (prev.is_uppercase() && next_lower));
         if split {
-            pieces.push(&run[start..i]);
-            start = i;
+            return i;
         }
     }
-    pieces.push(&run[start..]);
-    pieces
+    run.len()
 }
 
 fn is_vowel(b: u8) -> bool {
@@ -82,38 +85,50 @@ fn is_vowel(b: u8) -> bool {
 /// so `creates`, `created`, `creating`, `creation` and `create` all become `creat`. Words
 /// that are not ASCII, or of three letters or fewer, are kept as they are.
 pub fn stem(word: &str) -> String {
+    let mut out = String::new();
+    stem_into(word, &mut out);
+    out
+}
+
+/// [`stem`] into `out` (cleared first), reusing its allocation.
+fn stem_into(word: &str, out: &mut String) {
+    out.clear();
     if !word.is_ascii() || word.len() <= 3 || word.bytes().any(|b| b.is_ascii_digit()) {
-        return word.to_owned();
+        out.push_str(word);
+        return;
     }
-    let mut s = word.as_bytes().to_vec();
+    let mut buf = std::mem::take(out).into_bytes();
+    buf.extend_from_slice(word.as_bytes());
+    let s = &mut buf;
     let ends = |s: &[u8], suffix: &str| s.ends_with(suffix.as_bytes());
     // Plurals and third person.
-    if ends(&s, "sses") {
+    if ends(s, "sses") {
         s.truncate(s.len() - 2);
-    } else if ends(&s, "ies") && s.len() > 4 {
+    } else if ends(s, "ies") && s.len() > 4 {
         s.truncate(s.len() - 3);
         s.push(b'y');
-    } else if ends(&s, "s") && !ends(&s, "ss") && !ends(&s, "us") && !ends(&s, "is") {
+    } else if ends(s, "s") && !ends(s, "ss") && !ends(s, "us") && !ends(s, "is") {
         s.pop();
     }
     // Verb forms.
     let has_vowel = |s: &[u8]| s.iter().copied().any(is_vowel);
-    if ends(&s, "ied") && s.len() > 4 {
+    if ends(s, "ied") && s.len() > 4 {
         s.truncate(s.len() - 3);
         s.push(b'y');
-    } else if ends(&s, "ing") && s.len() >= 6 && has_vowel(&s[..s.len() - 3]) {
+    } else if ends(s, "ing") && s.len() >= 6 && has_vowel(&s[..s.len() - 3]) {
         s.truncate(s.len() - 3);
-        undouble(&mut s);
-    } else if ends(&s, "ed") && s.len() >= 5 && has_vowel(&s[..s.len() - 2]) {
+        undouble(s);
+    } else if ends(s, "ed") && s.len() >= 5 && has_vowel(&s[..s.len() - 2]) {
         s.truncate(s.len() - 2);
-        undouble(&mut s);
-    } else if (ends(&s, "tion") || ends(&s, "sion")) && s.len() >= 7 {
+        undouble(s);
+    } else if (ends(s, "tion") || ends(s, "sion")) && s.len() >= 7 {
         s.truncate(s.len() - 3);
     }
     if s.len() > 4 && s.last() == Some(&b'e') {
         s.pop();
     }
-    String::from_utf8(s).unwrap_or_else(|_| word.to_owned())
+    // Only ASCII bytes were removed from an ASCII word, or `y` pushed.
+    *out = String::from_utf8(buf).unwrap_or_else(|_| word.to_owned());
 }
 
 /// `runn` → `run`, `stopp` → `stop`; `call`, `pass`, `buzz` and three-letter stems stay.
