@@ -817,7 +817,7 @@ pub mod playbooks {
                 >,
             > + ::std::marker::Send;
         }
-        /// Serves a [`Recipes`] implementation: every failure comes back as an error envelope.
+        /// Serves a [`Recipes`] implementation: every failure comes back as a value, never a panic.
         pub struct RecipesPlaybook<T> {
             inner: T,
         }
@@ -845,7 +845,10 @@ pub mod playbooks {
                 arguments: &'a str,
             ) -> ::toolc_runtime::BoxFuture<
                 'a,
-                ::toolc_runtime::__private::serde_json::Value,
+                ::std::result::Result<
+                    ::toolc_runtime::__private::serde_json::Value,
+                    ::toolc_runtime::ToolError,
+                >,
             > {
                 ::std::boxed::Box::pin(async move {
                     match play {
@@ -859,7 +862,11 @@ pub mod playbooks {
                                 )
                                 .await
                         }
-                        _ => ::toolc_runtime::unknown_play(play),
+                        _ => {
+                            ::std::result::Result::Err(
+                                ::toolc_runtime::unknown_play(play),
+                            )
+                        }
                     }
                 })
             }
@@ -929,17 +936,18 @@ pub mod agents {
             super::playbooks::recipes::RecipesPlaybook::new(recipes),
         );
         ::toolc_runtime::Agent::new(
-            "assistant",
-            "The meeting assistant",
-            ::std::vec![
-                ::toolc_runtime::Capability { name : "meetings", description :
-                "Meeting management", manual :
-                ::std::option::Option::Some("Use list_meetings to see the day's schedule, and slug_and_span to name a meeting's notes."),
-                toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
-                meetings)), playbook :
-                ::std::option::Option::Some(::std::sync::Arc::clone(& recipes)), }
-            ],
-        )
+                "assistant",
+                "The meeting assistant",
+                ::std::vec![
+                    ::toolc_runtime::Capability { name : "meetings", description :
+                    "Meeting management", manual :
+                    ::std::option::Option::Some("Use list_meetings to see the day's schedule, and slug_and_span to name a meeting's notes."),
+                    toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
+                    meetings)), playbook :
+                    ::std::option::Option::Some(::std::sync::Arc::clone(& recipes)), }
+                ],
+            )
+            .expect("toolc checked that the agent's tool and play names are unique")
     }
     /// Agent `support-desk`: Answers customers about their tickets and orders.
     pub fn support_desk(
@@ -953,21 +961,22 @@ pub mod agents {
             super::toolboxes::orders::OrdersToolbox::new(orders),
         );
         ::toolc_runtime::Agent::new(
-            "support-desk",
-            "Answers customers about their tickets and orders.",
-            ::std::vec![
-                ::toolc_runtime::Capability { name : "support", description :
-                "Support ticket triage", manual :
-                ::std::option::Option::Some("You help the support team work their queue.\n\n- Call list_tickets with the customer's id before you answer\n  anything about their tickets.\n- Only call update_ticket when the customer or an agent asked for\n  the change; say what you changed.\n"),
-                toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
-                support)), playbook : ::std::option::Option::None, },
-                ::toolc_runtime::Capability { name : "orders", description :
-                "Order status", manual :
-                ::std::option::Option::Some("Use lookup_order when a customer asks where an order is."),
-                toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(& orders)),
-                playbook : ::std::option::Option::None, }
-            ],
-        )
+                "support-desk",
+                "Answers customers about their tickets and orders.",
+                ::std::vec![
+                    ::toolc_runtime::Capability { name : "support", description :
+                    "Support ticket triage", manual :
+                    ::std::option::Option::Some("You help the support team work their queue.\n\n- Call list_tickets with the customer's id before you answer\n  anything about their tickets.\n- Only call update_ticket when the customer or an agent asked for\n  the change; say what you changed.\n"),
+                    toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
+                    support)), playbook : ::std::option::Option::None, },
+                    ::toolc_runtime::Capability { name : "orders", description :
+                    "Order status", manual :
+                    ::std::option::Option::Some("Use lookup_order when a customer asks where an order is."),
+                    toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
+                    orders)), playbook : ::std::option::Option::None, }
+                ],
+            )
+            .expect("toolc checked that the agent's tool and play names are unique")
     }
 }
 /// Validation tables the dispatchers check arguments and results against.

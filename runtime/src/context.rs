@@ -2,7 +2,9 @@
 
 use std::any::Any;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value};
 
 use crate::errors::{ErrorKind, ToolError};
 
@@ -99,13 +101,20 @@ impl Default for Caller {
     }
 }
 
-/// Everything the host knows about one call: its id, the caller and the bound scope.
+/// Where a handler's metadata entries go during one call: made by the agent per call, shared
+/// by the clones of that call's context.
+type Entries = Arc<Mutex<Map<String, Value>>>;
+
+/// Everything the host knows about one call: its id, the caller, the bound scope and which
+/// attempt it is.
 #[derive(Clone)]
 pub struct CallContext {
     call_id: String,
     caller: Caller,
     scope: Option<Arc<dyn Any + Send + Sync>>,
     scope_type: Option<&'static str>,
+    attempt: u32,
+    entries: Option<Entries>,
 }
 
 impl CallContext {
@@ -116,6 +125,52 @@ impl CallContext {
             caller: Caller::anonymous(),
             scope: None,
             scope_type: None,
+            attempt: 1,
+            entries: None,
+        }
+    }
+
+    /// Says which attempt at the same call this is (1, the default, for the first; 0 reads as
+    /// 1). A host that retries a `retryable` failure counts up; the result's metadata reports
+    /// it.
+    pub fn with_attempt(mut self, attempt: u32) -> CallContext {
+        self.attempt = attempt.max(1);
+        self
+    }
+
+    /// Which attempt at this call it is (1 for the first).
+    pub fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// Records `key: value` in the metadata of the call's [`ToolResult`](crate::ToolResult)
+    /// (a later entry of the same key replaces the earlier). Returns `false`, recording
+    /// nothing, when no agent is recording this call: outside
+    /// [`Agent::call_result`](crate::Agent::call_result) or the MCP server.
+    pub fn set_metadata(&self, key: impl Into<String>, value: impl Into<Value>) -> bool {
+        let Some(entries) = &self.entries else {
+            return false;
+        };
+        let mut map = entries.lock().unwrap_or_else(|p| p.into_inner());
+        map.insert(key.into(), value.into());
+        true
+    }
+
+    /// A copy of this context that records the handler's metadata entries apart from any
+    /// other call's.
+    pub(crate) fn recording(&self) -> CallContext {
+        let mut ctx = self.clone();
+        ctx.entries = Some(Arc::default());
+        ctx
+    }
+
+    /// The entries recorded so far, taken out.
+    pub(crate) fn take_entries(&self) -> Map<String, Value> {
+        match &self.entries {
+            Some(entries) => {
+                std::mem::take(&mut *entries.lock().unwrap_or_else(|p| p.into_inner()))
+            }
+            None => Map::new(),
         }
     }
 
@@ -171,6 +226,7 @@ impl fmt::Debug for CallContext {
             .field("call_id", &self.call_id)
             .field("caller", &self.caller)
             .field("scope", &self.scope_type)
+            .field("attempt", &self.attempt)
             .finish()
     }
 }
@@ -239,6 +295,12 @@ impl<'a, S: Any> ToolContext<'a, S> {
     /// The whole call context.
     pub fn call(&self) -> &'a CallContext {
         self.call
+    }
+
+    /// Records `key: value` in the metadata of this call's result (see
+    /// [`CallContext::set_metadata`]); `false` when no agent is recording the call.
+    pub fn set_metadata(&self, key: impl Into<String>, value: impl Into<Value>) -> bool {
+        self.call.set_metadata(key, value)
     }
 }
 

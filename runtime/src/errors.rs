@@ -5,7 +5,12 @@ use std::fmt;
 use std::time::Duration;
 
 /// Why a tool or play call failed. The set is closed: every failure has exactly one kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// Serialized as its snake_case name (`"arguments_invalid"`, …).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// No tool or play of that name is served.
     UnknownTool,
@@ -69,6 +74,22 @@ impl ErrorKind {
         matches!(self, ErrorKind::RateLimited | ErrorKind::Timeout)
     }
 
+    /// Whether the failure is the call's (`validation`: the model named no tool or sent
+    /// arguments the schema refuses, and can fix the call) or the tool side's (`runtime`: the
+    /// call was well-formed and a policy, the handler, its result or its time budget failed).
+    pub const fn cause_kind(self) -> CauseKind {
+        match self {
+            ErrorKind::UnknownTool | ErrorKind::ArgumentsInvalid => CauseKind::Validation,
+            ErrorKind::OutputInvalid
+            | ErrorKind::Forbidden
+            | ErrorKind::ScopeUnavailable
+            | ErrorKind::RateLimited
+            | ErrorKind::Timeout
+            | ErrorKind::Panicked
+            | ErrorKind::Handler => CauseKind::Runtime,
+        }
+    }
+
     /// A CamelCase name used as `ToolResult::cause.name` when no handler error type applies.
     pub(crate) const fn type_name(self) -> &'static str {
         match self {
@@ -82,6 +103,35 @@ impl ErrorKind {
             ErrorKind::Panicked => "Panicked",
             ErrorKind::Handler => "HandlerError",
         }
+    }
+}
+
+/// The coarse class of a failure, as `ToolResult::cause.kind`: whether the model can fix the
+/// call ([`ErrorKind::cause_kind`] says which kinds are which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CauseKind {
+    /// The call itself was wrong: no such tool, or arguments the parameters schema refuses.
+    /// The handler never ran; a corrected call can succeed.
+    Validation,
+    /// The call was well-formed and failed on the tool's side: a policy, the handler, its
+    /// result, a panic or the time budget.
+    Runtime,
+}
+
+impl CauseKind {
+    /// `"validation"` or `"runtime"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CauseKind::Validation => "validation",
+            CauseKind::Runtime => "runtime",
+        }
+    }
+}
+
+impl fmt::Display for CauseKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -20,11 +20,13 @@ pub mod errors;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod policy;
+pub mod registered;
 pub mod result;
 pub mod schema;
+pub mod search;
 pub mod trace;
 
-pub use agent::{Agent, Capability};
+pub use agent::{Agent, AgentError, Capability};
 pub use arguments::{MAX_ARGUMENT_DEPTH, parse_arguments};
 pub use context::{AuthLevel, CallContext, Caller, ToolContext};
 pub use descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
@@ -32,10 +34,12 @@ pub use dispatch::{
     BoxFuture, NoParams, Playbook, Toolbox, check_arguments, error_envelope, run_play, run_tool,
     unknown_play,
 };
-pub use errors::{ErrorKind, HandlerError, ToolError, Violation, Violations};
+pub use errors::{CauseKind, ErrorKind, HandlerError, ToolError, Violation, Violations};
 pub use policy::Guard;
-pub use result::{Cause, ToolResult};
-pub use schema::{Additional, Format, Json, Num, Pattern, Schema, Types};
+pub use registered::{RegisteredTool, ToolHandler};
+pub use result::{Cause, Metadata, ToolResult};
+pub use schema::{Additional, Format, Json, Num, Pattern, Schema, SchemaError, Types};
+pub use search::SearchHit;
 pub use trace::{RESULT_PREVIEW_LIMIT, result_preview};
 
 #[doc(hidden)]

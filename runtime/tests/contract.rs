@@ -10,8 +10,8 @@ use std::time::Duration;
 use common::{DemoToolbox, Operator, OutOfStock, Recipes};
 use serde_json::{Value, json};
 use toolc_runtime::{
-    AuthLevel, CallContext, Caller, ErrorKind, Playbook, ToolContext, ToolError, ToolResult,
-    Toolbox, Violations,
+    AuthLevel, CallContext, Caller, CauseKind, ErrorKind, Playbook, ToolContext, ToolError,
+    ToolResult, Toolbox, Violations, error_envelope,
 };
 
 fn ctx() -> CallContext {
@@ -371,13 +371,14 @@ async fn rule5_the_scope_is_read_typed_or_reported_unavailable() {
     assert_eq!(ToolContext::<u32>::new(&wrong).scope(), Some(&42));
 }
 
-// Rule 6: plays never fail past the playbook.
+// Rule 6: plays never fail past the playbook: every failure is a typed outcome, made into
+// an envelope where JSON is wanted.
 
 #[tokio::test]
 async fn rule6_plays_answer_every_failure_with_an_envelope() {
     let pb = Recipes;
     assert_eq!(
-        pb.call("slug", r#"{"title":"A B"}"#).await,
+        pb.call("slug", r#"{"title":"A B"}"#).await.unwrap(),
         json!({ "slug": "a-b" })
     );
     let cases = [
@@ -414,7 +415,9 @@ async fn rule6_plays_answer_every_failure_with_an_envelope() {
         ),
     ];
     for (play, args, kind, message) in cases {
-        let v = pb.call(play, args).await;
+        let e = pb.call(play, args).await.expect_err("a failure");
+        assert_eq!(e.kind().as_str(), kind);
+        let v = error_envelope(&e);
         let obj = v.as_object().expect("an envelope object");
         assert_eq!(obj.len(), 2, "{v}");
         assert_eq!(obj["kind"], json!(kind), "{v}");
@@ -472,11 +475,21 @@ async fn rule7_every_kind_is_reachable_closed_and_backtrace_free() {
             assert!(!e.message().contains("backtrace"), "{e}");
             assert!(!e.message().contains(".rs:"), "{e}");
             let result = ToolResult::from(Err::<Value, _>(e));
-            seen.insert(result.cause.expect("a cause").kind);
+            let cause = result.cause.expect("a cause");
+            assert_eq!(cause.kind, cause.code.cause_kind());
+            assert_eq!(cause.retryable, cause.code.retryable());
+            seen.insert(cause.code.as_str().to_owned());
         }
     }
     let all: BTreeSet<String> = names.iter().map(|s| s.to_string()).collect();
     assert_eq!(seen, all);
+    // Only what the model sent wrong is `validation`; the rest is `runtime`.
+    let validation: Vec<&str> = ErrorKind::ALL
+        .iter()
+        .filter(|k| k.cause_kind() == CauseKind::Validation)
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(validation, ["unknown_tool", "arguments_invalid"]);
 }
 
 // Rule 8: every call yields a ToolResult (events are tested in tests/tracing.rs).
@@ -493,7 +506,9 @@ async fn rule8_every_call_yields_a_tool_result() {
     let v = serde_json::to_value(&failed).unwrap();
     assert_eq!(v["ok"], json!(false));
     assert_eq!(v["error"], json!("tool 'fail' failed: A-1 is out of stock"));
-    assert_eq!(v["cause"]["kind"], json!("handler"));
+    assert_eq!(v["cause"]["kind"], json!("runtime"));
+    assert_eq!(v["cause"]["code"], json!("handler"));
+    assert_eq!(v["cause"]["retryable"], json!(false));
     assert_eq!(v["cause"]["message"], json!("A-1 is out of stock"));
     assert!(
         v["cause"]["name"].as_str().unwrap().ends_with("OutOfStock"),
@@ -506,8 +521,10 @@ async fn rule8_every_call_yields_a_tool_result() {
 
     let invalid = ToolResult::from(call(&tb, "greet", "[]").await);
     let cause = invalid.cause.unwrap();
-    assert_eq!(cause.kind, "arguments_invalid");
+    assert_eq!(cause.kind, CauseKind::Validation);
+    assert_eq!(cause.code, ErrorKind::ArgumentsInvalid);
     assert_eq!(cause.name, "ArgumentsInvalid");
+    assert_eq!(cause.violations.len(), 1);
     assert_eq!(
         cause.message,
         "(root): arguments must be a JSON object, got an array"

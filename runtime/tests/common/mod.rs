@@ -408,7 +408,11 @@ impl Playbook for Recipes {
         &PLAYS
     }
 
-    fn call<'a>(&'a self, play: &'a str, arguments: &'a str) -> BoxFuture<'a, Value> {
+    fn call<'a>(
+        &'a self,
+        play: &'a str,
+        arguments: &'a str,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move {
             match play {
                 "slug" => {
@@ -440,7 +444,7 @@ impl Playbook for Recipes {
                     })
                     .await
                 }
-                _ => unknown_play(play),
+                _ => Err(unknown_play(play)),
             }
         })
     }

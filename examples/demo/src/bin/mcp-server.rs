@@ -1,12 +1,16 @@
 //! Serves one of the example agents to MCP clients over stdio.
 //!
 //! ```text
-//! mcp-server <assistant|support-desk> [--http 127.0.0.1:PORT]
+//! mcp-server <assistant|support-desk> [--http 127.0.0.1:PORT] [--deferred] [--pin TOOL]…
 //! ```
 //!
 //! Without `--http` it serves stdio. With it, MCP's streamable HTTP on that loopback address
 //! (port 0 picks a free one); the first line on stderr says where:
 //! `mcp-server: serving support-desk at http://127.0.0.1:PORT/mcp`.
+//!
+//! `--deferred` turns on deferred loading: `tools/list` lists `search_tools` and the tools
+//! given with `--pin` (which implies `--deferred`); the others are listed once a search finds
+//! them.
 //!
 //! The caller of every call comes from the environment, so a client configuration (or a
 //! test) can exercise the policies:
@@ -26,7 +30,7 @@ use toolc_example::toolset::types::{OperatorScope, OperatorScopeTier};
 use toolc_runtime::mcp::McpServer;
 use toolc_runtime::{Agent, AuthLevel, CallContext, Caller};
 
-const USAGE: &str = "usage: mcp-server <assistant|support-desk> [--http 127.0.0.1:PORT]\n\
+const USAGE: &str = "usage: mcp-server <assistant|support-desk> [--http 127.0.0.1:PORT] [--deferred] [--pin TOOL]...\n\
     environment: TOOLC_CALLER, TOOLC_AUTH (none|user|admin), TOOLC_ROLES (a,b), \
     TOOLC_OPERATOR and TOOLC_TIER (free|pro|enterprise)";
 
@@ -97,25 +101,56 @@ fn agent(name: &str) -> Option<Agent> {
     }
 }
 
+/// The command line.
+struct Options {
+    agent: String,
+    http: Option<SocketAddr>,
+    deferred: bool,
+    pinned: Vec<String>,
+}
+
+impl Options {
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+        let agent = args.next().ok_or("name an agent")?;
+        let mut options = Options {
+            agent,
+            http: None,
+            deferred: false,
+            pinned: Vec::new(),
+        };
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--http" => {
+                    let addr = args.next().ok_or("--http wants an address")?;
+                    let addr = addr.parse::<SocketAddr>().map_err(|e| {
+                        format!("--http wants an address such as 127.0.0.1:8080: {e}")
+                    })?;
+                    options.http = Some(addr);
+                }
+                "--deferred" => options.deferred = true,
+                "--pin" => {
+                    options
+                        .pinned
+                        .push(args.next().ok_or("--pin wants a tool name")?);
+                    options.deferred = true;
+                }
+                other => return Err(format!("unexpected argument {other:?}")),
+            }
+        }
+        Ok(options)
+    }
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (name, http) = match args.as_slice() {
-        [name] => (name, None),
-        [name, flag, addr] if flag == "--http" => match addr.parse::<SocketAddr>() {
-            Ok(addr) => (name, Some(addr)),
-            Err(e) => {
-                eprintln!(
-                    "mcp-server: --http wants an address such as 127.0.0.1:8080: {e}\n{USAGE}"
-                );
-                return ExitCode::from(2);
-            }
-        },
-        _ => {
-            eprintln!("{USAGE}");
+    let options = match Options::parse(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("mcp-server: {message}\n{USAGE}");
             return ExitCode::from(2);
         }
     };
+    let (name, http) = (&options.agent, options.http);
     let Some(agent) = agent(name) else {
         eprintln!("mcp-server: no agent named {name:?}\n{USAGE}");
         return ExitCode::from(2);
@@ -127,7 +162,17 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let server = McpServer::new(agent).with_caller(move |request| {
+    let mut server = McpServer::new(agent);
+    if options.deferred {
+        server = match server.with_deferred_loading(&options.pinned) {
+            Ok(server) => server,
+            Err(e) => {
+                eprintln!("mcp-server: {e}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        };
+    }
+    let server = server.with_caller(move |request| {
         let ctx = CallContext::new(request.call_id()).with_caller(identity.caller.clone());
         match &identity.scope {
             Some(scope) => ctx.with_shared_scope(Arc::clone(scope)),
