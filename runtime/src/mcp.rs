@@ -55,7 +55,7 @@ use std::task::Poll;
 pub use rmcp;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
-    Implementation, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
+    Icon, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
     ServerConfig, ServerNotification, SubscriptionFilter, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, SubscriptionContext, SubscriptionSink};
@@ -636,8 +636,8 @@ impl fmt::Display for ServeError {
 impl std::error::Error for ServeError {}
 
 /// The MCP `Tool` of a descriptor, as the compiler made it: name, title, description, input
-/// schema, output schema (listed only for a plain-object result that the runtime validates)
-/// and annotations. Nothing is recomputed here: `toolc dump --dialect mcp` lists the same.
+/// schema, output schema (listed only for a result that is always an object and that the
+/// runtime validates), annotations, icons and `_meta`. Nothing is recomputed here: `toolc dump --dialect mcp` lists the same.
 pub fn mcp_tool(desc: &ToolDescriptor) -> Tool {
     let object = |v: Value| match v {
         Value::Object(m) => Some(m),
@@ -656,6 +656,13 @@ pub fn mcp_tool(desc: &ToolDescriptor) -> Tool {
     {
         tool = tool.with_annotations(annotations);
     }
+    tool.icons = desc
+        .icons
+        .and_then(|text| serde_json::from_str::<Vec<Icon>>(text).ok());
+    tool.meta = desc
+        .meta
+        .and_then(|text| serde_json::from_str::<Map<String, Value>>(text).ok())
+        .map(MetaObject);
     tool
 }
 

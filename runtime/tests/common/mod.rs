@@ -86,6 +86,8 @@ const fn tool(
         deprecated: false,
         policy: Policy::NONE,
         annotations: "{}",
+        icons: None,
+        meta: None,
     }
 }
 
