@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::errors::{ErrorKind, ToolError};
+use crate::store::PolicyStore;
 
 /// How strongly a caller is authenticated. Ordered: `None < User < Admin`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -32,6 +33,30 @@ impl AuthLevel {
 impl fmt::Display for AuthLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for AuthLevel {
+    type Err = String;
+
+    /// Reads the manifest spelling: `none`, `user` or `admin`.
+    fn from_str(text: &str) -> Result<AuthLevel, String> {
+        match text {
+            "none" => Ok(AuthLevel::None),
+            "user" => Ok(AuthLevel::User),
+            "admin" => Ok(AuthLevel::Admin),
+            other => Err(format!(
+                "an auth level is none, user or admin, not '{}'",
+                crate::errors::Truncated(other)
+            )),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for AuthLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<AuthLevel, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -99,13 +124,15 @@ impl Default for Caller {
     }
 }
 
-/// Everything the host knows about one call: its id, the caller and the bound scope.
+/// Everything the host knows about one call: its id, the caller, the bound scope, and the
+/// policy store its rate limits are kept in (if not the toolbox's own).
 #[derive(Clone)]
 pub struct CallContext {
     call_id: String,
     caller: Caller,
     scope: Option<Arc<dyn Any + Send + Sync>>,
     scope_type: Option<&'static str>,
+    store: Option<Arc<dyn PolicyStore>>,
 }
 
 impl CallContext {
@@ -116,6 +143,7 @@ impl CallContext {
             caller: Caller::anonymous(),
             scope: None,
             scope_type: None,
+            store: None,
         }
     }
 
@@ -139,9 +167,22 @@ impl CallContext {
         self
     }
 
+    /// Keeps this call's policy state (its rate-limit allowance) in `store` instead of the
+    /// toolbox's own in-memory [`Guard`](crate::Guard): calls that share a store share their
+    /// allowances, across toolbox instances and, with a shared backend, across processes.
+    pub fn with_store(mut self, store: Arc<dyn PolicyStore>) -> CallContext {
+        self.store = Some(store);
+        self
+    }
+
     /// The call id.
     pub fn call_id(&self) -> &str {
         &self.call_id
+    }
+
+    /// The policy store bound to this call, if any.
+    pub fn store(&self) -> Option<&Arc<dyn PolicyStore>> {
+        self.store.as_ref()
     }
 
     /// The caller.
@@ -171,6 +212,7 @@ impl fmt::Debug for CallContext {
             .field("call_id", &self.call_id)
             .field("caller", &self.caller)
             .field("scope", &self.scope_type)
+            .field("store", &self.store.as_ref().map(|s| s.describe()))
             .finish()
     }
 }

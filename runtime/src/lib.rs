@@ -22,6 +22,7 @@ pub mod mcp;
 pub mod policy;
 pub mod result;
 pub mod schema;
+pub mod store;
 pub mod trace;
 
 pub use agent::{Agent, Capability};
@@ -35,6 +36,7 @@ pub use errors::{ErrorKind, HandlerError, ToolError, Violation, Violations};
 pub use policy::Guard;
 pub use result::{Cause, ToolResult};
 pub use schema::{Additional, Format, Json, Pattern, Schema, Types};
+pub use store::{MemoryStore, PolicyStore, RateDecision, StoreError};
 pub use trace::{RESULT_PREVIEW_LIMIT, result_preview};
 
 #[doc(hidden)]
