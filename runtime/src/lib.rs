@@ -13,6 +13,8 @@
 
 pub mod agent;
 pub mod arguments;
+#[cfg(feature = "mcp-http")]
+pub mod auth;
 pub mod context;
 pub mod descriptor;
 pub mod dispatch;

@@ -6,4 +6,8 @@
 //! they are skipped with a note, unless `TOOLC_TEST_REDIS_REQUIRED` is set (as `.ci/run` also
 //! does), which makes a missing Redis a failure.
 
+mod agent;
+mod auth;
+mod harness;
+mod http;
 mod store;
