@@ -441,7 +441,7 @@ impl Record {
                 rpc = %dash(&self.rpc),
                 tool = %dash(&self.tool),
                 bytes_in = self.bytes_in,
-                auth = self.auth,
+                auth = %self.auth,
                 "mcp http request"
             ),
             Some(arguments) => tracing::info!(
@@ -456,7 +456,7 @@ impl Record {
                 rpc = %dash(&self.rpc),
                 tool = %dash(&self.tool),
                 bytes_in = self.bytes_in,
-                auth = self.auth,
+                auth = %self.auth,
                 arguments = %arguments,
                 "mcp http request"
             ),
@@ -689,6 +689,14 @@ async fn handle(
     )
     .await;
     record.status = response.status().as_u16();
+    if record.session.is_none() {
+        // The session an `initialize` just began.
+        record.session = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(|s| Truncated(s).to_string());
+    }
     let (head, inner) = response.into_parts();
     let body = Tracked {
         inner,
