@@ -92,11 +92,12 @@ impl<'a> AuthRequest<'a> {
             )));
         }
         let token = token.trim_matches(' ');
-        let well_formed = !token.is_empty()
-            && token.bytes().all(|b| {
+        // b64token (RFC 6750 §2.1): token characters, then any `=` padding.
+        let body = token.trim_end_matches('=');
+        let well_formed = !body.is_empty()
+            && body.bytes().all(|b| {
                 b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'+' | b'/')
-            })
-            && token.trim_end_matches('=').bytes().all(|b| b != b'=');
+            });
         if !well_formed {
             return Err(AuthError::InvalidToken(
                 "the bearer token is empty or holds characters a token cannot hold".to_owned(),
