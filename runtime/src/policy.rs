@@ -39,6 +39,12 @@ impl Guard {
     pub fn store(&self) -> &Arc<dyn PolicyStore> {
         &self.store
     }
+
+    /// The store that keeps `ctx`'s policy state: the one bound to the context, else the
+    /// guard's. Every policy that keeps per-caller state reads and writes it here.
+    pub fn store_for<'a>(&'a self, ctx: &'a CallContext) -> &'a Arc<dyn PolicyStore> {
+        ctx.store().unwrap_or(&self.store)
+    }
 }
 
 impl Default for Guard {
@@ -105,7 +111,7 @@ pub async fn check_policy(
     if limit.period_secs == 0 {
         return Ok(());
     }
-    let store = ctx.store().unwrap_or(guard.store());
+    let store = guard.store_for(ctx);
     let decision = if limit.count == 0 {
         RateDecision::Limited {
             retry_after: limit.period(),
