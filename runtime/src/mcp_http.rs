@@ -9,6 +9,10 @@
 //! | `GET /readyz` | `200 {"status":"ready"}` when the policy store answers, the authenticator is ready and the server is not shutting down; else `503` with the reasons |
 //! | `GET /.well-known/oauth-protected-resource[/<path>]` | the authenticator's protected-resource metadata (RFC 9728), or `404` when it has none |
 //!
+//! With an authenticator, every request is authenticated before MCP sees it (a session never
+//! stands for a caller), and an MCP session is served only to the caller who began it: another
+//! caller naming its id is answered `404`, as for a session that does not exist.
+//!
 //! Every HTTP request is logged once, when its response ends, as an `INFO` event of target
 //! `toolc_runtime::access` with the fields `method`, `path`, `status`, `duration_us`, `peer`,
 //! `caller`, `session`, `rpc` (the JSON-RPC method), `tool`, `bytes_in` and `auth` (the
@@ -177,6 +181,9 @@ impl Drop for InFlightGuard {
     }
 }
 
+/// How many session owners are kept before ended sessions are pruned.
+const OWNERS_PRUNE_AT: usize = 1024;
+
 /// Everything the request handler shares.
 struct State {
     server: McpServer,
@@ -190,6 +197,16 @@ struct State {
     in_flight: Arc<InFlight>,
     /// Each session's call slots, with how many of its requests are in progress.
     sessions: Mutex<HashMap<String, (Arc<Semaphore>, usize)>>,
+    /// The caller each session began with, when requests are authenticated: a session is
+    /// served only to the caller who started it.
+    owners: Mutex<Owners>,
+    session_manager: Arc<LocalSessionManager>,
+}
+
+/// Session owners, pruned of ended sessions whenever the table doubles.
+struct Owners {
+    by_session: HashMap<String, String>,
+    prune_at: usize,
 }
 
 impl McpServer {
@@ -244,9 +261,10 @@ impl McpServer {
         };
         let sessions_end = rmcp_config.cancellation_token.clone();
         let factory = self.clone();
+        let session_manager = Arc::new(LocalSessionManager::default());
         let service = StreamableHttpService::new(
             move || Ok(factory.clone()),
-            Arc::new(LocalSessionManager::default()),
+            Arc::clone(&session_manager),
             rmcp_config,
         );
         let metadata_json = resource.as_ref().map(|r| {
@@ -266,6 +284,11 @@ impl McpServer {
             draining: AtomicBool::new(false),
             in_flight: Arc::new(InFlight::default()),
             sessions: Mutex::new(HashMap::new()),
+            owners: Mutex::new(Owners {
+                by_session: HashMap::new(),
+                prune_at: OWNERS_PRUNE_AT,
+            }),
+            session_manager,
         });
         // Fetch what the authenticator needs (a key set) before the first request; a failure
         // here is not fatal, the readiness probe reports it.
@@ -751,6 +774,7 @@ async fn route(
         return response;
     }
 
+    let mut owner = None;
     if let Some(authenticator) = &state.authenticator {
         let outcome = {
             let request = AuthRequest::new(&parts, peer);
@@ -762,6 +786,14 @@ async fn route(
             Ok(Ok(identity)) => {
                 record.auth = "ok";
                 record.caller = Some(Truncated(&identity.caller.id).to_string());
+                if let Some(session) = session_header(&parts)
+                    && !state.owned_by(session, &identity.caller.id)
+                {
+                    // Another caller's session: answered as if it did not exist.
+                    record.auth = "not_session_owner";
+                    return text_response(StatusCode::NOT_FOUND, "Not Found: Session not found");
+                }
+                owner = Some(identity.caller.id.clone());
                 parts.extensions.insert::<Identity>(identity);
             }
             Ok(Err(error)) => {
@@ -860,8 +892,77 @@ async fn route(
     };
     parts.extensions.insert(slots);
 
+    let method = parts.method.clone();
+    let asked_session = session_header(&parts).map(str::to_owned);
     let request = Request::from_parts(parts, Full::new(bytes));
-    state.service.handle(request).await
+    let response = state.service.handle(request).await;
+    if let Some(owner) = owner {
+        let began = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok());
+        match (asked_session, began) {
+            (None, Some(session)) => state.record_owner(session, owner).await,
+            (Some(session), _) if method == Method::DELETE && response.status().is_success() => {
+                state.lock_owners().by_session.remove(&session);
+            }
+            _ => {}
+        }
+    }
+    response
+}
+
+fn session_header(parts: &http::request::Parts) -> Option<&str> {
+    parts
+        .headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+}
+
+impl State {
+    fn lock_owners(&self) -> std::sync::MutexGuard<'_, Owners> {
+        self.owners.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether `caller` may use `session`: it began it, or nobody is recorded for it (an
+    /// unknown session, which MCP answers itself).
+    fn owned_by(&self, session: &str, caller: &str) -> bool {
+        self.lock_owners()
+            .by_session
+            .get(session)
+            .is_none_or(|owner| owner == caller)
+    }
+
+    async fn record_owner(&self, session: &str, caller: String) {
+        let due = {
+            let mut owners = self.lock_owners();
+            owners.by_session.insert(session.to_owned(), caller);
+            owners.by_session.len() >= owners.prune_at
+        };
+        if !due {
+            return;
+        }
+        // Forget the owners of sessions that have ended (closed, expired, or cut by shutdown).
+        let known: Vec<String> = self.lock_owners().by_session.keys().cloned().collect();
+        let mut ended = Vec::new();
+        for id in known {
+            let live =
+                rmcp::transport::streamable_http_server::session::SessionManager::has_session(
+                    &*self.session_manager,
+                    &Arc::from(id.as_str()),
+                )
+                .await
+                .unwrap_or(true);
+            if !live {
+                ended.push(id);
+            }
+        }
+        let mut owners = self.lock_owners();
+        for id in ended {
+            owners.by_session.remove(&id);
+        }
+        owners.prune_at = (owners.by_session.len() * 2).max(OWNERS_PRUNE_AT);
+    }
 }
 
 async fn readiness(state: &State) -> Response<HttpBody> {

@@ -224,6 +224,36 @@ async fn valid_tokens_call_tools_as_their_caller_and_roles_decide_forbidden() {
     assert_eq!(issuer.fetches.load(Ordering::SeqCst), 1);
 }
 
+#[tokio::test]
+async fn a_session_is_served_only_to_the_caller_who_began_it() {
+    let issuer = issuer().await;
+    let server = jwt_server(issuer.config()).await;
+    let mut ada = Client::new(
+        server.addr,
+        Some(&token(&issuer, "ada", json!({"roles": ["support"]}))),
+    );
+    ada.initialize().await;
+    let session = ada.session.clone().expect("a session");
+    // Grace holds a valid token of her own, and Ada's session id.
+    let mut grace = Client::new(server.addr, Some(&token(&issuer, "grace", json!({}))));
+    grace.session = Some(session);
+    let stolen = grace.call_reply("whoami", json!({})).await;
+    assert_eq!(stolen.status, StatusCode::NOT_FOUND, "{}", stolen.body);
+    // Ada's session goes on, with a fresh token for the same caller.
+    ada.token = Some(token(&issuer, "ada", json!({"roles": ["support"]})));
+    assert_eq!(
+        result_json(&ada.call("whoami", json!({})).await)["id"],
+        "ada"
+    );
+    // Grace's own session works.
+    grace.session = None;
+    grace.initialize().await;
+    assert_eq!(
+        result_json(&grace.call("whoami", json!({})).await)["id"],
+        "grace"
+    );
+}
+
 /// The challenge of a rejected token, checked against the specification's shape.
 fn assert_challenge(reply: &Reply, error: Option<&str>, description: &str) {
     let challenge = reply
