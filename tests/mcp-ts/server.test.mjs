@@ -68,7 +68,7 @@ function failed(result, kind, structured) {
   assert.equal(error.kind, kind, JSON.stringify(error));
   assert.equal(typeof error.message, "string");
   assert.ok(error.message.length > 0);
-  assert.equal(error.retryable, kind === "rate_limited" || kind === "timeout");
+  assert.equal(error.retryable, ["rate_limited", "timeout", "unavailable"].includes(kind));
   if (structured) {
     assert.deepEqual(result.structuredContent, error);
   } else {

@@ -38,7 +38,7 @@ def failed(result: Any, kind: str, structured: bool) -> dict[str, Any]:
     error = text_json(result)
     assert error["kind"] == kind, error
     assert isinstance(error["message"], str) and error["message"], error
-    assert error["retryable"] is (kind in ("rate_limited", "timeout")), error
+    assert error["retryable"] is (kind in ("rate_limited", "timeout", "unavailable")), error
     if structured:
         assert result.structured_content == error
     else:
