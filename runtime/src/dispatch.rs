@@ -142,7 +142,7 @@ where
         Err(e) => Err(e),
     };
     match &result {
-        Ok(value) => trace::completed(ctx.call_id(), desc.name, start.elapsed(), value),
+        Ok(value) => trace::completed(ctx.call_id(), desc, start.elapsed(), value),
         Err(error) => trace::failed(ctx.call_id(), desc.name, start.elapsed(), error),
     }
     result
@@ -167,7 +167,7 @@ where
     trace::started("", desc.name);
     let result = execute(desc, arguments, handler).await;
     match &result {
-        Ok(value) => trace::completed("", desc.name, start.elapsed(), value),
+        Ok(value) => trace::completed("", desc, start.elapsed(), value),
         Err(error) => trace::failed("", desc.name, start.elapsed(), error),
     }
     result
