@@ -46,12 +46,15 @@ pub use search::SearchHit;
 pub use store::{MemoryStore, PolicyStore, RateDecision, StoreError};
 pub use trace::{RESULT_PREVIEW_LIMIT, result_preview};
 
+/// What generated code calls and users do not: no API of its own, free to change with the
+/// generated-code API (`require_api!`).
 #[doc(hidden)]
 pub mod __private {
     pub use serde;
     pub use serde_json;
 
     pub use crate::__toolc_require_api as require_api;
+    pub use crate::dispatch::{check_arguments_refined, run_play_refined, run_tool_refined};
 }
 
 /// Called once at the top of every generated file with the generated-code API it was written
@@ -60,10 +63,10 @@ pub mod __private {
 /// any other, so a generated file and a runtime that do not match fail on this line rather
 /// than on whatever item changed between them.
 ///
-/// API 1 is the code toolc 0.1 first generated; API 2 adds sensitive schema nodes
-/// (`Schema::sensitive`). An API gets a new number whenever generated code needs something of
-/// the runtime that an older runtime lacks; a runtime keeps serving the older APIs it is
-/// still compatible with.
+/// API 1 is the code toolc 0.1 first generated; API 2 adds refinements (`run_tool_refined`
+/// and friends) and sensitive schema nodes (`Schema::sensitive`). An API gets a new number
+/// whenever generated code needs something of the runtime that an older runtime lacks; a
+/// runtime keeps serving the older APIs it is still compatible with.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __toolc_require_api {
