@@ -744,6 +744,34 @@ fn legacy_keyword() {
 }
 
 #[test]
+fn sensitive_parameter() {
+    // A sensitive named type two tools take: one warning, at the keyword, naming both.
+    let d = only_yaml(
+        "version: 1\ntypes:\n  ApiKey: { type: string, sensitive: true }\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        parameters:\n          type: object\n          properties: { key: { $ref: \"#/types/ApiKey\" } }\n      b:\n        description: B\n        parameters:\n          type: object\n          properties: { key: { $ref: \"#/types/ApiKey\" } }\n",
+        Code::SensitiveParameter,
+        3,
+        27,
+        "this value is marked `sensitive` but is part of the parameters of tool `a` and tool `b`: the model writes its value, so the model sees it",
+    );
+    assert_eq!(
+        d.related,
+        [(
+            "manifests/t.yaml".to_string(),
+            12,
+            38,
+            "the parameters refer to it here".to_string()
+        )]
+    );
+    assert!(d.help.unwrap().contains("`scope`"));
+    // In `returns` and in a scope type the model never writes the value: nothing to say.
+    let found = check_texts(&[(
+        "t.yaml",
+        "version: 1\ntypes:\n  Session: { type: object, properties: { token: { type: string, sensitive: true } } }\ntoolboxes:\n  t:\n    description: Tools\n    scope: Session\n    tools:\n      a:\n        description: A\n        returns:\n          type: object\n          properties: { token: { type: string, sensitive: true } }\n",
+    )]);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
 fn invalid_example() {
     only_yaml(
         "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        parameters:\n          type: object\n          properties: { limit: { type: integer } }\n        examples:\n          - arguments: { limit: many }\n",

@@ -81,7 +81,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// The generated-code API of `toolc-runtime` that generated files are written for. Each file
 /// checks it first (`toolc_runtime::__private::require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade.
-pub const RUNTIME_API: u32 = 1;
+pub const RUNTIME_API: u32 = 2;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -121,7 +121,10 @@ pub fn generate(
     let type_items: Vec<TokenStream> = types_module
         .items
         .iter()
-        .map(|i| item_tokens(i, &type_paths, &attrs))
+        .map(|i| {
+            let sensitive = types_module.sensitive.contains(i.name());
+            item_tokens(i, &type_paths, &attrs, sensitive)
+        })
         .collect();
 
     let nested = Paths {
@@ -418,7 +421,10 @@ impl GroupEmitter<'_, '_> {
             .module
             .items
             .iter()
-            .map(|i| item_tokens(i, paths, self.attrs))
+            .map(|i| {
+                let sensitive = g.plan.module.sensitive.contains(i.name());
+                item_tokens(i, paths, self.attrs, sensitive)
+            })
             .collect();
         let has_ctx = g.scope.is_some();
         let scope_alias = match g.scope {
