@@ -473,6 +473,20 @@ fn ident_collision_in_pascal_case() {
 }
 
 #[test]
+fn ident_collision_with_a_refinement_method() {
+    // `book` takes parameters, so the trait has `refine_book`: a tool of that name collides.
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      book:\n        description: A\n        parameters: { type: object, properties: { a: { type: string } } }\n      refine-book: { description: B }\n      refine_ping: { description: C }\n      ping: { description: D }\n",
+        Code::IdentCollision,
+        9,
+        7,
+        "tool `refine-book` becomes the Rust method `refine_book`, which the generated trait already has: it refines the arguments of tool `book`",
+    );
+    assert_eq!(d.related[0].1, 6);
+    assert_eq!(d.help.as_deref(), Some("rename `refine-book`"));
+}
+
+#[test]
 fn unknown_reference() {
     let d = only_yaml(
         "version: 1\ntoolboxes:\n  tickets:\n    description: Tools\n    tools: { a: { description: A } }\ncapabilities:\n  support:\n    description: Support\n    toolbox: ticket\n",

@@ -438,6 +438,7 @@ fn members(
             .iter()
             .map(|t| (t.name.as_str(), &t.idents, t.span)),
     );
+    refine_collisions(ctx, one, &resolved);
     resolved
 }
 
@@ -494,6 +495,33 @@ fn sensitive_parameters<'t>(
             d = d.secondary(at, "the parameters refer to it here".to_string());
         }
         ctx.push(d);
+    }
+}
+
+/// The trait gets a method `refine_<x>` for each tool or play `x` that
+/// takes parameters; another tool or play whose own method has that name
+/// would collide with it.
+fn refine_collisions(ctx: &mut Ctx<'_>, one: &str, ops: &[Tool]) {
+    for t in ops {
+        if !t.takes_parameters(&ctx.schemas) {
+            continue;
+        }
+        let method = t.refine_method();
+        if let Some(other) = ops.iter().find(|o| o.idents.snake == method) {
+            ctx.push(
+                Diagnostic::new(
+                    Code::IdentCollision,
+                    format!(
+                        "{one} `{}` becomes the Rust method `{method}`, which the generated trait already has: \
+                         it refines the arguments of {one} `{}`",
+                        other.name, t.name
+                    ),
+                )
+                .at(other.span)
+                .secondary(t.span, format!("`{}` is here", t.name))
+                .help(format!("rename `{}`", other.name)),
+            );
+        }
     }
 }
 
