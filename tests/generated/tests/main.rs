@@ -4,6 +4,8 @@
 mod coverage;
 mod defaults;
 mod numbers;
+mod refinements;
+mod sensitive;
 
 use std::future::Future;
 use toolc_runtime::{CallContext, ToolError, Toolbox};
