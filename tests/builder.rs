@@ -125,7 +125,7 @@ fn toolset_name_names_the_implicit_agent() {
         .compile()
         .expect("compiles");
     let code = read(dir.path(), "toolset.rs");
-    assert!(code.contains("pub fn workshop("), "{code}");
+    assert!(code.contains("pub struct Workshop<"), "{code}");
 }
 
 #[test]

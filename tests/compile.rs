@@ -177,3 +177,94 @@ fn a_runtime_that_does_not_serve_the_generated_api_fails_with_a_message_naming_t
     );
     assert!(!log.contains("error[E"), "more errors than the one:\n{log}");
 }
+
+/// Writes a scratch crate under the target folder whose `src/lib.rs` holds the code generated
+/// from `manifest` (a YAML text) followed by `user`, builds it, and returns whether it built
+/// and cargo's output.
+fn build_scratch(name: &str, manifest: &str, user: &str) -> (bool, String) {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let target = repo().join("target").join("compile-tests");
+    write(
+        &root.join("Cargo.toml"),
+        &format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [dependencies]\ntoolc-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            repo().join("runtime")
+        ),
+    );
+    if let Ok(lock) = std::fs::read_to_string(repo().join("Cargo.lock"))
+        && !root.join("Cargo.lock").exists()
+    {
+        write(&root.join("Cargo.lock"), &lock);
+    }
+    let file = root.join("manifests/toolset.yaml");
+    write(&file, manifest);
+    let checked = toolc::check(&[file], &Default::default());
+    assert!(
+        !checked.diagnostics.has_errors(),
+        "{:?}",
+        checked.diagnostics
+    );
+    let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
+    let code =
+        toolc::emit::rust::generate(&checked.toolset, &lowered, &Default::default()).unwrap();
+    write(
+        &root.join("src/lib.rs"),
+        &format!("pub mod toolset {{\n{code}\n}}\n{user}"),
+    );
+    cargo(&root, &target, &["build"])
+}
+
+const TWO_TOOLBOXES: &str = "version: 1
+toolboxes:
+  notes:
+    description: Notes.
+    tools:
+      count:
+        description: Counts the notes.
+        returns: { type: integer }
+  clock:
+    description: Time.
+    tools:
+      now:
+        description: The time.
+        returns: { type: string }
+capabilities:
+  notes: { description: Notes., toolbox: notes }
+  clock: { description: Time., toolbox: clock }
+agents:
+  desk: { description: A desk., capabilities: [notes, clock] }
+";
+
+/// An agent is built by naming each implementation; leaving one out fails to compile with an
+/// error that names the missing toolbox, and nothing else.
+#[test]
+fn an_agent_missing_an_implementation_fails_naming_it() {
+    let user = "
+use toolc_runtime::{HandlerError, ToolContext};
+use toolset::toolboxes::notes;
+
+pub struct MyNotes;
+
+impl notes::Notes for MyNotes {
+    async fn count(&self, _: &ToolContext<'_, notes::Scope>) -> Result<i64, HandlerError> {
+        Ok(0)
+    }
+}
+
+pub fn desk() -> toolc_runtime::Agent {
+    toolset::agents::Desk { notes: MyNotes }.build()
+}
+";
+    let (ok, log) = build_scratch("wiring-missing", TWO_TOOLBOXES, user);
+    assert!(!ok, "an agent without its `clock` built:\n{log}");
+    assert!(
+        log.contains("error[E0063]: missing field `clock` in initializer of `Desk<_, _>`"),
+        "{log}"
+    );
+    assert_eq!(
+        log.matches("error[E").count(),
+        1,
+        "more than one error:\n{log}"
+    );
+}

@@ -22,7 +22,9 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use toolc_example::toolset::agents;
 use toolc_example::toolset::types::{OperatorScope, OperatorScopeTier};
+use toolc_example::{Meetings, Orders, Recipes, Support};
 use toolc_runtime::mcp::McpServer;
 use toolc_runtime::{Agent, AuthLevel, CallContext, Caller};
 
@@ -89,10 +91,24 @@ fn identity() -> Result<Identity, String> {
     Ok(Identity { caller, scope })
 }
 
+/// The agent called `name`, each of its toolboxes and playbooks served by the example's
+/// in-memory implementation, named field by field.
 fn agent(name: &str) -> Option<Agent> {
     match name {
-        "assistant" => Some(toolc_example::assistant()),
-        "support-desk" => Some(toolc_example::support_desk()),
+        "assistant" => Some(
+            agents::Assistant {
+                meetings: Meetings::default(),
+                recipes: Recipes,
+            }
+            .build(),
+        ),
+        "support-desk" => Some(
+            agents::SupportDesk {
+                support: Support::default(),
+                orders: Orders,
+            }
+            .build(),
+        ),
         _ => None,
     }
 }
