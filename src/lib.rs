@@ -23,6 +23,7 @@ pub mod pipeline;
 pub mod write;
 
 pub use builder::{Builder, DEFAULT_FILE_NAME, Error, Report, compile, configure};
+pub use model::rust::TypedFormat;
 
 use diag::{Diagnostics, SourceMap};
 use model::{ResolveOptions, Toolset};

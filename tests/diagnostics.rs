@@ -53,6 +53,7 @@ fn check_texts(files: &[(&str, &str)]) -> Vec<Seen> {
         &mut loaded,
         &ResolveOptions {
             name: Some("support".into()),
+            ..Default::default()
         },
     );
     let mut diags = std::mem::take(&mut loaded.diagnostics);
@@ -1050,6 +1051,7 @@ fn render_in_place(files: &[(String, String)]) -> (Vec<Code>, String) {
         &mut loaded,
         &ResolveOptions {
             name: Some("support".into()),
+            ..Default::default()
         },
     );
     let mut diags = std::mem::take(&mut loaded.diagnostics);

@@ -81,7 +81,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// The generated-code API of `toolc-runtime` that generated files are written for. Each file
 /// checks it first (`toolc_runtime::__private::require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade.
-pub const RUNTIME_API: u32 = 1;
+pub const RUNTIME_API: u32 = 2;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -197,8 +197,10 @@ pub fn generate(
     let schemas = tables.module();
     let api = proc_macro2::Literal::u32_unsuffixed(RUNTIME_API);
     let toolc = env!("CARGO_PKG_VERSION");
+    let features = required_features(set);
     let file = quote! {
         ::toolc_runtime::__private::require_api!(#api, #toolc);
+        #(#features)*
         /// The toolset's named types.
         #[allow(dead_code)]
         pub mod types {
@@ -232,6 +234,26 @@ pub fn generate(
     })?;
     let body = prettyplease::unparse(&parsed);
     Ok(format!("{}{body}", header(set)))
+}
+
+/// One `require_feature!` per runtime feature the typed formats in use
+/// need, naming the formats that need it.
+fn required_features(set: &Toolset) -> Vec<TokenStream> {
+    let mut by_feature: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for f in set.rust.typed_formats() {
+        if let Some(feature) = f.runtime_feature() {
+            by_feature.entry(feature).or_default().push(f.as_str());
+        }
+    }
+    by_feature
+        .into_iter()
+        .map(|(feature, formats)| {
+            let feature = format_ident!("{feature}");
+            let what: Vec<String> = formats.iter().map(|f| format!("`format: {f}`")).collect();
+            let why = what.join(" and ");
+            quote!(::toolc_runtime::__private::require_feature!(#feature, #why);)
+        })
+        .collect()
 }
 
 fn header(set: &Toolset) -> String {
@@ -581,13 +603,20 @@ fn server(
         }
     });
     let trait_name = trait_id.to_string();
+    // The wrapped implementation's type parameter, which must not shadow the
+    // trait (a toolbox named `t` has the trait `T`).
+    let t = if trait_name == "T" {
+        format_ident!("Inner")
+    } else {
+        format_ident!("T")
+    };
     let (doc, guard_field, guard_init, runtime_impl) = if is_toolbox {
         (
             format!(" Serves a [`{trait_name}`] implementation through the execution contract."),
             quote!(guard: ::toolc_runtime::Guard,),
             quote!(guard: ::toolc_runtime::Guard::new(),),
             quote! {
-                impl<T: #trait_id> ::toolc_runtime::Toolbox for #server_id<T> {
+                impl<#t: #trait_id> ::toolc_runtime::Toolbox for #server_id<#t> {
                     fn name(&self) -> &'static str {
                         #name
                     }
@@ -620,7 +649,7 @@ fn server(
             quote!(),
             quote!(),
             quote! {
-                impl<T: #trait_id> ::toolc_runtime::Playbook for #server_id<T> {
+                impl<#t: #trait_id> ::toolc_runtime::Playbook for #server_id<#t> {
                     fn name(&self) -> &'static str {
                         #name
                     }
@@ -647,19 +676,19 @@ fn server(
     };
     quote! {
         #[doc = #doc]
-        pub struct #server_id<T> {
-            inner: T,
+        pub struct #server_id<#t> {
+            inner: #t,
             #guard_field
         }
 
-        impl<T: #trait_id> #server_id<T> {
+        impl<#t: #trait_id> #server_id<#t> {
             /// Wraps an implementation.
-            pub fn new(inner: T) -> Self {
+            pub fn new(inner: #t) -> Self {
                 Self { inner, #guard_init }
             }
 
             /// The wrapped implementation.
-            pub fn inner(&self) -> &T {
+            pub fn inner(&self) -> &#t {
                 &self.inner
             }
         }

@@ -2,6 +2,7 @@
 //! binary, a module per area.
 
 mod defaults;
+mod formats;
 mod numbers;
 
 use std::future::Future;
