@@ -14,6 +14,7 @@
 mod builder;
 pub mod config;
 pub mod diag;
+pub mod diff;
 pub mod emit;
 pub mod lint;
 pub mod lower;

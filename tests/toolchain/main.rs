@@ -1,9 +1,10 @@
 //! The toolchain around the compiler, from the outside: the options every
 //! command shares, `toolc schema` and the editor schema, `toolc init`, and
-//! the config page. One test binary (one link) for these areas.
+//! the config page, `toolc diff`. One test binary (one link) for these areas.
 
 mod cli;
 mod config_doc;
+mod diff;
 mod init;
 mod schema;
 
