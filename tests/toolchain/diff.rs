@@ -1137,3 +1137,43 @@ fn usage_problems_exit_2_and_say_what_to_do() {
         text(&out.stderr)
     );
 }
+
+/// The repository's toolsets: each against itself has no change (no false positives), and
+/// every pair compares without a panic, each change placed in the version it names.
+#[test]
+fn the_repository_toolsets_compare_cleanly() {
+    let sets: Vec<toolc::Checked> = [
+        "manifests",
+        "tests/fixtures/codegen/constructs.yaml",
+        "tests/fixtures/codegen/defaults.yaml",
+        "tests/fixtures/codegen/formats.yaml",
+        "tests/fixtures/codegen/hostile.yaml",
+    ]
+    .iter()
+    .map(|p| {
+        let checked = toolc::check(&[repo().join(p)], &ResolveOptions::default());
+        assert!(!checked.diagnostics.has_errors(), "{p}");
+        checked
+    })
+    .collect();
+    for a in &sets {
+        assert_eq!(
+            toolc::diff::diff(&a.toolset, &a.toolset, &DiffOptions::default()),
+            []
+        );
+        for b in &sets {
+            for c in toolc::diff::diff(&a.toolset, &b.toolset, &DiffOptions::default()) {
+                let in_range = |span: Option<toolc::diag::Span>,
+                                sources: &toolc::diag::SourceMap| {
+                    span.is_none_or(|s| {
+                        (s.file.0 as usize) < sources.files().count()
+                            && s.end <= sources.file(s.file).text.len()
+                    })
+                };
+                assert!(in_range(c.old, &a.sources), "{c:#?}");
+                assert!(in_range(c.new, &b.sources), "{c:#?}");
+                assert!(!c.message.is_empty());
+            }
+        }
+    }
+}
