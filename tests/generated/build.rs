@@ -18,5 +18,10 @@ fn main() -> Result<(), toolc::Error> {
         .file_name("string_formats.rs")
         .toolset_name("formats")
         .compile()?;
+    toolc::configure()
+        .manifest("../fixtures/codegen/coverage.yaml")
+        .file_name("coverage.rs")
+        .toolset_name("coverage")
+        .compile()?;
     Ok(())
 }

@@ -16,3 +16,8 @@ pub mod typed_formats {
 pub mod string_formats {
     toolc_runtime::include_toolset!("string_formats");
 }
+
+/// `tests/fixtures/codegen/coverage.yaml`: the wider JSON Schema vocabulary.
+pub mod coverage {
+    toolc_runtime::include_toolset!("coverage");
+}
