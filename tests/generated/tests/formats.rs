@@ -1,7 +1,9 @@
 //! Typed formats (tests/fixtures/codegen/formats.yaml, generated twice): a
 //! handler gets `Uuid`, chrono's `DateTime<FixedOffset>` and `NaiveDate`,
 //! `Email` and `Uri` instead of strings, and a call is refused with the same
-//! error, word for word, as when they are strings.
+//! error, word for word, as when they are strings. The same holds inside the
+//! wider vocabulary (`shapes`): a format in a type list, a tuple, a schema's own
+//! `$defs` and `allOf` of objects.
 
 use serde_json::{Value, json};
 use toolc_generated_tests::{string_formats, typed_formats};
@@ -13,7 +15,8 @@ use toolc_runtime::{HandlerError, ToolContext, ToolError};
 mod typed {
     use super::*;
     use typed_formats::toolboxes::formats::{
-        DefaultsParams, EchoParams, Formats, Scope, StampParams, StampReturns,
+        DefaultsParams, EchoParams, Formats, Scope, ShapesParams, ShapesParamsKey, StampParams,
+        StampReturns,
     };
 
     /// Reads each value through its type's own API, so a `String` would not compile.
@@ -66,6 +69,30 @@ mod typed {
             }))
         }
 
+        async fn shapes(
+            &self,
+            p: ShapesParams,
+            _: &ToolContext<'_, Scope>,
+        ) -> Result<Value, HandlerError> {
+            let key = match p.key {
+                ShapesParamsKey::String(id) => {
+                    let id: Uuid = id;
+                    json!({ "uuid_version": id.get_version_num() })
+                }
+                ShapesParamsKey::Integer(n) => json!({ "integer": n }),
+            };
+            let (from, to): (NaiveDate, NaiveDate) = p.span;
+            let since: DateTime<FixedOffset> = p.since.0;
+            let (owner, email): (Uuid, Option<Email>) = (p.owner.id, p.owner.email);
+            Ok(json!({
+                "key": key,
+                "days": (to - from).num_days(),
+                "offset_minutes": since.offset().local_minus_utc() / 60,
+                "owner": owner,
+                "owner_domain": email.map(|e| e.domain().to_string()),
+            }))
+        }
+
         async fn stamp(
             &self,
             p: StampParams,
@@ -89,7 +116,8 @@ mod typed {
 mod untyped {
     use super::*;
     use string_formats::toolboxes::formats::{
-        DefaultsParams, EchoParams, Formats, Scope, StampParams, StampReturns,
+        DefaultsParams, EchoParams, Formats, Scope, ShapesParams, ShapesParamsKey, StampParams,
+        StampReturns,
     };
 
     /// The same toolset with strings.
@@ -111,6 +139,19 @@ mod untyped {
             _: &ToolContext<'_, Scope>,
         ) -> Result<Value, HandlerError> {
             Ok(json!({ "id": p.id, "at": p.at }))
+        }
+
+        async fn shapes(
+            &self,
+            p: ShapesParams,
+            _: &ToolContext<'_, Scope>,
+        ) -> Result<Value, HandlerError> {
+            let _: (String, String, String, String) = (p.span.0, p.span.1, p.since.0, p.owner.id);
+            let _: Option<String> = match p.key {
+                ShapesParamsKey::String(s) => Some(s),
+                ShapesParamsKey::Integer(_) => None,
+            };
+            Ok(Value::Null)
         }
 
         async fn stamp(
@@ -325,4 +366,61 @@ fn typed_results_are_validated_as_written() {
         utc,
         strings("stamp", &json!({ "offset_minutes": 0 })).unwrap()
     );
+}
+
+fn shapes() -> Value {
+    json!({
+        "key": "0b5e2a6e-3c1f-4f6a-9d7e-2f1c8a9b4d3e",
+        "span": ["2024-02-27", "2024-03-01"],
+        "since": "2024-02-29T12:00:00-03:30",
+        "owner": { "id": "123e4567-e89b-12d3-a456-426614174000", "email": "ada@example.com" },
+    })
+}
+
+#[test]
+fn formats_inside_type_lists_tuples_defs_and_all_of_are_typed() {
+    let got = typed("shapes", &shapes()).expect("the call succeeds");
+    assert_eq!(
+        got,
+        json!({
+            "key": { "uuid_version": 4 },
+            "days": 3,
+            "offset_minutes": -210,
+            "owner": "123e4567-e89b-12d3-a456-426614174000",
+            "owner_domain": "example.com",
+        })
+    );
+    // The other type of the list is read as itself.
+    let mut args = shapes();
+    args["key"] = json!(7);
+    assert_eq!(
+        typed("shapes", &args).expect("an integer key")["key"],
+        json!({ "integer": 7 })
+    );
+    strings("shapes", &shapes()).expect("the strings' build takes the same call");
+}
+
+#[test]
+fn refusals_inside_the_wider_vocabulary_are_those_of_strings() {
+    let with = |pointer: &str, v: Value| {
+        let mut a = shapes();
+        *a.pointer_mut(pointer).expect("a key of shapes()") = v;
+        a
+    };
+    for (what, args) in [
+        ("type list", with("/key", json!("not-a-uuid"))),
+        ("type list type", with("/key", json!(1.5))),
+        ("tuple item", with("/span/1", json!("2023-02-29"))),
+        ("tuple length", with("/span", json!(["2024-02-27"]))),
+        ("$defs", with("/since", json!("2024-02-29"))),
+        ("allOf", with("/owner/id", json!("x"))),
+        ("allOf optional", with("/owner/email", json!("nobody"))),
+    ] {
+        let t = typed("shapes", &args).expect_err(what);
+        let s = strings("shapes", &args).expect_err(what);
+        assert_eq!(t.kind(), s.kind(), "{what}");
+        assert_eq!(t.to_string(), s.to_string(), "{what}");
+        assert_eq!(t.violations(), s.violations(), "{what}");
+        assert!(!t.violations().is_empty(), "{what}: {t}");
+    }
 }
