@@ -131,3 +131,63 @@ fn every_package_holds_its_sources_readme_and_licenses_and_no_tests() {
         );
     }
 }
+
+/// Every line of the docs that makes a crate depend on toolc or toolc-runtime works in a crate
+/// outside this repository: a version of this release, the repository's git URL, or a path to
+/// a checkout beside the crate (`../toolc`), never a path inside the repository.
+#[test]
+fn documented_dependency_lines_work_outside_the_repository() {
+    let version = env!("CARGO_PKG_VERSION");
+    let release = version.rsplit_once('.').map_or(version, |(mm, _)| mm);
+    let mut docs = vec![repo().join("README.md"), repo().join("runtime/README.md")];
+    for entry in std::fs::read_dir(repo().join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            docs.push(path);
+        }
+    }
+    let mut seen = 0;
+    for doc in docs {
+        let body = std::fs::read_to_string(&doc).unwrap();
+        for (start, _) in body.match_indices("toolc") {
+            // A dependency line starts a line (TOML) or an inline code span.
+            let before = body[..start].trim_end_matches([' ', '\t']);
+            if !(before.is_empty() || before.ends_with(['\n', '`'])) {
+                continue;
+            }
+            let rest = &body[start..];
+            let Some(value) = rest
+                .strip_prefix("toolc = ")
+                .or_else(|| rest.strip_prefix("toolc-runtime = "))
+            else {
+                continue;
+            };
+            // The value, `"…"` or `{ … }`, which may run over a line break.
+            let end = match value.chars().next() {
+                Some('{') => value.find('}').map(|i| i + 1),
+                Some('"') => value[1..].find('"').map(|i| i + 2),
+                _ => None,
+            };
+            let value = value[..end.unwrap_or(value.len())]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            seen += 1;
+            let line = body[..start].lines().count() + 1;
+            let at = format!("{}:{line}: {value}", doc.display());
+            let ok = value == format!("\"{release}\"")
+                || value.contains(&format!("version = \"{release}\""))
+                || value.contains("version = \"…\"")
+                || value.contains("git = \"")
+                || value.contains("path = \"../toolc");
+            assert!(
+                ok,
+                "{at}: not a dependency a crate outside the repository can use"
+            );
+        }
+    }
+    assert!(
+        seen >= 8,
+        "only {seen} dependency lines found: has their form changed?"
+    );
+}
