@@ -25,6 +25,10 @@ static ANY: LazyLock<SchemaNode> = LazyLock::new(SchemaNode::default);
 pub enum Step {
     Property(String),
     Items,
+    /// The item at one position of a tuple (`prefixItems`).
+    Item(usize),
+    /// The names of an object's properties (`propertyNames`).
+    Names,
     /// The values of properties beyond the declared ones.
     Extra,
     /// A branch of `anyOf` or `oneOf`, by its index in the new schema (in
@@ -46,6 +50,8 @@ pub fn path_text(path: &[Step]) -> String {
                 out.push_str(name);
             }
             Step::Items => out.push_str("[]"),
+            Step::Item(i) => out.push_str(&format!("[{i}]")),
+            Step::Names => out.push_str("<propertyNames>"),
             Step::Extra => out.push_str(".*"),
             Step::Branch(k, i) => out.push_str(&format!("<{}/{i}>", k.as_str())),
             Step::AllOf(i) => out.push_str(&format!("<allOf/{i}>")),
@@ -65,6 +71,8 @@ pub fn pointer(path: &[Step]) -> String {
                 out.push_str(&crate::manifest::node::escape_pointer_token(name));
             }
             Step::Items => out.push_str("/items"),
+            Step::Item(i) => out.push_str(&format!("/prefixItems/{i}")),
+            Step::Names => out.push_str("/propertyNames"),
             Step::Extra => out.push_str("/additionalProperties"),
             Step::Branch(k, i) => out.push_str(&format!("/{}/{i}", k.as_str())),
             Step::AllOf(i) => out.push_str(&format!("/allOf/{i}")),
@@ -120,6 +128,17 @@ fn node(schemas: &Schemas, id: Option<SchemaId>) -> &SchemaNode {
     match id {
         Some(id) => schemas.get(id),
         None => &ANY,
+    }
+}
+
+/// The most items an array takes: its `maxItems`, or the length of its tuple when `items`
+/// takes nothing past it, whichever is fewer.
+fn most_items(s: &Schemas, n: &SchemaNode) -> Option<u64> {
+    let tuple = n.prefix_items.as_ref().map_or(0, Vec::len) as u64;
+    let closed = n.items.is_some_and(|i| s.get(s.deref(i)).is_nothing());
+    match (n.max_items, closed.then_some(tuple)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -716,7 +735,10 @@ impl Walker<'_> {
             Self::at(o, on, Keyword::MinItems),
             Self::at(n, nn, Keyword::MinItems),
         );
-        let (a, b) = (count(on.max_items), count(nn.max_items));
+        // The most items it takes: `maxItems`, or fewer when a tuple closed by
+        // `items: false` ends first (the two spellings of one tuple compare equal).
+        let (ma, mb) = (most_items(self.old, on), most_items(self.new, nn));
+        let (a, b) = (count(ma), count(mb));
         self.moved(
             upper_moved(&a, &b),
             "`maxItems`",
@@ -742,9 +764,32 @@ impl Walker<'_> {
                 Self::at(n, nn, Keyword::UniqueItems),
             );
         }
-        self.path.push(Step::Items);
-        self.pair(on.items, nn.items, depth + 1);
-        self.path.pop();
+        // A tuple, position by position: an item is its `prefixItems` entry, or past
+        // them what `items` says of the rest.
+        let (po, pn) = (
+            on.prefix_items.as_deref().unwrap_or_default(),
+            nn.prefix_items.as_deref().unwrap_or_default(),
+        );
+        // A position one side cannot reach is told by the change of `maxItems` above.
+        let reaches = |most: Option<u64>, i: usize| most.is_none_or(|m| (i as u64) < m);
+        for i in 0..po.len().max(pn.len()) {
+            if !(reaches(ma, i) && reaches(mb, i)) {
+                continue;
+            }
+            self.path.push(Step::Item(i));
+            self.pair(
+                po.get(i).copied().or(on.items),
+                pn.get(i).copied().or(nn.items),
+                depth + 1,
+            );
+            self.path.pop();
+        }
+        // Items past the tuple, when both sides take some.
+        if reaches(ma, po.len()) && reaches(mb, pn.len()) {
+            self.path.push(Step::Items);
+            self.pair(on.items, nn.items, depth + 1);
+            self.path.pop();
+        }
     }
 
     fn objects(
@@ -822,6 +867,16 @@ impl Walker<'_> {
                 Self::at(o, on, Keyword::Properties),
                 Some(q.span),
             );
+            self.path.pop();
+        }
+        // Property names are strings: only their values and string bounds can change.
+        let names = |s: &Schemas, x: &SchemaNode| x.property_names.map(|i| s.deref(i));
+        let (na, nb) = (names(old, on), names(new, nn));
+        if na.is_some() || nb.is_some() {
+            let (a, b) = (node(old, na), node(new, nb));
+            self.path.push(Step::Names);
+            self.listed(na, a, nb, b);
+            self.strings(na, a, nb, b);
             self.path.pop();
         }
         let (ca, cb) = (on.closed(old), nn.closed(new));

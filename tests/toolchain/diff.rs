@@ -826,6 +826,105 @@ fn union_branches_are_paired_by_meaning_not_position() {
 }
 
 #[test]
+fn tuples_are_compared_position_by_position() {
+    let pair = |second: &str| {
+        format!(
+            "{{ type: array, prefixItems: [{{ type: string }}, {second}], items: false, minItems: 2 }}"
+        )
+    };
+    let old = pair("{ type: integer, maximum: 10 }");
+    assert_eq!(
+        only(&param(&old, true), &param(&pair("{ type: string }"), true)),
+        (
+            K::TypeChanged,
+            C,
+            "tool `a`: parameter `p[1]` took integer, now takes string".into()
+        )
+    );
+    assert_eq!(
+        only(
+            &param(&old, true),
+            &param(&pair("{ type: integer, maximum: 5 }"), true)
+        ),
+        (
+            K::BoundTightened,
+            C,
+            "tool `a`: parameter `p[1]` now has the upper bound <= 5 (it was <= 10)".into()
+        )
+    );
+    // The draft-07 spelling of the same tuple means the same.
+    let draft07 = "{ type: array, items: [{ type: string }, { type: integer, maximum: 10 }], minItems: 2, maxItems: 2 }";
+    assert_eq!(changes(&param(&old, true), &param(draft07, true)), []);
+    // A position only one side reaches is the change of how many items it takes.
+    let three = "{ type: array, prefixItems: [{ type: string }, { type: integer, maximum: 10 }, { type: boolean }], items: false, minItems: 3 }";
+    let found: Vec<(ChangeKind, Class)> = changes(&param(three, true), &param(&old, true))
+        .into_iter()
+        .map(|(k, c, _)| (k, c))
+        .collect();
+    assert_eq!(found, [(K::BoundLoosened, OK), (K::BoundTightened, C)]);
+}
+
+#[test]
+fn property_names_are_compared_as_values() {
+    let map = |names: &str| {
+        format!(
+            "{{ type: object, propertyNames: {names}, additionalProperties: {{ type: integer }} }}"
+        )
+    };
+    let old = map("{ enum: [a, b, c] }");
+    assert_eq!(
+        only(&param(&old, true), &param(&map("{ enum: [a, b] }"), true)),
+        (
+            K::EnumNarrowed,
+            C,
+            "tool `a`: parameter `p<propertyNames>` no longer allows `c`".into()
+        )
+    );
+    // In a result, fewer keys are no surprise.
+    assert_eq!(
+        only(&returns(&old), &returns(&map("{ enum: [a, b] }"))).1,
+        OK
+    );
+    // Names are strings: writing their type changes nothing.
+    assert_eq!(
+        changes(
+            &param(&old, true),
+            &param(&map("{ type: string, enum: [a, b, c] }"), true)
+        ),
+        []
+    );
+    // Names limited where they were free.
+    let open = "{ type: object, additionalProperties: { type: integer } }";
+    assert_eq!(
+        only(&param(open, true), &param(&map("{ maxLength: 3 }"), true)).0,
+        K::BoundTightened
+    );
+}
+
+#[test]
+fn a_schemas_own_definitions_are_followed() {
+    let defs = |unit: &str| {
+        tool(&format!(
+            "        parameters:\n          type: object\n          $defs:\n            Unit: {unit}\n          properties:\n            u: {{ $ref: \"#/$defs/Unit\" }}\n"
+        ))
+    };
+    let old = defs("{ type: string, enum: [m, km, mi] }");
+    assert_eq!(
+        only(&old, &defs("{ type: string, enum: [m, km] }")),
+        (
+            K::EnumNarrowed,
+            C,
+            "tool `a`: parameter `u` no longer allows `mi`".into()
+        )
+    );
+    // Inlined, the same schema is unchanged.
+    let inline = tool(
+        "        parameters:\n          type: object\n          properties:\n            u: { type: string, enum: [m, km, mi] }\n",
+    );
+    assert_eq!(changes(&old, &inline), []);
+}
+
+#[test]
 fn pointers_lead_to_the_value_through_references() {
     let named = format!(
         "{}types:\n  Page: {{ type: object, properties: {{ size: {{ type: integer, maximum: 100 }} }} }}\n",
