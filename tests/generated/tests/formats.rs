@@ -15,8 +15,8 @@ use toolc_runtime::{HandlerError, ToolContext, ToolError};
 mod typed {
     use super::*;
     use typed_formats::toolboxes::formats::{
-        DefaultsParams, EchoParams, Formats, Scope, ShapesParams, ShapesParamsKey, StampParams,
-        StampReturns,
+        DefaultsParams, DefaultsParamsKey, EchoParams, Formats, Scope, ShapesParams,
+        ShapesParamsKey, StampParams, StampReturns,
     };
 
     /// Reads each value through its type's own API, so a `String` would not compile.
@@ -66,6 +66,11 @@ mod typed {
                 "email": email,
                 "site": site,
                 "contact": p.contact.email,
+                "key": match p.key {
+                    DefaultsParamsKey::String(id) => id.get_version_num(),
+                    DefaultsParamsKey::Integer(_) => 0,
+                },
+                "span_days": (p.span.1 - p.span.0).num_days(),
             }))
         }
 
@@ -342,6 +347,9 @@ fn defaults_in_typed_formats_are_built_as_their_types() {
             "email": "ada@example.com",
             "site": "https://example.com/a?b#c",
             "contact": "grace@example.com",
+            // A default in a type list and in a tuple is built as its type too.
+            "key": 4,
+            "span_days": 2,
         })
     );
     // The strings' build applies the same defaults, as written.
