@@ -19,6 +19,7 @@ pub mod context;
 pub mod descriptor;
 pub mod dispatch;
 pub mod errors;
+pub mod formats;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod policy;
@@ -46,6 +47,17 @@ pub use search::SearchHit;
 pub use store::{MemoryStore, PolicyStore, RateDecision, StoreError};
 pub use trace::{RESULT_PREVIEW_LIMIT, result_preview};
 
+/// The `uuid` crate, whose `Uuid` is the type of `format: uuid` in toolsets generated with typed
+/// formats (feature `uuid`).
+#[cfg(feature = "uuid")]
+pub use uuid;
+
+/// The `chrono` crate, whose `DateTime<FixedOffset>` and `NaiveDate` are the types of
+/// `format: date-time` and `format: date` in toolsets generated with typed formats (feature
+/// `chrono`).
+#[cfg(feature = "chrono")]
+pub use chrono;
+
 /// What generated code calls and users do not: no API of its own, free to change with the
 /// generated-code API (`require_api!`).
 #[doc(hidden)]
@@ -54,7 +66,48 @@ pub mod __private {
     pub use serde_json;
 
     pub use crate::__toolc_require_api as require_api;
+    pub use crate::__toolc_require_feature as require_feature;
     pub use crate::dispatch::{check_arguments_refined, run_play_refined, run_tool_refined};
+
+    #[cfg(feature = "chrono")]
+    pub use chrono::{DateTime, FixedOffset, NaiveDate};
+    #[cfg(feature = "uuid")]
+    pub use uuid::Uuid;
+
+    #[cfg(not(feature = "uuid"))]
+    pub use crate::missing::Uuid;
+    #[cfg(not(feature = "chrono"))]
+    pub use crate::missing::{DateTime, FixedOffset, NaiveDate};
+}
+
+/// Stand-ins for the types of a runtime feature that is off. Generated code names them only after
+/// `require_feature!` has failed the build with the message that says which feature to turn
+/// on; they keep that message from being buried under errors about missing paths.
+#[doc(hidden)]
+pub mod missing {
+    macro_rules! stand_in {
+        ($($name:ident $(<$p:ident>)?),*) => {$(
+            /// A stand-in: the runtime feature that provides this type is off.
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum $name $(<$p>)? {
+                $(#[doc(hidden)] Never(::core::marker::PhantomData<$p>, ::core::convert::Infallible))?
+            }
+
+            impl $(<$p>)? serde::Serialize for $name $(<$p>)? {
+                fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+                    Err(serde::ser::Error::custom("a runtime feature is off"))
+                }
+            }
+
+            impl<'de $(, $p)?> serde::Deserialize<'de> for $name $(<$p>)? {
+                fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+                    Err(serde::de::Error::custom("a runtime feature is off"))
+                }
+            }
+        )*};
+    }
+
+    stand_in!(Uuid, DateTime<Tz>, FixedOffset, NaiveDate);
 }
 
 /// Called once at the top of every generated file with the generated-code API it was written
@@ -63,10 +116,11 @@ pub mod __private {
 /// any other, so a generated file and a runtime that do not match fail on this line rather
 /// than on whatever item changed between them.
 ///
-/// API 1 is the code toolc 0.1 first generated; API 2 adds refinements (`run_tool_refined`
-/// and friends) and sensitive schema nodes (`Schema::sensitive`). An API gets a new number
-/// whenever generated code needs something of the runtime that an older runtime lacks; a
-/// runtime keeps serving the older APIs it is still compatible with.
+/// API 1 is the code the first toolc 0.1 generated; API 2 adds `require_feature!` and the typed
+/// formats, refinements (`run_tool_refined` and friends) and sensitive schema nodes
+/// (`Schema::sensitive`). An API gets a new number whenever generated code needs something of
+/// the runtime that an older runtime lacks; a runtime keeps serving the older APIs it is still
+/// compatible with.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __toolc_require_api {
@@ -81,6 +135,63 @@ macro_rules! __toolc_require_api {
             ", and the toolc-runtime this crate depends on serves APIs 1 and 2: depend on toolc-runtime ",
             $toolc,
             " in [dependencies], the version of toolc in [build-dependencies], then rebuild"
+        ));
+    };
+}
+
+/// Called at the top of a generated file for each runtime feature its code needs: typed formats
+/// need `uuid` (for `format: uuid`) and `chrono` (for `date-time` and `date`). It expands to
+/// nothing when the feature is on, and otherwise to a compile error naming the feature and the
+/// line that turns it on.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolc_require_feature {
+    (uuid, $why:literal) => {
+        $crate::__toolc_feature_uuid!($why);
+    };
+    (chrono, $why:literal) => {
+        $crate::__toolc_feature_chrono!($why);
+    };
+}
+
+#[cfg(feature = "uuid")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolc_feature_uuid {
+    ($why:literal) => {};
+}
+
+#[cfg(not(feature = "uuid"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolc_feature_uuid {
+    ($why:literal) => {
+        ::core::compile_error!(::core::concat!(
+            "this toolset was generated with typed formats and reads ",
+            $why,
+            " as `uuid::Uuid`, which needs the `uuid` feature of toolc-runtime: depend on it with \
+             `toolc-runtime = { version = \"…\", features = [\"uuid\"] }` in [dependencies]"
+        ));
+    };
+}
+
+#[cfg(feature = "chrono")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolc_feature_chrono {
+    ($why:literal) => {};
+}
+
+#[cfg(not(feature = "chrono"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolc_feature_chrono {
+    ($why:literal) => {
+        ::core::compile_error!(::core::concat!(
+            "this toolset was generated with typed formats and reads ",
+            $why,
+            " as chrono types, which needs the `chrono` feature of toolc-runtime: depend on it \
+             with `toolc-runtime = { version = \"…\", features = [\"chrono\"] }` in [dependencies]"
         ));
     };
 }

@@ -164,7 +164,11 @@ fn a_refinement_failure_lists_every_violation_with_its_pointer_and_the_handler_d
 
 #[test]
 fn a_refinement_failure_is_the_same_tool_result_as_a_schema_violation() {
-    let agent = agents::secrets(Rooms::default(), Trips);
+    let agent = agents::Secrets {
+        calendar: Rooms::default(),
+        planning: Trips,
+    }
+    .build();
     let ctx = CallContext::new("call-1");
     let refined = super::block_on(agent.call_result("book_room", TWO_PROBLEMS, &ctx));
     let schema = super::block_on(agent.call_result(
@@ -312,7 +316,11 @@ fn plays_are_refined_too_and_fail_as_an_envelope() {
     assert_eq!(checked.message(), err.message());
     assert!(planning::check_arguments("plan_trip", backwards).is_ok());
 
-    let agent = agents::secrets(Rooms::default(), Trips);
+    let agent = agents::Secrets {
+        calendar: Rooms::default(),
+        planning: Trips,
+    }
+    .build();
     let envelope = super::block_on(agent.call("plan_trip", backwards, &CallContext::new("c")))
         .expect("plays answer failures as a value");
     assert_eq!(envelope["kind"], "arguments_invalid");

@@ -190,12 +190,13 @@ impl Subscriber for Recorder {
 /// every event the call emitted.
 fn call(token: &str, tool: &str, arguments: &str) -> (ToolResult, Vec<BTreeMap<String, String>>) {
     let recorder = Recorder::default();
-    let agent = agents::secrets(
-        Vault {
+    let agent = agents::Secrets {
+        calendar: Vault {
             token: token.into(),
         },
-        Trips,
-    );
+        planning: Trips,
+    }
+    .build();
     let result = tracing::subscriber::with_default(recorder.clone(), || {
         super::block_on(agent.call_result(tool, arguments, &CallContext::new("call-1")))
     });
