@@ -693,13 +693,15 @@ impl<'a> Gen<'a> {
     }
 }
 
-/// A property's default: its own, or its referenced type's.
+/// A property's default: its own, or its referenced type's; none for a
+/// `default: null` its schema does not accept (an absent value stays absent).
 pub(super) fn default_of(schemas: &Schemas, id: SchemaId) -> Option<&serde_json::Value> {
     let n = schemas.get(id);
     n.default
         .as_ref()
         .or_else(|| schemas.resolved(id).default.as_ref())
         .map(|d| &d.value)
+        .filter(|d| !d.is_null() || !crate::model::schema::null_default_unapplied(schemas, id))
 }
 
 /// The values of an enum when they are all strings.
