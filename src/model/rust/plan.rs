@@ -673,7 +673,7 @@ impl<'a> Gen<'a> {
         }
         let mut variants: Vec<(String, Ty)> = Vec::new();
         for (i, b) in &non_null {
-            let vname = branch_name(schemas, *b, *i);
+            let vname = branch_name(schemas, &self.rust_names, *b, *i);
             let t = self.ty(*b, &format!("{hint}{vname}"), module);
             let mut ident = vname.clone();
             let mut k = 2;
@@ -761,10 +761,20 @@ fn discriminator(schemas: &Schemas, branches: &[SchemaId]) -> Option<String> {
     None
 }
 
-fn branch_name(schemas: &Schemas, b: SchemaId, i: usize) -> String {
+fn branch_name(
+    schemas: &Schemas,
+    rust_names: &BTreeMap<String, String>,
+    b: SchemaId,
+    i: usize,
+) -> String {
     let n = schemas.get(b);
     if let Some(r) = &n.reference {
-        return r.name.clone();
+        // The referenced type's Rust name: a schema's own definition may be
+        // named in any case (`richTextRequest` is `RichTextRequest`).
+        return rust_names
+            .get(&r.name)
+            .cloned()
+            .unwrap_or_else(|| r.name.clone());
     }
     match n.types.as_slice() {
         [JsonType::String] => "String".into(),
