@@ -2,20 +2,28 @@
 """Capture an MCP server's `tools/list` as the server sends it.
 
     scripts/capture_mcp_tools.py OUT.json -- COMMAND [ARGS...]
+    scripts/capture_mcp_tools.py OUT.json --snapshots DIR
 
 Starts COMMAND, speaks MCP over its stdin and stdout (newline-delimited
 JSON-RPC, as MCP's stdio transport does), initializes, asks `tools/list`
 (following `nextCursor` until the last page) and writes
 `{"tools": [...]}` to OUT.json: the tools of every page, in the order
-received, each object with its keys in the order the server wrote them.
-Only the indentation is the script's own. The server's `serverInfo` and the
+received, each object with its keys in the order the server wrote them,
+every value as Python's `json` reads it. The layout is the script's own
+(two-space indentation, non-ASCII characters as they are), and so is the
+spelling of a float (`1e3` is written `1000.0`); the values are the server's. The server's `serverInfo` and the
 negotiated protocol version are printed on stderr, for the corpus README.
 
 It uses nothing but the Python standard library and sends nothing but
 `initialize`, `notifications/initialized` and `tools/list`.
+
+With `--snapshots DIR`, the tools are instead the JSON files `DIR/*.snap`,
+one tool each, in the order of their file names: for servers that keep a
+snapshot of every tool they list (github-mcp-server's `__toolsnaps__`).
 """
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -25,6 +33,8 @@ TIMEOUT_S = 60
 
 
 def main(argv):
+    if len(argv) == 4 and argv[2] == "--snapshots":
+        return from_snapshots(argv[1], argv[3])
     if len(argv) < 4 or argv[2] != "--":
         sys.exit(__doc__)
     out_path, command = argv[1], argv[3:]
@@ -55,9 +65,7 @@ def main(argv):
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
-    with open(out_path, "w", encoding="utf-8") as f:
-        json.dump({"tools": tools}, f, indent=2, ensure_ascii=False)
-        f.write("\n")
+    write(out_path, tools)
     print(
         json.dumps(
             {
@@ -68,6 +76,22 @@ def main(argv):
         ),
         file=sys.stderr,
     )
+
+
+def from_snapshots(out_path, folder):
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".snap"))
+    tools = []
+    for name in names:
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            tools.append(json.load(f))
+    write(out_path, tools)
+    print(json.dumps({"snapshots": len(tools)}), file=sys.stderr)
+
+
+def write(out_path, tools):
+    with open(out_path, "w", encoding="utf-8") as f:
+        json.dump({"tools": tools}, f, indent=2, ensure_ascii=False)
+        f.write("\n")
 
 
 def notify(server, method):
