@@ -1,0 +1,374 @@
+//! The real-world corpus (tests/realworld/, its README says where each list
+//! comes from): MCP servers' published tool lists, converted into manifests
+//! by scripts/mcp_to_manifest.py. For every server, the real `toolc` binary
+//! checks its manifest with no error and builds it (the `mcp` dialect); the
+//! MCP tool list toolc writes equals the server's own, tool by tool, up to
+//! the normalizations below, which toolc makes on purpose; and the Rust of
+//! every server compiles together, clippy `-D warnings` and rustdoc
+//! `-D warnings`.
+//!
+//! The normalizations, each counted and each held to its exact form:
+//!
+//! - `icons`, `_meta` and `execution` of a tool: the manifest has no key for
+//!   them yet, so the converter leaves them out (it names each on stderr).
+//! - The title: toolc lists a tool's `title` as both `title` and
+//!   `annotations.title`, so a tool that has only one of them gets the other.
+//! - Integer bounds: an integer schema whose bounds do not keep it within its
+//!   Rust type (`i64`; `i32`, `u32`, `u64` by `format`) gets that type's
+//!   `minimum`/`maximum`, the limits the generated handler holds to.
+//! - Definitions no `$ref` reaches: toolc lists a schema's `$defs` with the
+//!   definitions its schema uses, so one that nothing refers to is not listed.
+//!
+//! Any other difference fails the test.
+
+#[path = "support/scratch_crate.rs"]
+mod scratch_crate;
+
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The corpus's sources: every folder of tests/realworld with a tools.json.
+fn sources() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/realworld"))
+        .expect("tests/realworld")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("tools.json").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn toolc(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_toolc"))
+        .args(args)
+        .args(["--format", "plain", "--color", "never"])
+        .output()
+        .expect("toolc runs")
+}
+
+/// A difference toolc makes on purpose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Normalization {
+    KeyWithoutManifestKey,
+    TitleInBothPlaces,
+    IntegerBounds,
+    UnusedDefinition,
+}
+
+type Counts = BTreeMap<Normalization, usize>;
+
+/// The tool keys the manifest has no place for yet.
+const LEFT_OUT: [&str; 3] = ["icons", "_meta", "execution"];
+
+/// The differences between a server's tool and the tool toolc lists, beyond
+/// the normalizations (which are counted).
+fn differences(original: &Value, listed: &Value, counts: &mut Counts) -> Vec<String> {
+    let mut expected = original.as_object().expect("a tool is an object").clone();
+    for key in LEFT_OUT {
+        if expected.remove(key).is_some() {
+            *counts.entry(Normalization::KeyWithoutManifestKey).or_default() += 1;
+        }
+    }
+    let title = expected
+        .get("title")
+        .or_else(|| expected.get("annotations")?.get("title"))
+        .cloned();
+    if let Some(title) = title {
+        let mut added = false;
+        if !expected.contains_key("title") {
+            expected.insert("title".into(), title.clone());
+            added = true;
+        }
+        let annotations = expected
+            .entry("annotations")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(a) = annotations.as_object_mut()
+            && !a.contains_key("title")
+        {
+            a.insert("title".into(), title);
+            added = true;
+        }
+        if added {
+            *counts.entry(Normalization::TitleInBothPlaces).or_default() += 1;
+        }
+    }
+    let mut out = Vec::new();
+    let listed = listed.as_object().expect("a listed tool is an object");
+    let keys: BTreeSet<&String> = expected.keys().chain(listed.keys()).collect();
+    for key in keys {
+        match (expected.get(key), listed.get(key)) {
+            (Some(_), None) => out.push(format!("`{key}` is not listed")),
+            (None, Some(_)) => out.push(format!("`{key}` is listed, but the server has none")),
+            (Some(e), Some(l)) if key == "inputSchema" || key == "outputSchema" => {
+                schema_differences(e, l, &format!("/{key}"), true, counts, &mut out);
+            }
+            (Some(e), Some(l)) if e != l => out.push(format!("`{key}` differs: {e} → {l}")),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Compares a schema node by node: a listed key the server lacks is allowed
+/// only as an integer bound of the Rust type, and at the root, `$defs` may
+/// lack the definitions no `$ref` reaches.
+fn schema_differences(
+    original: &Value,
+    listed: &Value,
+    at: &str,
+    root: bool,
+    counts: &mut Counts,
+    out: &mut Vec<String>,
+) {
+    match (original, listed) {
+        (Value::Object(o), Value::Object(l)) => {
+            let mut o = o.clone();
+            if root {
+                drop_unused_definitions(&mut o, counts);
+            }
+            for (key, ov) in &o {
+                match l.get(key) {
+                    Some(lv) => {
+                        schema_differences(ov, lv, &format!("{at}/{key}"), false, counts, out)
+                    }
+                    None => out.push(format!("{at}/{key} is not listed")),
+                }
+            }
+            for (key, lv) in l {
+                if o.contains_key(key) {
+                    continue;
+                }
+                if is_added_integer_bound(&o, key, lv) {
+                    *counts.entry(Normalization::IntegerBounds).or_default() += 1;
+                } else {
+                    out.push(format!("{at}/{key} is listed ({lv}), but the server has none"));
+                }
+            }
+        }
+        (Value::Array(o), Value::Array(l)) if o.len() == l.len() => {
+            for (i, (ov, lv)) in o.iter().zip(l).enumerate() {
+                schema_differences(ov, lv, &format!("{at}/{i}"), false, counts, out);
+            }
+        }
+        (o, l) if o == l => {}
+        (o, l) => out.push(format!("{at} differs: {o} → {l}")),
+    }
+}
+
+/// Whether `key: value`, absent from the server's `node`, is the bound toolc
+/// adds to an integer schema: the limit of its Rust type on that side.
+fn is_added_integer_bound(node: &Map<String, Value>, key: &str, value: &Value) -> bool {
+    let types: Vec<&str> = match node.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => return false,
+    };
+    if !types.contains(&"integer") || types.contains(&"number") {
+        return false;
+    }
+    let (lo, hi): (i128, i128) = match node.get("format").and_then(Value::as_str) {
+        Some("int32") => (i32::MIN.into(), i32::MAX.into()),
+        Some("uint32") => (0, u32::MAX.into()),
+        Some("uint64") => (0, u64::MAX.into()),
+        _ => (i64::MIN.into(), i64::MAX.into()),
+    };
+    let n = value
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| value.as_u64().map(i128::from));
+    match key {
+        "minimum" => n == Some(lo),
+        "maximum" => n == Some(hi),
+        _ => false,
+    }
+}
+
+/// Removes from a root schema's `$defs` (or `definitions`) each definition
+/// that no `$ref` of the schema reaches, and the map when none is left.
+fn drop_unused_definitions(root: &mut Map<String, Value>, counts: &mut Counts) {
+    for (key, prefix) in [("$defs", "#/$defs/"), ("definitions", "#/definitions/")] {
+        let Some(Value::Object(defs)) = root.get(key).cloned() else {
+            continue;
+        };
+        let mut rest = root.clone();
+        rest.remove(key);
+        let mut reached = BTreeSet::new();
+        let mut pending = refs(&Value::Object(rest), prefix);
+        while let Some(name) = pending.pop() {
+            if reached.insert(name.clone())
+                && let Some(def) = defs.get(&name)
+            {
+                pending.extend(refs(def, prefix));
+            }
+        }
+        let kept: Map<String, Value> = defs
+            .iter()
+            .filter(|(name, _)| reached.contains(*name))
+            .map(|(n, d)| (n.clone(), d.clone()))
+            .collect();
+        *counts.entry(Normalization::UnusedDefinition).or_default() += defs.len() - kept.len();
+        if kept.is_empty() {
+            root.remove(key);
+        } else {
+            root.insert(key.into(), Value::Object(kept));
+        }
+    }
+}
+
+/// The definition names of the `$ref`s under `v` that start with `prefix`.
+fn refs(v: &Value, prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match (k.as_str(), x) {
+                    ("$ref", Value::String(r)) => {
+                        if let Some(name) = r.strip_prefix(prefix) {
+                            out.push(name.to_string());
+                        }
+                    }
+                    // Data, not schemas: a `$ref` in them refers to nothing.
+                    ("const" | "enum" | "default" | "examples", _) => {}
+                    _ => out.extend(refs(x, prefix)),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| out.extend(refs(x, prefix))),
+        _ => {}
+    }
+    out
+}
+
+#[test]
+fn the_manifests_are_what_the_converter_writes() {
+    let out = Command::new("python3")
+        .arg(repo().join("scripts/mcp_to_manifest.py"))
+        .arg("--check")
+        .arg(repo().join("tests/realworld"))
+        .output()
+        .expect("python3 runs scripts/mcp_to_manifest.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn every_source_checks_builds_lists_its_tools_as_published_and_compiles() {
+    let sources = sources();
+    let scratch = tempfile::tempdir().unwrap();
+    let mut compiled = Vec::new();
+    let mut counts = Counts::new();
+    let mut tools = 0;
+    let mut problems = Vec::new();
+    for dir in &sources {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let path = dir.to_str().unwrap();
+        let check = toolc(&["check", path]);
+        let stderr = String::from_utf8_lossy(&check.stderr);
+        assert!(
+            check.status.success() && !stderr.contains("error["),
+            "{name}: toolc check:\n{stderr}"
+        );
+        let out = scratch.path().join(&name);
+        let build = toolc(&["build", path, "--out", out.to_str().unwrap()]);
+        assert!(
+            build.status.success(),
+            "{name}: toolc build:\n{}",
+            String::from_utf8_lossy(&build.stderr)
+        );
+        // The implicit agent is named after the folder.
+        let agent = name.replace('-', "_");
+        let listed = read_json(&out.join("tools").join(&agent).join("mcp.json"));
+        let original = read_json(&dir.join("tools.json"));
+        let listed = listed["tools"].as_array().expect("a tools list");
+        let original = original["tools"].as_array().expect("a tools list");
+        let names = |l: &[Value]| -> Vec<String> {
+            l.iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+        };
+        assert_eq!(names(listed), names(original), "{name}: the tools listed");
+        for (o, l) in original.iter().zip(listed) {
+            for d in differences(o, l, &mut counts) {
+                problems.push(format!("{name}: {}: {d}", o["name"].as_str().unwrap()));
+            }
+        }
+        tools += original.len();
+        compiled.push((name, out.join("rust/toolset.rs")));
+    }
+    assert!(
+        problems.is_empty(),
+        "{} differences:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    // The corpus is what the README says it is: 300 tools or more.
+    assert!(
+        sources.len() >= 3 && tools >= 300,
+        "{} sources, {tools} tools",
+        sources.len()
+    );
+    eprintln!(
+        "{} sources, {tools} tools; normalizations: {counts:?}",
+        sources.len()
+    );
+    scratch_crate::compile_together(
+        "realworld",
+        "The Rust of every real-world tool list.",
+        &compiled,
+        "the Rust generated for the real-world corpus",
+    );
+}
+
+/// The comparison is as strict as it says: each normalization holds only in
+/// its exact form.
+#[test]
+fn the_comparison_allows_only_the_normalizations() {
+    let mut counts = Counts::new();
+    let tool = |extra: Value| {
+        let mut t = serde_json::json!({
+            "name": "t", "description": "d",
+            "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}
+        });
+        t.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        t
+    };
+    let bounded = serde_json::json!({"type": "object", "properties": {"n": {
+        "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}}});
+    // Bounds of i64, titles in both places, left-out keys: the same tool.
+    let o = tool(serde_json::json!({"title": "T", "icons": [], "execution": {}}));
+    let l = tool(serde_json::json!({"title": "T", "annotations": {"title": "T"},
+        "inputSchema": bounded}));
+    assert_eq!(differences(&o, &l, &mut counts), Vec::<String>::new());
+    // Another bound, another key, another title: differences.
+    let l = tool(serde_json::json!({"title": "T", "annotations": {"title": "T"},
+        "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}}}}));
+    assert_eq!(differences(&o, &l, &mut counts).len(), 1);
+    let l = tool(serde_json::json!({"title": "U", "annotations": {"title": "T"}}));
+    assert_eq!(differences(&o, &l, &mut counts).len(), 1);
+    let l = tool(serde_json::json!({"title": "T", "annotations": {"title": "T"},
+        "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "x": 1}}));
+    assert_eq!(differences(&o, &l, &mut counts).len(), 1);
+    // Definitions: only the unused ones may go.
+    let defs = serde_json::json!({"inputSchema": {"type": "object",
+        "$defs": {"A": {"type": "string"}, "B": {"$ref": "#/$defs/C"}, "C": {"type": "string"}, "D": {}},
+        "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/B"}, "e": {"const": {"$ref": "#/$defs/D"}}}}});
+    let mut used = defs.clone();
+    used["inputSchema"]["$defs"].as_object_mut().unwrap().remove("D");
+    let before = counts.get(&Normalization::UnusedDefinition).copied().unwrap_or(0);
+    assert!(differences(&tool(defs.clone()), &tool(used.clone()), &mut counts).is_empty());
+    assert_eq!(counts[&Normalization::UnusedDefinition], before + 1);
+    used["inputSchema"]["$defs"].as_object_mut().unwrap().remove("C");
+    assert_eq!(differences(&tool(defs), &tool(used), &mut counts).len(), 1);
+}
