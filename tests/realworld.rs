@@ -77,7 +77,9 @@ fn differences(original: &Value, listed: &Value, counts: &mut Counts) -> Vec<Str
     let mut expected = original.as_object().expect("a tool is an object").clone();
     for key in LEFT_OUT {
         if expected.remove(key).is_some() {
-            *counts.entry(Normalization::KeyWithoutManifestKey).or_default() += 1;
+            *counts
+                .entry(Normalization::KeyWithoutManifestKey)
+                .or_default() += 1;
         }
     }
     let title = expected
@@ -152,7 +154,9 @@ fn schema_differences(
                 if is_added_integer_bound(&o, key, lv) {
                     *counts.entry(Normalization::IntegerBounds).or_default() += 1;
                 } else {
-                    out.push(format!("{at}/{key} is listed ({lv}), but the server has none"));
+                    out.push(format!(
+                        "{at}/{key} is listed ({lv}), but the server has none"
+                    ));
                 }
             }
         }
@@ -296,7 +300,9 @@ fn every_source_checks_builds_lists_its_tools_as_published_and_compiles() {
         let listed = listed["tools"].as_array().expect("a tools list");
         let original = original["tools"].as_array().expect("a tools list");
         let names = |l: &[Value]| -> Vec<String> {
-            l.iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+            l.iter()
+                .map(|t| t["name"].as_str().unwrap().to_string())
+                .collect()
         };
         assert_eq!(names(listed), names(original), "{name}: the tools listed");
         for (o, l) in original.iter().zip(listed) {
@@ -341,34 +347,51 @@ fn the_comparison_allows_only_the_normalizations() {
             "name": "t", "description": "d",
             "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}
         });
-        t.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        t.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
         t
     };
     let bounded = serde_json::json!({"type": "object", "properties": {"n": {
         "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}}});
     // Bounds of i64, titles in both places, left-out keys: the same tool.
     let o = tool(serde_json::json!({"title": "T", "icons": [], "execution": {}}));
-    let l = tool(serde_json::json!({"title": "T", "annotations": {"title": "T"},
-        "inputSchema": bounded}));
+    let l = tool(
+        serde_json::json!({"title": "T", "annotations": {"title": "T"},
+        "inputSchema": bounded}),
+    );
     assert_eq!(differences(&o, &l, &mut counts), Vec::<String>::new());
     // Another bound, another key, another title: differences.
-    let l = tool(serde_json::json!({"title": "T", "annotations": {"title": "T"},
-        "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}}}}));
+    let l = tool(
+        serde_json::json!({"title": "T", "annotations": {"title": "T"},
+        "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}}}}),
+    );
     assert_eq!(differences(&o, &l, &mut counts).len(), 1);
     let l = tool(serde_json::json!({"title": "U", "annotations": {"title": "T"}}));
     assert_eq!(differences(&o, &l, &mut counts).len(), 1);
-    let l = tool(serde_json::json!({"title": "T", "annotations": {"title": "T"},
-        "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "x": 1}}));
+    let l = tool(
+        serde_json::json!({"title": "T", "annotations": {"title": "T"},
+        "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "x": 1}}),
+    );
     assert_eq!(differences(&o, &l, &mut counts).len(), 1);
     // Definitions: only the unused ones may go.
     let defs = serde_json::json!({"inputSchema": {"type": "object",
         "$defs": {"A": {"type": "string"}, "B": {"$ref": "#/$defs/C"}, "C": {"type": "string"}, "D": {}},
         "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/B"}, "e": {"const": {"$ref": "#/$defs/D"}}}}});
     let mut used = defs.clone();
-    used["inputSchema"]["$defs"].as_object_mut().unwrap().remove("D");
-    let before = counts.get(&Normalization::UnusedDefinition).copied().unwrap_or(0);
+    used["inputSchema"]["$defs"]
+        .as_object_mut()
+        .unwrap()
+        .remove("D");
+    let before = counts
+        .get(&Normalization::UnusedDefinition)
+        .copied()
+        .unwrap_or(0);
     assert!(differences(&tool(defs.clone()), &tool(used.clone()), &mut counts).is_empty());
     assert_eq!(counts[&Normalization::UnusedDefinition], before + 1);
-    used["inputSchema"]["$defs"].as_object_mut().unwrap().remove("C");
+    used["inputSchema"]["$defs"]
+        .as_object_mut()
+        .unwrap()
+        .remove("C");
     assert_eq!(differences(&tool(defs), &tool(used), &mut counts).len(), 1);
 }

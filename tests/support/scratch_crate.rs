@@ -48,7 +48,10 @@ pub fn compile_together(name: &str, what: &str, files: &[(String, PathBuf)], fai
         let out = Command::new(env!("CARGO"))
             .args(args)
             .current_dir(&krate)
-            .env("CARGO_TARGET_DIR", repo.join("target").join("compile-tests"))
+            .env(
+                "CARGO_TARGET_DIR",
+                repo.join("target").join("compile-tests"),
+            )
             .env_remove("RUSTFLAGS")
             .env("RUSTDOCFLAGS", "-D warnings")
             .env("CARGO_TERM_COLOR", "never")

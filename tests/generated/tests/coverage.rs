@@ -160,7 +160,8 @@ fn equivalent_forms_some_dialects_are_shown_are_read_back() {
 
 #[test]
 fn capitalized_names_camel_case_definitions_and_null_defaults() {
-    let call = |arguments: &str| super::call(&ShapesToolbox::new(Echo), "API-set-parent", arguments);
+    let call =
+        |arguments: &str| super::call(&ShapesToolbox::new(Echo), "API-set-parent", arguments);
     let got = call(r#"{"parent": {"page_id": "p1"}}"#).expect("accepted");
     // An absent `note` stays absent: its `default: null` is not applied.
     assert_eq!(got, json!({"page": "p1", "note": null}));
