@@ -28,6 +28,7 @@ use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use toolc::lint::Dialect;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -334,6 +335,160 @@ fn every_source_checks_builds_lists_its_tools_as_published_and_compiles() {
         "The Rust of every real-world tool list.",
         &compiled,
         "the Rust generated for the real-world corpus",
+    );
+}
+
+// ------------------------------------------------------------ what each dialect finds
+
+const TABLE_START: &str = "<!-- realworld-lint-table: written by tests/realworld.rs (TOOLC_BLESS=1 cargo test --test realworld) -->";
+const TABLE_END: &str = "<!-- /realworld-lint-table -->";
+
+/// How many tools of a rule's row are named; past it, the first few and a count.
+const NAMED: usize = 5;
+
+/// A rule firing in a dialect: the dialect, the rule, the severity.
+type Finding = (Dialect, String, String);
+
+/// What `toolc lint DIR --dialect D --format json` reports for every corpus
+/// folder and every dialect: per (dialect, rule, severity), the tools it
+/// names, as `folder/tool`; and the corpus's number of tools. Notes are left
+/// out; every error and warning names its tool.
+fn lint_findings() -> (BTreeMap<Finding, BTreeSet<String>>, usize) {
+    let mut findings: BTreeMap<Finding, BTreeSet<String>> = BTreeMap::new();
+    let mut total = 0;
+    for dir in sources() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        total += read_json(&dir.join("tools.json"))["tools"]
+            .as_array()
+            .map_or(0, Vec::len);
+        for dialect in Dialect::ALL {
+            let out = Command::new(env!("CARGO_BIN_EXE_toolc"))
+                .args(["lint", dir.to_str().unwrap()])
+                .args(["--dialect", dialect.as_str(), "--format", "json"])
+                .output()
+                .expect("toolc runs");
+            // 0: no error; 1: errors found. Anything else is toolc failing.
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{name}, {}: {}",
+                dialect.as_str(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+            for d in report["diagnostics"].as_array().expect("diagnostics") {
+                let (Some(code), Some(severity)) = (d["code"].as_str(), d["severity"].as_str())
+                else {
+                    panic!(
+                        "{name}, {}: a diagnostic without code or severity: {d}",
+                        dialect.as_str()
+                    );
+                };
+                if severity == "note" {
+                    continue;
+                }
+                let Some(tool) = d["tool"].as_str() else {
+                    panic!(
+                        "{name}, {}: a {severity} that names no tool: {d}",
+                        dialect.as_str()
+                    );
+                };
+                findings
+                    .entry((dialect, code.to_string(), severity.to_string()))
+                    .or_default()
+                    .insert(format!("{name}/{tool}"));
+            }
+        }
+    }
+    (findings, total)
+}
+
+/// The findings as Markdown: per dialect, how many tools it would reject
+/// (an error) and how many it would only warn about; then per rule that
+/// fired, on how many tools, which (all of them up to [`NAMED`]), and why.
+fn lint_table(findings: &BTreeMap<Finding, BTreeSet<String>>, total: usize) -> String {
+    let mut out = String::from(
+        "| dialect | tools rejected (an error) | tools only warned about | of |\n|---|---|---|---|\n",
+    );
+    for dialect in Dialect::ALL {
+        let tools = |wanted: &str| -> BTreeSet<&String> {
+            findings
+                .iter()
+                .filter(|((d, _, severity), _)| *d == dialect && severity == wanted)
+                .flat_map(|(_, tools)| tools)
+                .collect()
+        };
+        let rejected = tools("error");
+        let only_warned = tools("warning").difference(&rejected).count();
+        out.push_str(&format!(
+            "| `{}` | {} | {only_warned} | {total} |\n",
+            dialect.as_str(),
+            rejected.len()
+        ));
+    }
+    out.push_str(
+        "\n| dialect | rule | severity | tools | which | why |\n|---|---|---|---|---|---|\n",
+    );
+    let mut rows: Vec<(&Finding, &BTreeSet<String>)> = findings.iter().collect();
+    // Per dialect, errors first, then the rules that fire most.
+    rows.sort_by_key(|((dialect, code, severity), tools)| {
+        (
+            *dialect,
+            severity.clone(),
+            std::cmp::Reverse(tools.len()),
+            code.clone(),
+        )
+    });
+    for ((dialect, code, severity), tools) in rows {
+        let shown = if tools.len() <= NAMED { NAMED } else { 3 };
+        let mut which: Vec<String> = tools.iter().take(shown).map(|t| format!("`{t}`")).collect();
+        if tools.len() > shown {
+            which.push(format!("and {} more", tools.len() - shown));
+        }
+        let why = toolc::lint::rule(code).map_or("", |r| r.message);
+        out.push_str(&format!(
+            "| `{}` | [`{code}`](#{code}) | {severity} | {} | {} | {} |\n",
+            dialect.as_str(),
+            tools.len(),
+            which.join(", "),
+            why.replace('|', "\\|")
+        ));
+    }
+    out
+}
+
+/// docs/lint-rules.md's table of what each dialect finds in the corpus is
+/// what `toolc lint` finds now; `TOOLC_BLESS=1` writes it instead.
+#[test]
+fn the_lint_table_of_docs_lint_rules_md_is_current() {
+    let (findings, total) = lint_findings();
+    // The servers' own dialect rejects none of their tools.
+    let mcp_errors: Vec<_> = findings
+        .iter()
+        .filter(|((d, _, severity), _)| *d == Dialect::Mcp && severity == "error")
+        .collect();
+    assert!(mcp_errors.is_empty(), "mcp errors: {mcp_errors:?}");
+    let table = format!("\n{}", lint_table(&findings, total));
+    let path = repo().join("docs/lint-rules.md");
+    let docs = std::fs::read_to_string(&path).expect("docs/lint-rules.md");
+    let (Some(start), Some(end)) = (docs.find(TABLE_START), docs.find(TABLE_END)) else {
+        panic!("docs/lint-rules.md lacks the markers `{TABLE_START}` and `{TABLE_END}`");
+    };
+    let body = start + TABLE_START.len();
+    assert!(
+        body <= end,
+        "docs/lint-rules.md: `{TABLE_END}` comes before `{TABLE_START}`"
+    );
+    if docs[body..end] == table {
+        return;
+    }
+    if std::env::var_os("TOOLC_BLESS").is_some() {
+        let updated = format!("{}{table}{}", &docs[..body], &docs[end..]);
+        std::fs::write(&path, updated).expect("docs/lint-rules.md written");
+        return;
+    }
+    panic!(
+        "docs/lint-rules.md's table of what each dialect finds in tests/realworld is not current; \
+         run `TOOLC_BLESS=1 cargo test --test realworld` to write it. It is now:\n{table}"
     );
 }
 
