@@ -67,6 +67,31 @@ enum Normalization {
     UnusedDefinition,
 }
 
+impl Normalization {
+    const ALL: [Normalization; 4] = [
+        Normalization::KeyWithoutManifestKey,
+        Normalization::TitleInBothPlaces,
+        Normalization::IntegerBounds,
+        Normalization::UnusedDefinition,
+    ];
+
+    /// The first cell of its row in tests/realworld/README.md.
+    fn readme_row(self) -> &'static str {
+        match self {
+            Normalization::KeyWithoutManifestKey => {
+                "`icons`, `_meta` and `execution` of a tool are not listed"
+            }
+            Normalization::TitleInBothPlaces => {
+                "the title is listed both as `title` and as `annotations.title`"
+            }
+            Normalization::IntegerBounds => "an integer schema gets its Rust type's",
+            Normalization::UnusedDefinition => {
+                "a root `$defs` entry that no `$ref` of the schema reaches is not listed"
+            }
+        }
+    }
+}
+
 type Counts = BTreeMap<Normalization, usize>;
 
 /// The tool keys the manifest has no place for yet.
@@ -255,6 +280,109 @@ fn refs(v: &Value, prefix: &str) -> Vec<String> {
     out
 }
 
+fn readme() -> String {
+    std::fs::read_to_string(repo().join("tests/realworld/README.md")).expect("the corpus README")
+}
+
+/// The cells of every table row of a Markdown text, trimmed (header and
+/// separator rows included).
+fn table_rows(markdown: &str) -> Vec<Vec<String>> {
+    markdown
+        .lines()
+        .filter_map(|l| l.strip_prefix('|')?.strip_suffix('|'))
+        .map(|l| l.split('|').map(|c| c.trim().to_string()).collect())
+        .collect()
+}
+
+/// The README beside the corpus says, for each folder, where its list comes
+/// from, at which version or commit, under which license (with the text
+/// beside it), and how many tools it has; its sources include servers
+/// written with pydantic, with zod, and generated from OpenAPI.
+#[test]
+fn the_readme_names_the_source_version_and_license_of_every_folder() {
+    let readme = readme();
+    let rows = table_rows(&readme);
+    let header = rows
+        .iter()
+        .find(|cells| cells[0] == "folder")
+        .expect("the README's table of sources");
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|c| c == name)
+            .unwrap_or_else(|| panic!("the table of sources has no column `{name}`"))
+    };
+    let (package, version, license, count, written_with) = (
+        column("package or repository"),
+        column("version or commit"),
+        column("license"),
+        column("tools"),
+        column("schemas written with"),
+    );
+    let mut total = 0;
+    let mut written = Vec::new();
+    let sources = sources();
+    for dir in &sources {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let folder = format!("`{name}`");
+        let matching: Vec<&Vec<String>> = rows.iter().filter(|c| c[0] == folder).collect();
+        let [row] = matching[..] else {
+            panic!(
+                "tests/realworld/README.md has {} rows for {name}",
+                matching.len()
+            );
+        };
+        assert_eq!(row.len(), header.len(), "{name}: the row's cells");
+        assert!(
+            !row[package].is_empty() && !row[version].is_empty(),
+            "{name}: source and version"
+        );
+        let tools = read_json(&dir.join("tools.json"))["tools"]
+            .as_array()
+            .map_or(0, Vec::len);
+        assert_eq!(row[count], tools.to_string(), "{name}: the number of tools");
+        total += tools;
+        // A license the corpus may hold, and its text beside the lists.
+        assert!(
+            ["MIT", "Apache-2.0", "BSD"]
+                .iter()
+                .any(|l| row[license].contains(l)),
+            "{name}: a permissive license, not {}",
+            row[license]
+        );
+        let text = row[license]
+            .split("](")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .unwrap_or_else(|| panic!("{name}: the license cell links no text: {}", row[license]));
+        assert!(
+            repo().join("tests/realworld").join(text).is_file(),
+            "{name}: {text} is missing"
+        );
+        written.push(row[written_with].clone());
+    }
+    // No row for a folder that is not there.
+    let folders = rows
+        .iter()
+        .filter(|c| c[0].starts_with('`') && c.len() == header.len());
+    assert_eq!(
+        folders.count(),
+        sources.len(),
+        "rows of the table of sources"
+    );
+    for how in ["pydantic", "zod", "OpenAPI"] {
+        assert!(
+            written.iter().any(|w| w.contains(how)),
+            "no source written with {how}"
+        );
+    }
+    let said = format!(
+        "{total} tools, as {} published MCP servers list them",
+        sources.len()
+    );
+    assert!(readme.contains(&said), "the README does not say \"{said}\"");
+}
+
 #[test]
 fn the_manifests_are_what_the_converter_writes() {
     let out = Command::new("python3")
@@ -330,6 +458,20 @@ fn every_source_checks_builds_lists_its_tools_as_published_and_compiles() {
         "{} sources, {tools} tools; normalizations: {counts:?}",
         sources.len()
     );
+    // The README counts each normalization as the comparison did.
+    let readme = readme();
+    for n in Normalization::ALL {
+        let row = table_rows(&readme)
+            .into_iter()
+            .find(|cells| cells[0].starts_with(n.readme_row()))
+            .unwrap_or_else(|| panic!("tests/realworld/README.md has no row for {n:?}"));
+        let count = counts.get(&n).copied().unwrap_or(0);
+        assert_eq!(
+            row.last().map(String::as_str),
+            Some(count.to_string().as_str()),
+            "tests/realworld/README.md: the count of {n:?}"
+        );
+    }
     scratch_crate::compile_together(
         "realworld",
         "The Rust of every real-world tool list.",
