@@ -143,7 +143,7 @@ toolboxes:
             label: { type: string, enum: [a, b] }
           required: []
         returns: { type: array, items: { $ref: "#/types/Ticket" } }
-        annotations: { read_only: true, open_world: false, audience: staff }
+        annotations: { read_only: true, open_world: false, x-audience: staff }
       get:
         title: Get a ticket
         description: Get one ticket.
@@ -297,7 +297,7 @@ fn mcp_lists_hints_titles_and_object_results() {
     let f = load(TICKETS);
     let mcp = f.list(Dialect::Mcp).unwrap();
     let tools = mcp["tools"].as_array().unwrap();
-    // Keys of the manifest's own have no place in MCP's `ToolAnnotations`.
+    // The hints under their MCP names; `x-` keys stay in the manifest.
     assert_eq!(
         tools[0]["annotations"],
         json!({"readOnlyHint": true, "openWorldHint": false})

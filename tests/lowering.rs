@@ -157,3 +157,67 @@ fn notes_added_to_descriptions_are_sentences() {
         "Kept for old clients! Deprecated."
     );
 }
+
+/// MCP's `outputSchema` must be an object schema: a result that is always an
+/// object (a union whose branches all are objects, too) is listed with one,
+/// `type: object` written above the union; any other result without.
+#[test]
+fn mcp_lists_an_output_schema_for_results_that_are_always_objects() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("toolset.yaml"),
+        r##"version: 1
+types:
+  Found: { type: object, properties: { id: { type: string } }, required: [id] }
+toolboxes:
+  t:
+    description: Tools.
+    tools:
+      union_of_objects:
+        description: Found or missing.
+        returns:
+          oneOf:
+            - { $ref: "#/types/Found" }
+            - { type: object, properties: { missing: { const: true } }, required: [missing] }
+      union_with_a_string:
+        description: Found or a note.
+        returns:
+          anyOf: [{ $ref: "#/types/Found" }, { type: string }]
+      nullable_object:
+        description: Found or nothing.
+        returns: { type: [object, "null"], properties: { id: { type: string } } }
+capabilities:
+  c: { description: The tools., toolbox: t }
+"##,
+    )
+    .unwrap();
+    let checked = toolc::check(&[dir.path().to_path_buf()], &Default::default());
+    assert!(!checked.diagnostics.has_errors());
+    let set = &checked.toolset;
+    let settings = LintSettings::for_dialects(&[Dialect::Mcp]);
+    let emitted = tool_list(
+        set,
+        &set.agents[0],
+        Dialect::Mcp,
+        &settings,
+        Default::default(),
+    );
+    let tools = emitted.list["tools"].as_array().expect("tools").clone();
+    let output = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .and_then(|t| t.get("outputSchema"))
+            .cloned()
+    };
+    let union = output("union_of_objects").expect("listed with an outputSchema");
+    assert_eq!(union["type"], "object");
+    assert_eq!(union["oneOf"].as_array().map(Vec::len), Some(2));
+    // What it accepts is unchanged: both branches, nothing else.
+    let validator = jsonschema::validator_for(&union).expect("a schema");
+    assert!(validator.is_valid(&serde_json::json!({"id": "a"})));
+    assert!(validator.is_valid(&serde_json::json!({"missing": true})));
+    assert!(!validator.is_valid(&serde_json::json!("a")));
+    assert_eq!(output("union_with_a_string"), None);
+    assert_eq!(output("nullable_object"), None);
+}

@@ -309,6 +309,8 @@ pub mod toolboxes {
                     timeout_ms: ::std::option::Option::None,
                 },
                 annotations: "{\"readOnlyHint\":true}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
             },
             ::toolc_runtime::ToolDescriptor {
                 name: "whoami",
@@ -331,6 +333,8 @@ pub mod toolboxes {
                     timeout_ms: ::std::option::Option::None,
                 },
                 annotations: "{\"readOnlyHint\":true}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
             },
         ];
     }
@@ -511,6 +515,8 @@ pub mod toolboxes {
                     timeout_ms: ::std::option::Option::None,
                 },
                 annotations: "{\"title\":\"Look up order\",\"readOnlyHint\":true,\"openWorldHint\":false}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
             },
         ];
     }
@@ -735,6 +741,12 @@ pub mod toolboxes {
                     timeout_ms: ::std::option::Option::None,
                 },
                 annotations: "{\"readOnlyHint\":true}",
+                icons: ::std::option::Option::Some(
+                    "[{\"src\":\"https://example.com/icons/tickets.svg\",\"mimeType\":\"image/svg+xml\",\"sizes\":[\"any\"]}]",
+                ),
+                meta: ::std::option::Option::Some(
+                    "{\"com.example/owner\":\"support-platform\"}",
+                ),
             },
             ::toolc_runtime::ToolDescriptor {
                 name: "update_ticket",
@@ -762,6 +774,8 @@ pub mod toolboxes {
                     timeout_ms: ::std::option::Option::Some(5000u64),
                 },
                 annotations: "{\"destructiveHint\":true,\"idempotentHint\":true}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
             },
         ];
     }
@@ -915,6 +929,8 @@ pub mod playbooks {
                     timeout_ms: ::std::option::Option::None,
                 },
                 annotations: "{}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
             },
         ];
     }

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Map, Value};
 
 use crate::errors::{ErrorKind, ToolError};
+use crate::store::PolicyStore;
 
 /// How strongly a caller is authenticated. Ordered: `None < User < Admin`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -34,6 +35,30 @@ impl AuthLevel {
 impl fmt::Display for AuthLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for AuthLevel {
+    type Err = String;
+
+    /// Reads the manifest spelling: `none`, `user` or `admin`.
+    fn from_str(text: &str) -> Result<AuthLevel, String> {
+        match text {
+            "none" => Ok(AuthLevel::None),
+            "user" => Ok(AuthLevel::User),
+            "admin" => Ok(AuthLevel::Admin),
+            other => Err(format!(
+                "an auth level is none, user or admin, not '{}'",
+                crate::errors::Truncated(other)
+            )),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for AuthLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<AuthLevel, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -105,8 +130,8 @@ impl Default for Caller {
 /// by the clones of that call's context.
 type Entries = Arc<Mutex<Map<String, Value>>>;
 
-/// Everything the host knows about one call: its id, the caller, the bound scope and which
-/// attempt it is.
+/// Everything the host knows about one call: its id, the caller, the bound scope, which
+/// attempt it is, and the policy store its rate limits are kept in (if not the toolbox's own).
 #[derive(Clone)]
 pub struct CallContext {
     call_id: String,
@@ -115,6 +140,7 @@ pub struct CallContext {
     scope_type: Option<&'static str>,
     attempt: u32,
     entries: Option<Entries>,
+    store: Option<Arc<dyn PolicyStore>>,
 }
 
 impl CallContext {
@@ -127,6 +153,7 @@ impl CallContext {
             scope_type: None,
             attempt: 1,
             entries: None,
+            store: None,
         }
     }
 
@@ -194,9 +221,22 @@ impl CallContext {
         self
     }
 
+    /// Keeps this call's policy state (its rate-limit allowance) in `store` instead of the
+    /// toolbox's own in-memory [`Guard`](crate::Guard): calls that share a store share their
+    /// allowances, across toolbox instances and, with a shared backend, across processes.
+    pub fn with_store(mut self, store: Arc<dyn PolicyStore>) -> CallContext {
+        self.store = Some(store);
+        self
+    }
+
     /// The call id.
     pub fn call_id(&self) -> &str {
         &self.call_id
+    }
+
+    /// The policy store bound to this call, if any.
+    pub fn store(&self) -> Option<&Arc<dyn PolicyStore>> {
+        self.store.as_ref()
     }
 
     /// The caller.
@@ -227,6 +267,7 @@ impl fmt::Debug for CallContext {
             .field("caller", &self.caller)
             .field("scope", &self.scope_type)
             .field("attempt", &self.attempt)
+            .field("store", &self.store.as_ref().map(|s| s.describe()))
             .finish()
     }
 }

@@ -93,6 +93,10 @@ pub struct ToolDescriptor {
     /// The MCP annotations as JSON object text (`"{}"` when none): `title` and the hints
     /// (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`).
     pub annotations: &'static str,
+    /// The icons MCP lists for the tool (JSON array text), if any.
+    pub icons: Option<&'static str>,
+    /// The tool's MCP `_meta` (JSON object text), if any.
+    pub meta: Option<&'static str>,
 }
 
 impl OperationKind {

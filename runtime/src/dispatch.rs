@@ -110,7 +110,8 @@ fn noun(desc: &ToolDescriptor) -> &'static str {
 /// Runs one tool call through the execution contract.
 ///
 /// In order: a `started` event; the policies (auth level and roles → `forbidden`, rate limit
-/// per caller and tool → `rate_limited` with a retry-after); the arguments parsed
+/// per caller and tool → `rate_limited` with a retry-after, or `unavailable` when the policy
+/// store does not answer); the arguments parsed
 /// ([`parse_arguments`]) and validated against `desc.parameters`, every violation listed
 /// (→ `arguments_invalid`, the handler never runs); the arguments deserialized into `P`; the
 /// handler run, under `timeout_ms` when set (→ `timeout`, the handler's future dropped), a
@@ -136,7 +137,7 @@ where
 {
     let start = Instant::now();
     trace::started(ctx.call_id(), desc.name);
-    let result = match check_policy(desc, guard, ctx) {
+    let result = match check_policy(desc, guard, ctx).await {
         Ok(()) => execute(desc, arguments, handler).await,
         Err(e) => Err(e),
     };

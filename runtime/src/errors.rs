@@ -26,6 +26,9 @@ pub enum ErrorKind {
     RateLimited,
     /// The handler did not finish within the tool's `timeout_ms`.
     Timeout,
+    /// A service the policies depend on (the policy store) did not answer; the call was not
+    /// run. See [`ToolError::retry_after`].
+    Unavailable,
     /// The handler panicked; the panic was contained to this call.
     Panicked,
     /// The handler returned its own error; see [`ToolError::handler_error`].
@@ -34,7 +37,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 9] = [
+    pub const ALL: [ErrorKind; 10] = [
         ErrorKind::UnknownTool,
         ErrorKind::ArgumentsInvalid,
         ErrorKind::OutputInvalid,
@@ -42,6 +45,7 @@ impl ErrorKind {
         ErrorKind::ScopeUnavailable,
         ErrorKind::RateLimited,
         ErrorKind::Timeout,
+        ErrorKind::Unavailable,
         ErrorKind::Panicked,
         ErrorKind::Handler,
     ];
@@ -56,6 +60,7 @@ impl ErrorKind {
             ErrorKind::ScopeUnavailable => "scope_unavailable",
             ErrorKind::RateLimited => "rate_limited",
             ErrorKind::Timeout => "timeout",
+            ErrorKind::Unavailable => "unavailable",
             ErrorKind::Panicked => "panicked",
             ErrorKind::Handler => "handler",
         }
@@ -68,10 +73,14 @@ impl ErrorKind {
 
     /// Whether the same call, repeated later, can succeed.
     ///
-    /// Only `rate_limited` (after the retry-after) and `timeout` (a transient slowness) can;
-    /// every other kind fails again for the same arguments and caller.
+    /// Only `rate_limited` (after the retry-after), `timeout` (a transient slowness) and
+    /// `unavailable` (after the retry-after) can; every other kind fails again for the same
+    /// arguments and caller.
     pub const fn retryable(self) -> bool {
-        matches!(self, ErrorKind::RateLimited | ErrorKind::Timeout)
+        matches!(
+            self,
+            ErrorKind::RateLimited | ErrorKind::Timeout | ErrorKind::Unavailable
+        )
     }
 
     /// Whether the failure is the call's (`validation`: the model named no tool or sent
@@ -85,6 +94,7 @@ impl ErrorKind {
             | ErrorKind::ScopeUnavailable
             | ErrorKind::RateLimited
             | ErrorKind::Timeout
+            | ErrorKind::Unavailable
             | ErrorKind::Panicked
             | ErrorKind::Handler => CauseKind::Runtime,
         }
@@ -100,6 +110,7 @@ impl ErrorKind {
             ErrorKind::ScopeUnavailable => "ScopeUnavailable",
             ErrorKind::RateLimited => "RateLimited",
             ErrorKind::Timeout => "Timeout",
+            ErrorKind::Unavailable => "Unavailable",
             ErrorKind::Panicked => "Panicked",
             ErrorKind::Handler => "HandlerError",
         }

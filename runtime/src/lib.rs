@@ -13,6 +13,8 @@
 
 pub mod agent;
 pub mod arguments;
+#[cfg(feature = "mcp-http")]
+pub mod auth;
 pub mod context;
 pub mod descriptor;
 pub mod dispatch;
@@ -24,6 +26,7 @@ pub mod registered;
 pub mod result;
 pub mod schema;
 pub mod search;
+pub mod store;
 pub mod trace;
 
 pub use agent::{Agent, AgentError, Capability};
@@ -40,6 +43,7 @@ pub use registered::{RegisteredTool, ToolHandler};
 pub use result::{Cause, Metadata, ToolResult};
 pub use schema::{Additional, Format, Json, Num, Pattern, Schema, SchemaError, Types};
 pub use search::SearchHit;
+pub use store::{MemoryStore, PolicyStore, RateDecision, StoreError};
 pub use trace::{RESULT_PREVIEW_LIMIT, result_preview};
 
 #[doc(hidden)]

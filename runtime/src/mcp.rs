@@ -41,8 +41,13 @@
 //! `notifications/tools/list_changed`.
 //!
 //! Transports: stdio ([`McpServer::serve_stdio`]), any byte stream ([`McpServer::serve`]), and
-//! with the `mcp-http` feature MCP's streamable HTTP on a loopback address
-//! (`McpServer::serve_http`).
+//! with the `mcp-http` feature MCP's streamable HTTP (`McpServer::serve_http_with`): on a
+//! loopback address, or on any address behind an authenticator (`toolc_runtime::auth`).
+//!
+//! Rate limits are kept in each toolbox's own memory unless [`McpServer::with_store`] names a
+//! [`PolicyStore`] (a Redis shared by every replica, say). At most
+//! [`McpServer::with_max_concurrent_calls`] calls of one connection run at once; the next one
+//! fails with `rate_limited` until one finishes.
 
 use std::any::Any;
 use std::collections::{BTreeSet, HashMap};
@@ -55,7 +60,7 @@ use std::task::Poll;
 pub use rmcp;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
-    Implementation, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
+    Icon, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
     ServerConfig, ServerNotification, SubscriptionFilter, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, SubscriptionContext, SubscriptionSink};
@@ -65,13 +70,17 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 #[cfg(feature = "mcp-http")]
 #[path = "mcp_http.rs"]
-mod http;
+pub mod http;
+
+#[cfg(feature = "mcp-http")]
+pub use self::http::HttpConfig;
 
 use crate::agent::Agent;
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};
 use crate::errors::{ErrorKind, Truncated, Violation};
 use crate::result::{Cause, ToolResult};
+use crate::store::PolicyStore;
 
 /// Serves `agent` over stdin and stdout until the client closes the connection, with every
 /// call made by an anonymous caller. See [`McpServer`] to set the caller.
@@ -106,6 +115,19 @@ impl<'a> McpRequest<'a> {
     /// extensions.
     pub fn context(&self) -> &'a RequestContext<RoleServer> {
         self.context
+    }
+
+    /// Who the HTTP request was authenticated as, when the server has an authenticator
+    /// (`HttpConfig::authenticator`).
+    #[cfg(feature = "mcp-http")]
+    pub fn identity(&self) -> Option<&'a crate::auth::Identity> {
+        self.http_parts()?.extensions.get::<crate::auth::Identity>()
+    }
+
+    /// The HTTP request's parts, when the call came over HTTP.
+    #[cfg(feature = "mcp-http")]
+    pub fn http_parts(&self) -> Option<&'a ::http::request::Parts> {
+        self.context.extensions.get::<::http::request::Parts>()
     }
 }
 
@@ -150,7 +172,7 @@ struct Session {
 
 /// An MCP server for one [`Agent`]: build it, set the caller hook, then serve.
 ///
-/// Cloning is cheap; clones share the agent (and so its rate limits). With deferred loading
+/// Cloning is cheap; clones share the agent (and so its rate limits) and the policy store. With deferred loading
 /// ([`McpServer::with_deferred_loading`]) each clone, as each HTTP session is, keeps its own
 /// set of found tools.
 pub struct McpServer {
@@ -159,6 +181,10 @@ pub struct McpServer {
     by_name: Arc<HashMap<&'static str, usize>>,
     caller: Arc<CallerHook>,
     version: String,
+    store: Option<Arc<dyn PolicyStore>>,
+    max_calls: usize,
+    /// The call slots of a byte-stream connection ([`McpServer::serve`]).
+    slots: Arc<tokio::sync::Semaphore>,
     deferred: Option<Arc<Deferred>>,
     session: Arc<Session>,
 }
@@ -173,9 +199,15 @@ impl Clone for McpServer {
             version: self.version.clone(),
             deferred: self.deferred.clone(),
             session: Arc::default(),
+            store: self.store.clone(),
+            max_calls: self.max_calls,
+            slots: Arc::clone(&self.slots),
         }
     }
 }
+
+/// The default of [`McpServer::with_max_concurrent_calls`].
+const DEFAULT_MAX_CALLS: usize = 32;
 
 impl McpServer {
     /// A server for `agent`. Every call is made by an anonymous caller until
@@ -199,8 +231,11 @@ impl McpServer {
             agent,
             tools: tools.into(),
             by_name: Arc::new(by_name),
-            caller: Arc::new(|request: &McpRequest<'_>| CallContext::new(request.call_id())),
+            caller: Arc::new(default_context),
             version: env!("CARGO_PKG_VERSION").to_owned(),
+            store: None,
+            max_calls: DEFAULT_MAX_CALLS,
+            slots: Arc::new(tokio::sync::Semaphore::new(DEFAULT_MAX_CALLS)),
             deferred: None,
             session: Arc::default(),
         }
@@ -283,8 +318,32 @@ impl McpServer {
         }
     }
 
+    /// Keeps every call's policy state (rate-limit allowances) in `store` rather than in each
+    /// toolbox's memory: replicas that share a store (a `RedisStore`) share their limits. The
+    /// readiness endpoint of the HTTP transport pings it.
+    pub fn with_store(self, store: impl PolicyStore) -> McpServer {
+        self.with_shared_store(Arc::new(store))
+    }
+
+    /// [`McpServer::with_store`] with a store already behind an `Arc`.
+    pub fn with_shared_store(mut self, store: Arc<dyn PolicyStore>) -> McpServer {
+        self.store = Some(store);
+        self
+    }
+
+    /// How many calls of one connection may run at once (default 32, at least 1): of one
+    /// stdio stream, one MCP session over HTTP, or one HTTP connection for requests outside a
+    /// session. A call beyond it fails at once with `rate_limited` (retryable).
+    pub fn with_max_concurrent_calls(mut self, max: usize) -> McpServer {
+        self.max_calls = max.clamp(1, tokio::sync::Semaphore::MAX_PERMITS);
+        self.slots = Arc::new(tokio::sync::Semaphore::new(self.max_calls));
+        self
+    }
+
     /// Sets the hook that makes each call's context: its caller (id, auth level, roles) and
-    /// scope. It runs once per `tools/call`, before the policies are checked.
+    /// scope. It runs once per `tools/call`, before the policies are checked. Without one,
+    /// the caller is the authenticated identity's (over HTTP with an authenticator), else
+    /// anonymous.
     pub fn with_caller<F>(mut self, hook: F) -> McpServer
     where
         F: Fn(&McpRequest<'_>) -> CallContext + Send + Sync + 'static,
@@ -332,11 +391,13 @@ impl McpServer {
     /// A client that closes the stream, even before it starts a session, ends serving with
     /// `Ok`. A session that cannot start (its first message is neither `initialize`, `ping`,
     /// `server/discover` nor a request carrying 2026-07-28 metadata) is an error.
-    pub async fn serve<R, W>(self, reader: R, writer: W) -> Result<(), ServeError>
+    pub async fn serve<R, W>(mut self, reader: R, writer: W) -> Result<(), ServeError>
     where
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
+        // This connection's own call slots.
+        self.slots = Arc::new(tokio::sync::Semaphore::new(self.max_calls));
         let running = match ServiceExt::serve(self, (reader, writer)).await {
             Ok(running) => running,
             // The client left before a session began (or after only `server/discover`).
@@ -387,8 +448,19 @@ impl McpServer {
             call_id: &call_id,
             context,
         };
+        let slots = self.slots_of(context);
+        let Ok(_permit) = slots.try_acquire_owned() else {
+            let message = format!(
+                "too many calls at once on this connection: at most {} run concurrently; retry '{}' when one finishes",
+                self.max_calls, listed.desc.name
+            );
+            return Ok(error_result(listed, ErrorKind::RateLimited, &message, None));
+        };
         let ctx = match catch_unwind(AssertUnwindSafe(|| (self.caller)(&info))) {
-            Ok(ctx) => ctx,
+            Ok(ctx) => match (&self.store, ctx.store()) {
+                (Some(store), None) => ctx.with_store(Arc::clone(store)),
+                _ => ctx,
+            },
             Err(payload) => {
                 let message = format!(
                     "the MCP caller hook panicked on tool '{}': {}",
@@ -429,6 +501,20 @@ impl McpServer {
 }
 
 impl McpServer {
+    /// The call slots of the connection `context` came from.
+    fn slots_of(&self, context: &RequestContext<RoleServer>) -> Arc<tokio::sync::Semaphore> {
+        #[cfg(feature = "mcp-http")]
+        if let Some(slots) = context
+            .extensions
+            .get::<::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<self::http::CallSlots>())
+        {
+            return Arc::clone(&slots.0);
+        }
+        let _ = context;
+        Arc::clone(&self.slots)
+    }
+
     /// One `search_tools` call: the best matches, each made listed and callable.
     async fn search(
         &self,
@@ -541,12 +627,24 @@ fn search_output_schema() -> Value {
     })
 }
 
+/// The context of a call when no hook is set: the authenticated caller, else anonymous.
+fn default_context(request: &McpRequest<'_>) -> CallContext {
+    let ctx = CallContext::new(request.call_id());
+    #[cfg(feature = "mcp-http")]
+    if let Some(identity) = request.identity() {
+        return ctx.with_caller(identity.caller.clone());
+    }
+    ctx
+}
+
 impl fmt::Debug for McpServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpServer")
             .field("agent", &self.agent.name())
             .field("tools", &self.tools.len())
             .field("version", &self.version)
+            .field("store", &self.store.as_ref().map(|s| s.describe()))
+            .field("max_concurrent_calls", &self.max_calls)
             .finish()
     }
 }
@@ -636,8 +734,8 @@ impl fmt::Display for ServeError {
 impl std::error::Error for ServeError {}
 
 /// The MCP `Tool` of a descriptor, as the compiler made it: name, title, description, input
-/// schema, output schema (listed only for a plain-object result that the runtime validates)
-/// and annotations. Nothing is recomputed here: `toolc dump --dialect mcp` lists the same.
+/// schema, output schema (listed only for a result that is always an object and that the
+/// runtime validates), annotations, icons and `_meta`. Nothing is recomputed here: `toolc dump --dialect mcp` lists the same.
 pub fn mcp_tool(desc: &ToolDescriptor) -> Tool {
     let object = |v: Value| match v {
         Value::Object(m) => Some(m),
@@ -656,6 +754,13 @@ pub fn mcp_tool(desc: &ToolDescriptor) -> Tool {
     {
         tool = tool.with_annotations(annotations);
     }
+    tool.icons = desc
+        .icons
+        .and_then(|text| serde_json::from_str::<Vec<Icon>>(text).ok());
+    tool.meta = desc
+        .meta
+        .and_then(|text| serde_json::from_str::<Map<String, Value>>(text).ok())
+        .map(MetaObject);
     tool
 }
 

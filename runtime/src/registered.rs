@@ -244,6 +244,8 @@ impl RegisteredTool {
                 timeout_ms,
             },
             annotations: text(&Value::Object(self.annotations).to_string()),
+            icons: None,
+            meta: None,
         }));
         Ok(Registered {
             desc,

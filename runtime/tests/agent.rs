@@ -81,6 +81,8 @@ static CLASH: [ToolDescriptor; 1] = [ToolDescriptor {
     deprecated: false,
     policy: toolc_runtime::Policy::NONE,
     annotations: "{}",
+    icons: None,
+    meta: None,
 }];
 
 impl Playbook for Clash {

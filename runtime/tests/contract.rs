@@ -4,14 +4,15 @@
 mod common;
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use common::{DemoToolbox, Operator, OutOfStock, Recipes};
+use common::{DemoToolbox, DownStore, Operator, OutOfStock, Recipes};
 use serde_json::{Value, json};
 use toolc_runtime::{
-    AuthLevel, CallContext, Caller, CauseKind, ErrorKind, Playbook, ToolContext, ToolError,
-    ToolResult, Toolbox, Violations, error_envelope,
+    AuthLevel, CallContext, Caller, CauseKind, ErrorKind, MemoryStore, Playbook, PolicyStore,
+    ToolContext, ToolError, ToolResult, Toolbox, Violations, error_envelope,
 };
 
 fn ctx() -> CallContext {
@@ -309,6 +310,51 @@ async fn rule4_rate_limits_are_per_caller_and_tool_with_a_retry_after() {
 }
 
 #[tokio::test]
+async fn rule4_a_store_bound_to_the_context_is_shared_across_toolboxes() {
+    let store: Arc<dyn PolicyStore> = Arc::new(MemoryStore::new());
+    let alice = || as_caller(Caller::new("alice")).with_store(Arc::clone(&store));
+    let (first, second) = (DemoToolbox::new(), DemoToolbox::new());
+    assert!(first.call("limited", "{}", &alice()).await.is_ok());
+    assert!(second.call("limited", "{}", &alice()).await.is_ok());
+    // Two per hour across both instances: their own guards are not consulted.
+    let e = first.call("limited", "{}", &alice()).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
+    let e = second.call("limited", "{}", &alice()).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
+    // Without the shared store, each instance's own allowance is untouched.
+    assert!(
+        first
+            .call("limited", "{}", &as_caller(Caller::new("alice")))
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn rule4_a_store_that_does_not_answer_fails_closed_and_retryable() {
+    let tb = DemoToolbox::new();
+    let down = || as_caller(Caller::new("alice")).with_store(Arc::new(DownStore));
+    let e = tb.call("limited", "{}", &down()).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unavailable);
+    assert!(e.retryable());
+    assert_eq!(e.retry_after(), Some(Duration::from_secs(1)));
+    assert!(
+        e.message().contains("did not answer") && !e.message().contains("10.9.8.7"),
+        "the message names the failure, not the store's address: {e}"
+    );
+    assert_eq!(
+        tb.inner.invocations.load(Ordering::SeqCst),
+        0,
+        "the handler never ran"
+    );
+    // Tools without a rate limit never ask the store and keep being served.
+    assert!(tb.call("greet", r#"{"name":"x"}"#, &down()).await.is_ok());
+    // A forbidden caller is refused before the store is asked.
+    let e = tb.call("limited_admin", "{}", &down()).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden);
+}
+
+#[tokio::test]
 async fn rule4_a_forbidden_call_spends_no_rate_limit() {
     let tb = DemoToolbox::new();
     let anon = || as_caller(Caller::new("mallory"));
@@ -441,6 +487,7 @@ async fn rule7_every_kind_is_reachable_closed_and_backtrace_free() {
             "scope_unavailable",
             "rate_limited",
             "timeout",
+            "unavailable",
             "panicked",
             "handler"
         ]
@@ -449,7 +496,10 @@ async fn rule7_every_kind_is_reachable_closed_and_backtrace_free() {
         assert_eq!(ErrorKind::from_name(k.as_str()), Some(k));
         assert_eq!(
             k.retryable(),
-            matches!(k, ErrorKind::RateLimited | ErrorKind::Timeout),
+            matches!(
+                k,
+                ErrorKind::RateLimited | ErrorKind::Timeout | ErrorKind::Unavailable
+            ),
             "{k}"
         );
     }
@@ -481,6 +531,16 @@ async fn rule7_every_kind_is_reachable_closed_and_backtrace_free() {
             seen.insert(cause.code.as_str().to_owned());
         }
     }
+    let down = ctx().with_store(Arc::new(DownStore));
+    let e = tb.call("limited", "{}", &down).await.unwrap_err();
+    seen.insert(
+        ToolResult::from(Err::<Value, _>(e))
+            .cause
+            .expect("a cause")
+            .code
+            .as_str()
+            .to_owned(),
+    );
     let all: BTreeSet<String> = names.iter().map(|s| s.to_string()).collect();
     assert_eq!(seen, all);
     // Only what the model sent wrong is `validation`; the rest is `runtime`.

@@ -89,6 +89,8 @@ const fn tool(
         deprecated: false,
         policy: Policy::NONE,
         annotations: "{}",
+        icons: None,
+        meta: None,
     }
 }
 
@@ -96,6 +98,10 @@ static TOOLS: [ToolDescriptor; 6] = [
     ToolDescriptor {
         title: Some("Echo"),
         annotations: r#"{"title":"Echo","readOnlyHint":true,"openWorldHint":false}"#,
+        icons: Some(
+            r#"[{"src":"https://example.com/echo.png","mimeType":"image/png","sizes":["48x48"]}]"#,
+        ),
+        meta: Some(r#"{"com.example/owner":"platform"}"#),
         ..tool(
             "echo",
             TEXT_SCHEMA,
@@ -463,7 +469,14 @@ async fn tools_list_converts_every_descriptor() {
         echo["annotations"],
         json!({"title": "Echo", "readOnlyHint": true, "openWorldHint": false})
     );
+    // Icons and `_meta` pass through as the compiler wrote them.
+    assert_eq!(
+        echo["icons"],
+        json!([{"src": "https://example.com/echo.png", "mimeType": "image/png", "sizes": ["48x48"]}])
+    );
+    assert_eq!(echo["_meta"], json!({"com.example/owner": "platform"}));
     let secret = &tools[3];
+    assert!(secret.get("icons").is_none() && secret.get("_meta").is_none());
     assert_eq!(
         secret["annotations"],
         json!({"destructiveHint": true, "idempotentHint": false})

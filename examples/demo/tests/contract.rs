@@ -379,7 +379,7 @@ async fn rule_6_plays_answer_with_envelopes() {
 
 #[tokio::test]
 async fn rule_7_one_closed_taxonomy() {
-    assert_eq!(ErrorKind::ALL.len(), 9);
+    assert_eq!(ErrorKind::ALL.len(), 10);
     let names: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
     assert_eq!(
         names,
@@ -391,6 +391,7 @@ async fn rule_7_one_closed_taxonomy() {
             "scope_unavailable",
             "rate_limited",
             "timeout",
+            "unavailable",
             "panicked",
             "handler"
         ]
@@ -400,7 +401,7 @@ async fn rule_7_one_closed_taxonomy() {
         .filter(|k| k.retryable())
         .map(|k| k.as_str())
         .collect();
-    assert_eq!(retryable, ["rate_limited", "timeout"]);
+    assert_eq!(retryable, ["rate_limited", "timeout", "unavailable"]);
     let err = toolc_example::support_desk()
         .call("nope", "{}", &CallContext::new("c"))
         .await

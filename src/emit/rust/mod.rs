@@ -315,6 +315,8 @@ fn descriptor(
         None => quote!(::std::option::Option::None),
     };
     let annotations = field("annotations").unwrap_or_else(|| "{}".to_string());
+    let icons = opt_str(field("icons").as_deref());
+    let meta = opt_str(field("_meta").as_deref());
     quote! {
         ::toolc_runtime::ToolDescriptor {
             name: #name,
@@ -335,6 +337,8 @@ fn descriptor(
                 timeout_ms: #timeout,
             },
             annotations: #annotations,
+            icons: #icons,
+            meta: #meta,
         }
     }
 }

@@ -39,6 +39,20 @@ impl Shapes for Echo {
         Ok(json!(params.from.row))
     }
 
+    // An omitted `parameters` and an empty object schema give one signature:
+    // the context alone.
+    async fn ping(&self, _ctx: &ToolContext<'_, Scope>) -> Result<Value, HandlerError> {
+        Ok(json!("pong"))
+    }
+
+    async fn ping_empty(&self, _ctx: &ToolContext<'_, Scope>) -> Result<Value, HandlerError> {
+        Ok(json!("pong"))
+    }
+
+    async fn ping_closed(&self, _ctx: &ToolContext<'_, Scope>) -> Result<Value, HandlerError> {
+        Ok(json!("pong"))
+    }
+
     async fn other(
         &self,
         params: OtherParams,
@@ -67,6 +81,24 @@ impl Shapes for Echo {
 
 fn locate(arguments: &str) -> Result<Value, toolc_runtime::ToolError> {
     super::call(&ShapesToolbox::new(Echo), "locate", arguments)
+}
+
+#[test]
+fn empty_parameters_take_nothing_however_written() {
+    let toolbox = ShapesToolbox::new(Echo);
+    for tool in ["ping", "ping_empty", "ping_closed"] {
+        assert_eq!(
+            super::call(&toolbox, tool, "{}").expect("accepted"),
+            json!("pong")
+        );
+    }
+    // What each schema says of other keys still holds: the open one takes
+    // them (and the handler never sees them), the closed ones refuse them.
+    assert!(super::call(&toolbox, "ping_empty", r#"{"x": 1}"#).is_ok());
+    for tool in ["ping", "ping_closed"] {
+        let err = super::call(&toolbox, tool, r#"{"x": 1}"#).expect_err("refused");
+        assert_eq!(err.kind(), ErrorKind::ArgumentsInvalid, "{tool}");
+    }
 }
 
 #[test]
