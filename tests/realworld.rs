@@ -9,8 +9,8 @@
 //!
 //! The normalizations, each counted and each held to its exact form:
 //!
-//! - `icons`, `_meta` and `execution` of a tool: the manifest has no key for
-//!   them yet, so the converter leaves them out (it names each on stderr).
+//! - A tool's `execution` (its task support): the manifest has no key for it
+//!   yet, so the converter leaves it out (it names each on stderr).
 //! - The title: toolc lists a tool's `title` as both `title` and
 //!   `annotations.title`, so a tool that has only one of them gets the other.
 //! - Integer bounds: an integer schema whose bounds do not keep it within its
@@ -78,9 +78,7 @@ impl Normalization {
     /// The first cell of its row in tests/realworld/README.md.
     fn readme_row(self) -> &'static str {
         match self {
-            Normalization::KeyWithoutManifestKey => {
-                "`icons`, `_meta` and `execution` of a tool are not listed"
-            }
+            Normalization::KeyWithoutManifestKey => "a tool's `execution` is not listed",
             Normalization::TitleInBothPlaces => {
                 "the title is listed both as `title` and as `annotations.title`"
             }
@@ -95,7 +93,7 @@ impl Normalization {
 type Counts = BTreeMap<Normalization, usize>;
 
 /// The tool keys the manifest has no place for yet.
-const LEFT_OUT: [&str; 3] = ["icons", "_meta", "execution"];
+const LEFT_OUT: [&str; 1] = ["execution"];
 
 /// The differences between a server's tool and the tool toolc lists, beyond
 /// the normalizations (which are counted).
@@ -652,7 +650,7 @@ fn the_comparison_allows_only_the_normalizations() {
     let bounded = serde_json::json!({"type": "object", "properties": {"n": {
         "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}}});
     // Bounds of i64, titles in both places, left-out keys: the same tool.
-    let o = tool(serde_json::json!({"title": "T", "icons": [], "execution": {}}));
+    let o = tool(serde_json::json!({"title": "T", "execution": {}}));
     let l = tool(
         serde_json::json!({"title": "T", "annotations": {"title": "T"},
         "inputSchema": bounded}),
@@ -666,6 +664,16 @@ fn the_comparison_allows_only_the_normalizations() {
     assert_eq!(differences(&o, &l, &mut counts).len(), 1);
     let l = tool(serde_json::json!({"title": "U", "annotations": {"title": "T"}}));
     assert_eq!(differences(&o, &l, &mut counts).len(), 1);
+    // Icons and `_meta` have manifest keys: they are listed, or differ.
+    let with_icons = tool(
+        serde_json::json!({"title": "T", "icons": [{"src": "data:image/png;base64,AA"}],
+        "_meta": {"ui": {}}}),
+    );
+    let l = tool(
+        serde_json::json!({"title": "T", "annotations": {"title": "T"},
+        "inputSchema": bounded}),
+    );
+    assert_eq!(differences(&with_icons, &l, &mut counts).len(), 2);
     let l = tool(
         serde_json::json!({"title": "T", "annotations": {"title": "T"},
         "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "x": 1}}),
