@@ -53,6 +53,10 @@ pub fn compile_together(name: &str, what: &str, files: &[(String, PathBuf)], fai
                 repo.join("target").join("compile-tests"),
             )
             .env_remove("RUSTFLAGS")
+            // Built once per run: incremental state would only fill the disk
+            // (over a gigabyte for the real-world corpus). tests/compile.rs
+            // builds the same way, so the dependencies' builds are shared.
+            .env("CARGO_INCREMENTAL", "0")
             .env("RUSTDOCFLAGS", "-D warnings")
             .env("CARGO_TERM_COLOR", "never")
             .output()
