@@ -60,9 +60,18 @@ extensions = true
 def convert(source_dir):
     """The manifest text for one folder, and what it left out."""
     name = source_dir.name
-    listed = json.loads((source_dir / "tools.json").read_text(encoding="utf-8"))
+    path = source_dir / "tools.json"
+    try:
+        listed = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        sys.exit(f"{path}: {e}")
+    if not isinstance(listed, dict) or not isinstance(listed.get("tools"), list):
+        sys.exit(f'{path}: not a tools/list result, {{"tools": [...]}}')
     tools, left_out = {}, []
-    for mcp in listed["tools"]:
+    for i, mcp in enumerate(listed["tools"]):
+        problem = malformed(mcp)
+        if problem:
+            sys.exit(f"{path}: tools[{i}]: {problem}")
         tool, dropped = convert_tool(mcp)
         if mcp["name"] in tools:
             sys.exit(f"{source_dir}: the tool `{mcp['name']}` is listed twice")
@@ -82,6 +91,22 @@ def convert(source_dir):
     }
     text = HEADER + json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
     return text, left_out
+
+
+def malformed(mcp):
+    """What keeps an MCP tool from being converted, or None."""
+    if not isinstance(mcp, dict):
+        return "not an object"
+    if not isinstance(mcp.get("name"), str):
+        return "no `name` string"
+    if not isinstance(mcp.get("inputSchema"), dict):
+        return f"`{mcp['name']}` has no `inputSchema` object"
+    if not isinstance(mcp.get("annotations", {}), dict):
+        return f"`{mcp['name']}`: `annotations` is not an object"
+    icons = mcp.get("icons", [])
+    if not isinstance(icons, list) or not all(isinstance(icon, dict) for icon in icons):
+        return f"`{mcp['name']}`: `icons` is not a list of objects"
+    return None
 
 
 def convert_tool(mcp):
