@@ -24,6 +24,7 @@ const SETS: &[(&str, &str, bool)] = &[
     ),
     ("hostile", "tests/fixtures/codegen/hostile.yaml", false),
     ("formats", "tests/fixtures/codegen/formats.yaml", true),
+    ("secrets", "tests/fixtures/codegen/secrets.yaml", false),
 ];
 
 fn write(path: &Path, text: &str) {

@@ -6,7 +6,11 @@
 //! ```text
 //! # expect: unknown-key 4
 //! # expect: undeclared-required 13:38
+//! # expect: sensitive-parameter 13:39 warning
 //! ```
+//!
+//! A trailing `warning` says the diagnostic is a warning: the manifest is otherwise good, so
+//! `toolc check` must succeed (exit status 0) and report it with that severity.
 //!
 //! In a folder, the file holding the comment is the one the diagnostic must
 //! point into. Inputs that cannot be committed (10 MB files, 20,000 levels
@@ -14,8 +18,8 @@
 //! a temporary folder by `generated_cases`.
 //!
 //! Every case runs the real `toolc check --format json` and must exit with
-//! status 1 (not 101, a panic, nor 2), print no panic message, and report the
-//! expected code at the expected line.
+//! status 1 (not 101, a panic, nor 2; 0 for a warning), print no panic message,
+//! and report the expected code at the expected line.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,10 +36,13 @@ struct Case {
     line: Option<usize>,
     /// The column too, when the expectation gives one.
     column: Option<usize>,
+    /// A warning, on a manifest that is otherwise good (`toolc check` succeeds).
+    warning: bool,
 }
 
-/// What a case expects: the code, and the line and column (either may be unknown).
-type Expected = (String, Option<usize>, Option<usize>);
+/// What a case expects: the code, the line and column (either may be unknown), and whether
+/// it is a warning.
+type Expected = (String, Option<usize>, Option<usize>, bool);
 
 /// Reads `# expect: code line[:column]` from the first line of a file. NUL
 /// bytes are dropped first so a UTF-16 file can carry its expectation too.
@@ -59,7 +66,12 @@ fn expectation(path: &Path) -> Option<Expected> {
             None => (Some(n.parse().ok()?), None),
         },
     };
-    Some((code, line, column))
+    let warning = match words.next() {
+        None => false,
+        Some("warning") => true,
+        Some(_) => return None,
+    };
+    Some((code, line, column, warning))
 }
 
 fn corpus_dir() -> PathBuf {
@@ -94,7 +106,7 @@ fn committed_cases() -> Vec<Case> {
             1,
             "corpus case {name} needs exactly one `# expect: code line[:column]` comment"
         );
-        let (file, (code, line, column)) = found.into_iter().next().unwrap();
+        let (file, (code, line, column, warning)) = found.into_iter().next().unwrap();
         cases.push(Case {
             name,
             path,
@@ -102,6 +114,7 @@ fn committed_cases() -> Vec<Case> {
             code,
             line,
             column,
+            warning,
         });
     }
     cases
@@ -121,6 +134,7 @@ fn generated_cases(dir: &Path) -> Vec<Case> {
             code: code.to_string(),
             line,
             column: None,
+            warning: false,
         });
     };
 
@@ -249,6 +263,7 @@ fn generated_cases(dir: &Path) -> Vec<Case> {
         code: "manual-path".into(),
         line: Some(4),
         column: None,
+        warning: false,
     });
     // A symlinked folder leading out: the folder is not followed, so its
     // manual is refused when named through it.
@@ -268,6 +283,7 @@ fn generated_cases(dir: &Path) -> Vec<Case> {
         code: "manual-path".into(),
         line: Some(3),
         column: None,
+        warning: false,
     });
     cases
 }
@@ -286,9 +302,10 @@ fn run(case: &Case) -> Result<Duration, String> {
     if stderr.contains("panicked") || stderr.contains("overflow") {
         return Err(format!("toolc crashed: {stderr}"));
     }
-    if out.status.code() != Some(1) {
+    let status = if case.warning { 0 } else { 1 };
+    if out.status.code() != Some(status) {
         return Err(format!(
-            "exit status {:?}, expected 1\nstdout: {stdout}\nstderr: {stderr}",
+            "exit status {:?}, expected {status}\nstdout: {stdout}\nstderr: {stderr}",
             out.status.code()
         ));
     }
@@ -299,6 +316,7 @@ fn run(case: &Case) -> Result<Duration, String> {
     let hit = diags.iter().any(|d| {
         let loc = &d["location"];
         d["code"] == case.code.as_str()
+            && (!case.warning || d["severity"] == "warning")
             && loc["file"].as_str().is_some_and(|f| f == file)
             && loc["line"].as_u64().map(|l| l as usize) == case.line
             && case

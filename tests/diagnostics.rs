@@ -486,6 +486,20 @@ fn ident_collision_in_pascal_case() {
 }
 
 #[test]
+fn ident_collision_with_a_refinement_method() {
+    // `book` takes parameters, so the trait has `refine_book`: a tool of that name collides.
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      book:\n        description: A\n        parameters: { type: object, properties: { a: { type: string } } }\n      refine-book: { description: B }\n      refine_ping: { description: C }\n      ping: { description: D }\n",
+        Code::IdentCollision,
+        9,
+        7,
+        "tool `refine-book` becomes the Rust method `refine_book`, which the generated trait already has: it refines the arguments of tool `book`",
+    );
+    assert_eq!(d.related[0].1, 6);
+    assert_eq!(d.help.as_deref(), Some("rename `refine-book`"));
+}
+
+#[test]
 fn unknown_reference() {
     let d = only_yaml(
         "version: 1\ntoolboxes:\n  tickets:\n    description: Tools\n    tools: { a: { description: A } }\ncapabilities:\n  support:\n    description: Support\n    toolbox: ticket\n",
@@ -754,6 +768,34 @@ fn legacy_keyword() {
         ("t.yaml", 5, 5),
         "`items` as a list is the draft-07 spelling of a tuple: read as `prefixItems` (and `additionalItems` as `items`)",
     );
+}
+
+#[test]
+fn sensitive_parameter() {
+    // A sensitive named type two tools take: one warning, at the keyword, naming both.
+    let d = only_yaml(
+        "version: 1\ntypes:\n  ApiKey: { type: string, sensitive: true }\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        parameters:\n          type: object\n          properties: { key: { $ref: \"#/types/ApiKey\" } }\n      b:\n        description: B\n        parameters:\n          type: object\n          properties: { key: { $ref: \"#/types/ApiKey\" } }\n",
+        Code::SensitiveParameter,
+        3,
+        27,
+        "this value is marked `sensitive` but is part of the parameters of tool `a` and tool `b`: the model writes its value, so the model sees it",
+    );
+    assert_eq!(
+        d.related,
+        [(
+            "manifests/t.yaml".to_string(),
+            12,
+            38,
+            "the parameters refer to it here".to_string()
+        )]
+    );
+    assert!(d.help.unwrap().contains("`scope`"));
+    // In `returns` and in a scope type the model never writes the value: nothing to say.
+    let found = check_texts(&[(
+        "t.yaml",
+        "version: 1\ntypes:\n  Session: { type: object, properties: { token: { type: string, sensitive: true } } }\ntoolboxes:\n  t:\n    description: Tools\n    scope: Session\n    tools:\n      a:\n        description: A\n        returns:\n          type: object\n          properties: { token: { type: string, sensitive: true } }\n",
+    )]);
+    assert!(found.is_empty(), "{found:#?}");
 }
 
 #[test]

@@ -135,6 +135,52 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
     assert!(lists >= 20, "only {lists} lists were emitted");
 }
 
+/// `sensitive` is toolc's own keyword: every dialect's list (MCP's too) is the same with and
+/// without it, and none holds it.
+#[test]
+fn sensitive_never_reaches_a_model_facing_list() {
+    let text = std::fs::read_to_string(repo().join("tests/fixtures/codegen/secrets.yaml")).unwrap();
+    let plain = text
+        .replace(", sensitive: true", "")
+        .lines()
+        .filter(|l| l.trim() != "sensitive: true")
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        plain
+            .lines()
+            .all(|l| l.trim_start().starts_with('#') || !l.contains("sensitive:"))
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let lists = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let checked = toolc::check(&[path], &Default::default());
+        assert!(!checked.diagnostics.has_errors(), "{name}");
+        let set = &checked.toolset;
+        let sensitive = set
+            .operations()
+            .filter_map(|t| t.returns)
+            .any(|r| set.schemas.reaches_sensitive(r));
+        let lists: Vec<(Dialect, String)> = Dialect::ALL
+            .iter()
+            .map(|&d| {
+                let settings = LintSettings::for_dialects(&[d]);
+                let list = tool_list(set, &set.agents[0], d, &settings, Default::default()).list;
+                (d, serde_json::to_string_pretty(&list).unwrap())
+            })
+            .collect();
+        (sensitive, lists)
+    };
+    let (marked, with) = lists("secrets.yaml", &text);
+    let (unmarked, without) = lists("plain.yaml", &plain);
+    assert!(marked && !unmarked);
+    for ((d, a), (_, b)) in with.iter().zip(&without) {
+        assert!(!a.contains("\"sensitive\""), "{d}: {a}");
+        assert_eq!(a, b, "{d}: the list changes with `sensitive`");
+    }
+}
+
 #[test]
 fn notes_added_to_descriptions_are_sentences() {
     let dir = tempfile::tempdir().unwrap();

@@ -172,6 +172,14 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
+            /// Checks the arguments of the tool `list_meetings` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            fn refine_list_meetings(
+                &self,
+                params: &ListMeetingsParams,
+            ) -> ::std::result::Result<(), ::toolc_runtime::Violations> {
+                let _ = params;
+                ::std::result::Result::Ok(())
+            }
             /// Who this run is acting on behalf of.
             fn whoami(
                 &self,
@@ -200,6 +208,40 @@ pub mod toolboxes {
             pub fn inner(&self) -> &T {
                 &self.inner
             }
+            /// Checks arguments for one of these tools as a call through this server would, without running it or its policies: what the module's `check_arguments` does, then the implementation's `refine_<tool>` method. Returns the arguments as read, or the error the call would fail with: `arguments_invalid`, `panicked` when the refinement panics, or `unknown_tool` for a name that is no tool here.
+            pub fn check_arguments(
+                &self,
+                name: &str,
+                arguments: &str,
+            ) -> ::std::result::Result<
+                ::toolc_runtime::__private::serde_json::Value,
+                ::toolc_runtime::ToolError,
+            > {
+                match name {
+                    "list_meetings" => {
+                        ::toolc_runtime::__private::check_arguments_refined::<
+                            ListMeetingsParams,
+                            _,
+                        >(
+                            &DESCRIPTORS[0usize],
+                            arguments,
+                            |params: &ListMeetingsParams| {
+                                self.inner.refine_list_meetings(params)
+                            },
+                        )
+                    }
+                    "whoami" => {
+                        ::toolc_runtime::check_arguments::<
+                            ::toolc_runtime::NoParams,
+                        >(&DESCRIPTORS[1usize], arguments)
+                    }
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::ToolError::unknown_tool(name),
+                        )
+                    }
+                }
+            }
         }
         #[allow(deprecated)]
         impl<T: Meetings> ::toolc_runtime::Toolbox for MeetingsToolbox<T> {
@@ -225,11 +267,14 @@ pub mod toolboxes {
                     match tool {
                         "list_meetings" => {
                             let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                            ::toolc_runtime::run_tool(
+                            ::toolc_runtime::__private::run_tool_refined(
                                     &DESCRIPTORS[0usize],
                                     &self.guard,
                                     ctx,
                                     arguments,
+                                    |params: &ListMeetingsParams| {
+                                        self.inner.refine_list_meetings(params)
+                                    },
                                     move |params: ListMeetingsParams| async move {
                                         self.inner.list_meetings(params, &cx).await
                                     },
@@ -258,7 +303,7 @@ pub mod toolboxes {
                 })
             }
         }
-        /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here).
+        /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here). It knows no implementation, so it does not run the trait's `refine_<tool>` methods; the `check_arguments` method of the server that wraps an implementation does.
         pub fn check_arguments(
             name: &str,
             arguments: &str,
@@ -408,6 +453,14 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
+            /// Checks the arguments of the tool `lookup_order` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            fn refine_lookup_order(
+                &self,
+                params: &LookupOrderParams,
+            ) -> ::std::result::Result<(), ::toolc_runtime::Violations> {
+                let _ = params;
+                ::std::result::Result::Ok(())
+            }
         }
         /// Serves a [`Orders`] implementation through the execution contract.
         pub struct OrdersToolbox<T> {
@@ -425,6 +478,35 @@ pub mod toolboxes {
             /// The wrapped implementation.
             pub fn inner(&self) -> &T {
                 &self.inner
+            }
+            /// Checks arguments for one of these tools as a call through this server would, without running it or its policies: what the module's `check_arguments` does, then the implementation's `refine_<tool>` method. Returns the arguments as read, or the error the call would fail with: `arguments_invalid`, `panicked` when the refinement panics, or `unknown_tool` for a name that is no tool here.
+            pub fn check_arguments(
+                &self,
+                name: &str,
+                arguments: &str,
+            ) -> ::std::result::Result<
+                ::toolc_runtime::__private::serde_json::Value,
+                ::toolc_runtime::ToolError,
+            > {
+                match name {
+                    "lookup_order" => {
+                        ::toolc_runtime::__private::check_arguments_refined::<
+                            LookupOrderParams,
+                            _,
+                        >(
+                            &DESCRIPTORS[0usize],
+                            arguments,
+                            |params: &LookupOrderParams| {
+                                self.inner.refine_lookup_order(params)
+                            },
+                        )
+                    }
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::ToolError::unknown_tool(name),
+                        )
+                    }
+                }
             }
         }
         #[allow(deprecated)]
@@ -451,11 +533,14 @@ pub mod toolboxes {
                     match tool {
                         "lookup_order" => {
                             let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                            ::toolc_runtime::run_tool(
+                            ::toolc_runtime::__private::run_tool_refined(
                                     &DESCRIPTORS[0usize],
                                     &self.guard,
                                     ctx,
                                     arguments,
+                                    |params: &LookupOrderParams| {
+                                        self.inner.refine_lookup_order(params)
+                                    },
                                     move |params: LookupOrderParams| async move {
                                         self.inner.lookup_order(params, &cx).await
                                     },
@@ -471,7 +556,7 @@ pub mod toolboxes {
                 })
             }
         }
-        /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here).
+        /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here). It knows no implementation, so it does not run the trait's `refine_<tool>` methods; the `check_arguments` method of the server that wraps an implementation does.
         pub fn check_arguments(
             name: &str,
             arguments: &str,
@@ -607,6 +692,14 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
+            /// Checks the arguments of the tool `list_tickets` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            fn refine_list_tickets(
+                &self,
+                params: &ListTicketsParams,
+            ) -> ::std::result::Result<(), ::toolc_runtime::Violations> {
+                let _ = params;
+                ::std::result::Result::Ok(())
+            }
             /// Change a ticket's status or priority.
             fn update_ticket(
                 &self,
@@ -618,6 +711,14 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
+            /// Checks the arguments of the tool `update_ticket` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            fn refine_update_ticket(
+                &self,
+                params: &UpdateTicketParams,
+            ) -> ::std::result::Result<(), ::toolc_runtime::Violations> {
+                let _ = params;
+                ::std::result::Result::Ok(())
+            }
         }
         /// Serves a [`Support`] implementation through the execution contract.
         pub struct SupportToolbox<T> {
@@ -635,6 +736,47 @@ pub mod toolboxes {
             /// The wrapped implementation.
             pub fn inner(&self) -> &T {
                 &self.inner
+            }
+            /// Checks arguments for one of these tools as a call through this server would, without running it or its policies: what the module's `check_arguments` does, then the implementation's `refine_<tool>` method. Returns the arguments as read, or the error the call would fail with: `arguments_invalid`, `panicked` when the refinement panics, or `unknown_tool` for a name that is no tool here.
+            pub fn check_arguments(
+                &self,
+                name: &str,
+                arguments: &str,
+            ) -> ::std::result::Result<
+                ::toolc_runtime::__private::serde_json::Value,
+                ::toolc_runtime::ToolError,
+            > {
+                match name {
+                    "list_tickets" => {
+                        ::toolc_runtime::__private::check_arguments_refined::<
+                            ListTicketsParams,
+                            _,
+                        >(
+                            &DESCRIPTORS[0usize],
+                            arguments,
+                            |params: &ListTicketsParams| {
+                                self.inner.refine_list_tickets(params)
+                            },
+                        )
+                    }
+                    "update_ticket" => {
+                        ::toolc_runtime::__private::check_arguments_refined::<
+                            UpdateTicketParams,
+                            _,
+                        >(
+                            &DESCRIPTORS[1usize],
+                            arguments,
+                            |params: &UpdateTicketParams| {
+                                self.inner.refine_update_ticket(params)
+                            },
+                        )
+                    }
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::ToolError::unknown_tool(name),
+                        )
+                    }
+                }
             }
         }
         #[allow(deprecated)]
@@ -661,11 +803,14 @@ pub mod toolboxes {
                     match tool {
                         "list_tickets" => {
                             let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                            ::toolc_runtime::run_tool(
+                            ::toolc_runtime::__private::run_tool_refined(
                                     &DESCRIPTORS[0usize],
                                     &self.guard,
                                     ctx,
                                     arguments,
+                                    |params: &ListTicketsParams| {
+                                        self.inner.refine_list_tickets(params)
+                                    },
                                     move |params: ListTicketsParams| async move {
                                         self.inner.list_tickets(params, &cx).await
                                     },
@@ -674,11 +819,14 @@ pub mod toolboxes {
                         }
                         "update_ticket" => {
                             let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                            ::toolc_runtime::run_tool(
+                            ::toolc_runtime::__private::run_tool_refined(
                                     &DESCRIPTORS[1usize],
                                     &self.guard,
                                     ctx,
                                     arguments,
+                                    |params: &UpdateTicketParams| {
+                                        self.inner.refine_update_ticket(params)
+                                    },
                                     move |params: UpdateTicketParams| async move {
                                         self.inner.update_ticket(params, &cx).await
                                     },
@@ -694,7 +842,7 @@ pub mod toolboxes {
                 })
             }
         }
-        /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here).
+        /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here). It knows no implementation, so it does not run the trait's `refine_<tool>` methods; the `check_arguments` method of the server that wraps an implementation does.
         pub fn check_arguments(
             name: &str,
             arguments: &str,
@@ -830,6 +978,14 @@ pub mod playbooks {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
+            /// Checks the arguments of the play `slug_and_span` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the playbook's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            fn refine_slug_and_span(
+                &self,
+                params: &SlugAndSpanParams,
+            ) -> ::std::result::Result<(), ::toolc_runtime::Violations> {
+                let _ = params;
+                ::std::result::Result::Ok(())
+            }
         }
         /// Serves a [`Recipes`] implementation: every failure comes back as a value, never a panic.
         pub struct RecipesPlaybook<T> {
@@ -843,6 +999,31 @@ pub mod playbooks {
             /// The wrapped implementation.
             pub fn inner(&self) -> &T {
                 &self.inner
+            }
+            /// Checks arguments for one of these plays as a call through this server would, without running it or its policies: what the module's `check_arguments` does, then the implementation's `refine_<play>` method. Returns the arguments as read, or the error the call would fail with: `arguments_invalid`, `panicked` when the refinement panics, or `unknown_tool` for a name that is no play here.
+            pub fn check_arguments(
+                &self,
+                name: &str,
+                arguments: &str,
+            ) -> ::std::result::Result<
+                ::toolc_runtime::__private::serde_json::Value,
+                ::toolc_runtime::ToolError,
+            > {
+                match name {
+                    "slug_and_span" => {
+                        ::toolc_runtime::__private::check_arguments_refined::<
+                            SlugAndSpanParams,
+                            _,
+                        >(
+                            &DESCRIPTORS[0usize],
+                            arguments,
+                            |params: &SlugAndSpanParams| {
+                                self.inner.refine_slug_and_span(params)
+                            },
+                        )
+                    }
+                    _ => ::std::result::Result::Err(::toolc_runtime::unknown_play(name)),
+                }
             }
         }
         #[allow(deprecated)]
@@ -867,9 +1048,12 @@ pub mod playbooks {
                 ::std::boxed::Box::pin(async move {
                     match play {
                         "slug_and_span" => {
-                            ::toolc_runtime::run_play(
+                            ::toolc_runtime::__private::run_play_refined(
                                     &DESCRIPTORS[0usize],
                                     arguments,
+                                    |params: &SlugAndSpanParams| {
+                                        self.inner.refine_slug_and_span(params)
+                                    },
                                     move |params: SlugAndSpanParams| async move {
                                         self.inner.slug_and_span(params).await
                                     },
@@ -885,7 +1069,7 @@ pub mod playbooks {
                 })
             }
         }
-        /// Checks arguments for one of these plays as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no play here).
+        /// Checks arguments for one of these plays as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no play here). It knows no implementation, so it does not run the trait's `refine_<play>` methods; the `check_arguments` method of the server that wraps an implementation does.
         pub fn check_arguments(
             name: &str,
             arguments: &str,

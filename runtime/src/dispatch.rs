@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::arguments::parse_arguments;
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};
-use crate::errors::{ErrorKind, HandlerError, ToolError, Truncated, Violation};
+use crate::errors::{ErrorKind, HandlerError, ToolError, Truncated, Violation, Violations};
 use crate::policy::{Guard, check_policy};
 use crate::schema::json_pointer;
 use crate::trace;
@@ -113,8 +113,9 @@ fn noun(desc: &ToolDescriptor) -> &'static str {
 /// per caller and tool → `rate_limited` with a retry-after, or `unavailable` when the policy
 /// store does not answer); the arguments parsed
 /// ([`parse_arguments`]) and validated against `desc.parameters`, every violation listed
-/// (→ `arguments_invalid`, the handler never runs); the arguments deserialized into `P`; the
-/// handler run, under `timeout_ms` when set (→ `timeout`, the handler's future dropped), a
+/// (→ `arguments_invalid`, the handler never runs); the arguments deserialized into `P` (and,
+/// for generated toolboxes, the implementation's refinement run on them: its violations are
+/// `arguments_invalid` too); the handler run, under `timeout_ms` when set (→ `timeout`, the handler's future dropped), a
 /// panic contained (→ `panicked`), its own error kept (→ `handler`, or `scope_unavailable`
 /// from [`ToolContext::require_scope`](crate::ToolContext::require_scope)); the result
 /// serialized and, with `validate_returns`, validated against `desc.returns`
@@ -135,17 +136,45 @@ where
     F: FnOnce(P) -> Fut,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
+    run_tool_refined(desc, guard, ctx, arguments, accept::<P>, handler).await
+}
+
+/// [`run_tool`] with a refinement: `refine` runs on the parameters once they are
+/// deserialized, before the handler; its violations fail the call with `arguments_invalid`,
+/// exactly as schema violations do. Generated dispatchers call it with the trait's
+/// `refine_<tool>` method.
+#[doc(hidden)]
+pub async fn run_tool_refined<P, R, C, F, Fut>(
+    desc: &'static ToolDescriptor,
+    guard: &Guard,
+    ctx: &CallContext,
+    arguments: &str,
+    refine: C,
+    handler: F,
+) -> Result<Value, ToolError>
+where
+    P: DeserializeOwned,
+    R: Serialize,
+    C: FnOnce(&P) -> Result<(), Violations>,
+    F: FnOnce(P) -> Fut,
+    Fut: Future<Output = Result<R, HandlerError>> + Send,
+{
     let start = Instant::now();
     trace::started(ctx.call_id(), desc.name);
     let result = match check_policy(desc, guard, ctx).await {
-        Ok(()) => execute(desc, arguments, handler).await,
+        Ok(()) => execute(desc, arguments, refine, handler).await,
         Err(e) => Err(e),
     };
     match &result {
-        Ok(value) => trace::completed(ctx.call_id(), desc.name, start.elapsed(), value),
+        Ok(value) => trace::completed(ctx.call_id(), desc, start.elapsed(), value),
         Err(error) => trace::failed(ctx.call_id(), desc.name, start.elapsed(), error),
     }
     result
+}
+
+/// The refinement that accepts everything: what a tool without one runs.
+fn accept<P>(_: &P) -> Result<(), Violations> {
+    Ok(())
 }
 
 /// Runs one play: like [`run_tool`] without a context or policies. Every failure (invalid
@@ -163,28 +192,49 @@ where
     F: FnOnce(P) -> Fut,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
-    let start = Instant::now();
-    trace::started("", desc.name);
-    let result = execute(desc, arguments, handler).await;
-    match &result {
-        Ok(value) => trace::completed("", desc.name, start.elapsed(), value),
-        Err(error) => trace::failed("", desc.name, start.elapsed(), error),
-    }
-    result
+    run_play_refined(desc, arguments, accept::<P>, handler).await
 }
 
-async fn execute<P, R, F, Fut>(
+/// [`run_play`] with a refinement, as [`run_tool_refined`]: generated playbooks call it with
+/// the trait's `refine_<play>` method.
+#[doc(hidden)]
+pub async fn run_play_refined<P, R, C, F, Fut>(
     desc: &'static ToolDescriptor,
     arguments: &str,
+    refine: C,
     handler: F,
 ) -> Result<Value, ToolError>
 where
     P: DeserializeOwned,
     R: Serialize,
+    C: FnOnce(&P) -> Result<(), Violations>,
     F: FnOnce(P) -> Fut,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
-    let (_, params): (Value, P) = prepare(desc, arguments)?;
+    let start = Instant::now();
+    trace::started("", desc.name);
+    let result = execute(desc, arguments, refine, handler).await;
+    match &result {
+        Ok(value) => trace::completed("", desc, start.elapsed(), value),
+        Err(error) => trace::failed("", desc.name, start.elapsed(), error),
+    }
+    result
+}
+
+async fn execute<P, R, C, F, Fut>(
+    desc: &'static ToolDescriptor,
+    arguments: &str,
+    refine: C,
+    handler: F,
+) -> Result<Value, ToolError>
+where
+    P: DeserializeOwned,
+    R: Serialize,
+    C: FnOnce(&P) -> Result<(), Violations>,
+    F: FnOnce(P) -> Fut,
+    Fut: Future<Output = Result<R, HandlerError>> + Send,
+{
+    let (_, params): (Value, P) = prepare(desc, arguments, refine)?;
     let noun = noun(desc);
 
     // The handler itself may panic before it returns its future.
@@ -259,11 +309,61 @@ pub fn check_arguments<P: DeserializeOwned>(
     desc: &'static ToolDescriptor,
     arguments: &str,
 ) -> Result<Value, ToolError> {
-    prepare::<P>(desc, arguments).map(|(value, _)| value)
+    prepare::<P, _>(desc, arguments, accept::<P>).map(|(value, _)| value)
+}
+
+/// [`check_arguments`] with a refinement, as a refined call runs it: generated toolbox and
+/// playbook servers call it from their `check_arguments` method with the trait's
+/// `refine_<tool>` method. A refinement that panics gives `panicked`, as in a call.
+#[doc(hidden)]
+pub fn check_arguments_refined<P, C>(
+    desc: &'static ToolDescriptor,
+    arguments: &str,
+    refine: C,
+) -> Result<Value, ToolError>
+where
+    P: DeserializeOwned,
+    C: FnOnce(&P) -> Result<(), Violations>,
+{
+    prepare::<P, C>(desc, arguments, refine).map(|(value, _)| value)
+}
+
+/// Parses, validates, deserializes and refines the arguments: the value as read, and the
+/// parameters.
+fn prepare<P, C>(
+    desc: &'static ToolDescriptor,
+    arguments: &str,
+    refine: C,
+) -> Result<(Value, P), ToolError>
+where
+    P: DeserializeOwned,
+    C: FnOnce(&P) -> Result<(), Violations>,
+{
+    let (value, params) = read_params::<P>(desc, arguments)?;
+    let noun = noun(desc);
+    // The refinement is the implementer's code: a panic there fails this call only.
+    match catch_unwind(AssertUnwindSafe(|| refine(&params))) {
+        Ok(Ok(())) => Ok((value, params)),
+        Ok(Err(Violations(mut violations))) => {
+            if violations.is_empty() {
+                violations.push(Violation::new(
+                    "",
+                    "refused by the tool's own check of its arguments, which gave no reason",
+                ));
+            }
+            Err(ToolError::with_violations(
+                ErrorKind::ArgumentsInvalid,
+                noun,
+                desc.name,
+                violations,
+            ))
+        }
+        Err(payload) => Err(panicked(noun, desc.name, &*payload)),
+    }
 }
 
 /// Parses, validates and deserializes the arguments: the value as read, and the parameters.
-fn prepare<P: DeserializeOwned>(
+fn read_params<P: DeserializeOwned>(
     desc: &'static ToolDescriptor,
     arguments: &str,
 ) -> Result<(Value, P), ToolError> {

@@ -58,6 +58,8 @@ pub use uuid;
 #[cfg(feature = "chrono")]
 pub use chrono;
 
+/// What generated code calls and users do not: no API of its own, free to change with the
+/// generated-code API (`require_api!`).
 #[doc(hidden)]
 pub mod __private {
     pub use serde;
@@ -65,6 +67,7 @@ pub mod __private {
 
     pub use crate::__toolc_require_api as require_api;
     pub use crate::__toolc_require_feature as require_feature;
+    pub use crate::dispatch::{check_arguments_refined, run_play_refined, run_tool_refined};
 
     #[cfg(feature = "chrono")]
     pub use chrono::{DateTime, FixedOffset, NaiveDate};
@@ -114,9 +117,10 @@ pub mod missing {
 /// than on whatever item changed between them.
 ///
 /// API 1 is the code the first toolc 0.1 generated; API 2 adds `require_feature!` and the typed
-/// formats. An API gets a new number whenever generated code needs something of the runtime
-/// that an older runtime lacks; a runtime keeps serving the older APIs it is still compatible
-/// with.
+/// formats, refinements (`run_tool_refined` and friends) and sensitive schema nodes
+/// (`Schema::sensitive`). An API gets a new number whenever generated code needs something of
+/// the runtime that an older runtime lacks; a runtime keeps serving the older APIs it is still
+/// compatible with.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __toolc_require_api {

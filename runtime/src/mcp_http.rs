@@ -865,9 +865,17 @@ async fn route(
         {
             record.tool = params.name.map(|n| Truncated(&n).to_string());
             if state.log_arguments {
-                record.arguments = params
-                    .arguments
-                    .map(|a| crate::trace::preview_with_limit(&a, 4096));
+                // What the tool's parameters schema marks sensitive is masked; arguments for
+                // a name the server does not serve are logged as sent.
+                let schema = record
+                    .tool
+                    .as_deref()
+                    .and_then(|name| state.server.agent().descriptor(name))
+                    .map(|d| d.parameters);
+                record.arguments = params.arguments.map(|a| match schema {
+                    Some(s) => crate::trace::preview_with_limit(&s.redact(&a), 4096),
+                    None => crate::trace::preview_with_limit(&a, 4096),
+                });
             }
         }
     }

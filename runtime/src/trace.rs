@@ -4,6 +4,10 @@
 //! `"failed"`, plus `call_id`, `tool` and, once finished, `duration_us`. `completed` carries the
 //! `result_preview` of the value; `failed` carries `kind`, `error` and the `result_preview` of
 //! the error envelope. Previews are built only when a subscriber listens.
+//!
+//! No event carries a value its schema marks `sensitive`: the `completed` preview is of the
+//! value with those parts masked ([`Schema::redact`](crate::Schema::redact)), and violation
+//! messages never quote a sensitive value, so `error` and the failure's preview hold none.
 
 use std::fmt::Write as _;
 use std::io;
@@ -189,16 +193,29 @@ pub(crate) fn started(call_id: &str, tool: &str) {
     tracing::info!(target: "toolc_runtime", event = "started", call_id, tool, "tool call started");
 }
 
-pub(crate) fn completed(call_id: &str, tool: &str, elapsed: Duration, value: &Value) {
+pub(crate) fn completed(
+    call_id: &str,
+    desc: &crate::ToolDescriptor,
+    elapsed: Duration,
+    value: &Value,
+) {
     tracing::info!(
         target: "toolc_runtime",
         event = "completed",
         call_id,
-        tool,
+        tool = desc.name,
         duration_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
-        result_preview = %result_preview(value),
+        result_preview = %redacted_preview(desc.returns, value),
         "tool call completed"
     );
+}
+
+/// The `result_preview` of `value` with what `schema` marks sensitive masked.
+pub(crate) fn redacted_preview(schema: Option<&crate::Schema>, value: &Value) -> String {
+    match schema {
+        Some(s) => result_preview(&s.redact(value)),
+        None => result_preview(value),
+    }
 }
 
 pub(crate) fn failed(call_id: &str, tool: &str, elapsed: Duration, error: &crate::ToolError) {

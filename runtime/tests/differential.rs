@@ -204,6 +204,8 @@ impl Builder<'_> {
             then: sub("then"),
             else_: sub("else"),
             reference,
+            // toolc's own annotation: it must not change which values are valid.
+            sensitive: o.get("sensitive") == Some(&Value::Bool(true)),
         };
         leak(schema)
     }
@@ -956,7 +958,7 @@ fn person_objects_required_additional_false_strings_email() {
         json!({
             "type": "object",
             "properties": {
-                "name": { "type": "string", "minLength": 1, "maxLength": 8, "pattern": "^[A-Z][a-z]*$" },
+                "name": { "type": "string", "minLength": 1, "maxLength": 8, "pattern": "^[A-Z][a-z]*$", "sensitive": true },
                 "age": { "type": "integer", "minimum": 0, "maximum": 150 },
                 "email": { "type": "string", "format": "email" },
                 "tags": { "type": "array", "items": { "type": "string", "maxLength": 3 }, "uniqueItems": true, "maxItems": 4 }
@@ -975,7 +977,7 @@ fn numbers_bounds_and_float_multiples() {
         json!({
             "type": "object",
             "properties": {
-                "price": { "type": "number", "exclusiveMinimum": 0, "maximum": 1000, "multipleOf": 0.01 },
+                "price": { "type": "number", "exclusiveMinimum": 0, "maximum": 1000, "multipleOf": 0.01, "sensitive": true },
                 "qty": { "type": "integer", "minimum": 0, "multipleOf": 5 },
                 "ratio": { "type": "number", "minimum": 0, "exclusiveMaximum": 1 },
                 "step": { "type": "number", "multipleOf": 0.1, "minimum": -2.5, "maximum": 2.5 }

@@ -11,7 +11,7 @@ use tokio::io::{
     AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
 };
 use toolc_runtime::mcp::{McpServer, mcp_tool};
-use toolc_runtime::schema::{Additional, Schema, Types};
+use toolc_runtime::schema::{Additional, Num, Schema, Types};
 use toolc_runtime::{
     Agent, AuthLevel, BoxFuture, CallContext, Caller, Capability, Guard, HandlerError, NoParams,
     OperationKind, Playbook, Policy, ToolDescriptor, ToolError, Toolbox, run_play, run_tool,
@@ -51,6 +51,26 @@ static N_PARAMS: Schema = Schema {
     properties: &[("n", &INTEGER)],
     required: &["n"],
     additional_properties: Additional::Forbidden,
+    ..Schema::ANY
+};
+static PIN: Schema = Schema {
+    types: Types::INTEGER,
+    minimum: Some(Num::Int(1000)),
+    maximum: Some(Num::Int(9999)),
+    sensitive: true,
+    ..Schema::ANY
+};
+static PASSWORD: Schema = Schema {
+    types: Types::STRING,
+    min_length: Some(12),
+    sensitive: true,
+    ..Schema::ANY
+};
+/// `unlock`'s parameters: two sensitive values, as toolc writes `sensitive: true`.
+static UNLOCK: Schema = Schema {
+    types: Types::OBJECT,
+    properties: &[("pin", &PIN), ("password", &PASSWORD)],
+    required: &["pin"],
     ..Schema::ANY
 };
 static HALF: Schema = Schema {
@@ -94,7 +114,7 @@ const fn tool(
     }
 }
 
-static TOOLS: [ToolDescriptor; 6] = [
+static TOOLS: [ToolDescriptor; 7] = [
     ToolDescriptor {
         title: Some("Echo"),
         annotations: r#"{"title":"Echo","readOnlyHint":true,"openWorldHint":false}"#,
@@ -137,6 +157,12 @@ static TOOLS: [ToolDescriptor; 6] = [
         TEXT_SCHEMA,
         &TEXT_OBJECT,
         Some((TEXT_SCHEMA, &TEXT_OBJECT)),
+    ),
+    tool(
+        "unlock",
+        r#"{"type":"object","properties":{"pin":{"type":"integer"},"password":{"type":"string"}},"required":["pin"]}"#,
+        &UNLOCK,
+        None,
     ),
 ];
 
@@ -269,6 +295,14 @@ impl Toolbox for Lab {
                     )
                     .await
                 }
+                "unlock" => run_tool(
+                    &TOOLS[6],
+                    &self.guard,
+                    ctx,
+                    arguments,
+                    |_: NoParams| async move { Ok::<_, HandlerError>(json!({"unlocked": true})) },
+                )
+                .await,
                 other => Err(ToolError::unknown_tool(other)),
             }
         })
@@ -456,6 +490,7 @@ async fn tools_list_converts_every_descriptor() {
             "secret",
             "numbers",
             "echo_boom",
+            "unlock",
             "halve",
             "loose"
         ]
@@ -484,7 +519,7 @@ async fn tools_list_converts_every_descriptor() {
     assert!(tools[1].get("annotations").is_none());
     // An array result lists no output schema.
     assert!(tools[4].get("outputSchema").is_none(), "{}", tools[4]);
-    assert_eq!(tools[6]["outputSchema"]["type"], "object");
+    assert_eq!(tools[7]["outputSchema"]["type"], "object");
     // What `mcp_tool` lists, one descriptor at a time.
     for (listed, desc) in tools.iter().zip(TOOLS.iter().chain(PLAYS.iter())) {
         assert_eq!(*listed, serde_json::to_value(mcp_tool(desc)).expect("json"));
@@ -586,6 +621,45 @@ async fn contract_errors_are_error_results_with_their_kind() {
     assert_eq!(response["error"]["code"], -32602, "{response}");
     assert_eq!(response["error"]["data"]["kind"], "unknown_tool");
     assert!(response.get("result").is_none());
+}
+
+/// A value its schema marks sensitive is not in the error result of a call whose validation
+/// fails on it: neither the text nor the structured content quote it.
+#[tokio::test]
+async fn error_results_never_quote_a_sensitive_value() {
+    let lab = Arc::new(Lab::default());
+    let (mut client, _, _task) = start(McpServer::new(agent(Arc::clone(&lab)))).await;
+    let r = client
+        .call("unlock", json!({"pin": 9_876_543, "password": "Zebra7f3Q"}))
+        .await;
+    assert!(is_error(&r), "{r}");
+    let text = r.to_string();
+    for secret in ["9876543", "Zebra7f3Q"] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    let e = text_json(&r);
+    assert_eq!(e["kind"], "arguments_invalid");
+    let violations = e["violations"].as_array().expect("violations");
+    let mut found: Vec<(&str, &str)> = violations
+        .iter()
+        .map(|v| {
+            (
+                v["pointer"].as_str().unwrap(),
+                v["message"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    // Sorted: the order of an object's keys depends on serde_json's `preserve_order`.
+    found.sort_unstable();
+    assert_eq!(
+        found,
+        [
+            ("/password", "must be at least 12 characters long"),
+            ("/pin", "must be <= 9999"),
+        ]
+    );
+    let r = client.call("unlock", json!({"pin": 1234})).await;
+    assert!(!is_error(&r), "{r}");
 }
 
 #[tokio::test]

@@ -523,7 +523,10 @@ impl Lowerer<'_> {
     fn ref_with_siblings(&self, view: &View) -> bool {
         self.f.wrap_ref_siblings
             && view.has(Keyword::Ref)
-            && view.parts.iter().any(|(k, _)| *k != Keyword::Ref)
+            && view
+                .parts
+                .iter()
+                .any(|(k, _)| *k != Keyword::Ref && !self.strips(*k))
             && !view.has(Keyword::AnyOf)
     }
 
@@ -717,10 +720,12 @@ impl Lowerer<'_> {
     }
 
     fn strips(&self, k: Keyword) -> bool {
-        // A schema's own definitions go under the root's `$defs` when reached.
-        matches!(k, Keyword::RustType | Keyword::Defs | Keyword::Definitions)
-            || (self.f.gemini
-                && matches!(k, Keyword::SchemaDialect | Keyword::Id | Keyword::Comment))
+        // A schema's own definitions go under the root's `$defs` when reached;
+        // toolc's own keywords are for the compiler and the runtime, never the model.
+        matches!(
+            k,
+            Keyword::RustType | Keyword::Sensitive | Keyword::Defs | Keyword::Definitions
+        ) || (self.f.gemini && matches!(k, Keyword::SchemaDialect | Keyword::Id | Keyword::Comment))
     }
 
     /// The node's content: its keywords in the dialect's form, or, where the

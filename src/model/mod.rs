@@ -141,6 +141,12 @@ impl Tool {
     /// Whether the handler takes a parameters argument: not when the tool
     /// declares no parameters, or declares an object with no properties
     /// (`{type: object, properties: {}}`), which reads the same.
+    /// The generated trait's method that refines this tool's arguments
+    /// (`refine_<method>`); it exists when the tool takes parameters.
+    pub fn refine_method(&self) -> String {
+        format!("refine_{}", self.idents.snake.trim_start_matches("r#"))
+    }
+
     pub fn takes_parameters(&self, schemas: &Schemas) -> bool {
         if !self.has_parameters {
             return false;

@@ -23,5 +23,10 @@ fn main() -> Result<(), toolc::Error> {
         .file_name("coverage.rs")
         .toolset_name("coverage")
         .compile()?;
+    toolc::configure()
+        .manifest("../fixtures/codegen/secrets.yaml")
+        .file_name("secrets.rs")
+        .toolset_name("secrets")
+        .compile()?;
     Ok(())
 }

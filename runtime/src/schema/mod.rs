@@ -11,6 +11,7 @@ mod format;
 mod normalize;
 mod number;
 mod pattern;
+mod redact;
 mod validate;
 
 use std::fmt;
@@ -286,6 +287,10 @@ pub struct Schema {
     pub else_: Option<&'static Schema>,
     /// `$ref`: checked in addition to the sibling keywords; may point back up the tree.
     pub reference: Option<&'static Schema>,
+    /// toolc's `sensitive: true`: the value here (and everything in it) is a secret. It never
+    /// changes which values are valid; violation messages inside it do not quote the value,
+    /// and [`Schema::redact`] masks it, as `result_preview` and the access log do.
+    pub sensitive: bool,
 }
 
 impl Schema {
@@ -327,6 +332,7 @@ impl Schema {
         then: None,
         else_: None,
         reference: None,
+        sensitive: false,
     };
 
     /// The `false` schema: no value is valid.
@@ -345,7 +351,27 @@ impl Schema {
     pub fn is_valid(&self, value: &serde_json::Value) -> bool {
         validate::is_valid(self, value)
     }
+
+    /// `value` with every part that this schema marks `sensitive` replaced by the string
+    /// [`REDACTED`]; borrowed when nothing is masked.
+    ///
+    /// A part is masked when any subschema that can apply to it is sensitive: both branches
+    /// of `if`, every branch of `anyOf`/`oneOf`/`allOf`, whether or not the value matches it.
+    /// A value nested deeper than [`MAX_VALIDATION_DEPTH`] is masked whole.
+    pub fn redact<'v>(
+        &self,
+        value: &'v serde_json::Value,
+    ) -> std::borrow::Cow<'v, serde_json::Value> {
+        match redact::redact(self, value, 0) {
+            Some(masked) => std::borrow::Cow::Owned(masked),
+            None => std::borrow::Cow::Borrowed(value),
+        }
+    }
 }
+
+/// What stands for a masked value: in [`Schema::redact`]'s output, in generated `Debug`
+/// output and in messages.
+pub const REDACTED: &str = "<redacted>";
 
 /// How deep the validator follows the instance and `$ref`s before it reports a violation
 /// instead of recursing further (keeps deep instances and reference cycles off the stack).

@@ -28,6 +28,9 @@ struct Walker<'v> {
     out: Vec<Violation>,
     collect: bool,
     depth: usize,
+    /// How many `sensitive` schemas the walk is inside: messages there never quote the
+    /// value (a number, a length, a property name), only what the schema asks.
+    secret: usize,
 }
 
 /// Appends `segment` to `pointer`, escaped per RFC 6901.
@@ -83,6 +86,15 @@ fn list<T: std::fmt::Display>(items: &[T]) -> String {
     s
 }
 
+/// `, got …` to end a message, or nothing inside a sensitive value (`secret > 0`).
+fn got(secret: usize, what: impl std::fmt::Display) -> String {
+    if secret > 0 {
+        String::new()
+    } else {
+        format!(", got {what}")
+    }
+}
+
 fn plural(n: u64, one: &str, many: &str) -> String {
     if n == 1 {
         format!("{n} {one}")
@@ -98,6 +110,7 @@ impl<'v> Walker<'v> {
             out: Vec::new(),
             collect,
             depth,
+            secret: 0,
         }
     }
 
@@ -161,7 +174,10 @@ impl<'v> Walker<'v> {
             return false;
         }
         self.depth += 1;
+        let secret = usize::from(s.sensitive);
+        self.secret += secret;
         let ok = self.eval_here(s, v);
+        self.secret -= secret;
         self.depth -= 1;
         ok
     }
@@ -325,22 +341,23 @@ impl<'v> Walker<'v> {
         let below = |b: Option<super::Num>, bad: &[Ordering]| {
             b.filter(|b| number::cmp_bound(n, *b).is_some_and(|o| bad.contains(&o)))
         };
+        let secret = self.secret;
         if let Some(m) = below(s.minimum, &[Ordering::Less]) {
-            fail!("must be >= {m}, got {n}");
+            fail!("must be >= {m}{}", got(secret, n));
         }
         if let Some(m) = below(s.maximum, &[Ordering::Greater]) {
-            fail!("must be <= {m}, got {n}");
+            fail!("must be <= {m}{}", got(secret, n));
         }
         if let Some(m) = below(s.exclusive_minimum, &[Ordering::Less, Ordering::Equal]) {
-            fail!("must be > {m}, got {n}");
+            fail!("must be > {m}{}", got(secret, n));
         }
         if let Some(m) = below(s.exclusive_maximum, &[Ordering::Greater, Ordering::Equal]) {
-            fail!("must be < {m}, got {n}");
+            fail!("must be < {m}{}", got(secret, n));
         }
         if let Some(m) = s.multiple_of
             && !number::is_multiple_of(n, m)
         {
-            fail!("must be a multiple of {m}, got {n}");
+            fail!("must be a multiple of {m}{}", got(secret, n));
         }
 
         ok
@@ -359,20 +376,23 @@ impl<'v> Walker<'v> {
         }
         if s.min_length.is_some() || s.max_length.is_some() {
             let len = text.chars().count() as u64;
+            let secret = self.secret;
             if let Some(min) = s.min_length
                 && len < min
             {
                 fail!(
-                    "must be at least {} long, got {len}",
-                    plural(min, "character", "characters")
+                    "must be at least {} long{}",
+                    plural(min, "character", "characters"),
+                    got(secret, len)
                 );
             }
             if let Some(max) = s.max_length
                 && len > max
             {
                 fail!(
-                    "must be at most {} long, got {len}",
-                    plural(max, "character", "characters")
+                    "must be at most {} long{}",
+                    plural(max, "character", "characters"),
+                    got(secret, len)
                 );
             }
         }
@@ -583,6 +603,7 @@ impl<'v> Walker<'v> {
                 // The name is checked as a string instance located at the object.
                 let name = Value::String(key.clone());
                 let mut w = Walker::new(self.collect, self.depth);
+                w.secret = self.secret;
                 if !w.eval(names, &name) {
                     ok = false;
                     if !self.collect {
@@ -591,12 +612,86 @@ impl<'v> Walker<'v> {
                     let base = self.pointer();
                     for mut violation in w.out {
                         violation.pointer = base.clone();
-                        violation.message = format!("property name '{key}' {}", violation.message);
+                        violation.message = if self.secret > 0 {
+                            format!("a property name {}", violation.message)
+                        } else {
+                            format!("property name '{key}' {}", violation.message)
+                        };
                         self.out.push(violation);
                     }
                 }
             }
         }
         ok
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Num, Schema, Types};
+    use serde_json::json;
+
+    static CODE: Schema = Schema {
+        types: Types::INTEGER,
+        minimum: Some(Num::Int(10)),
+        multiple_of: Some(2.0),
+        ..Schema::ANY
+    };
+    static WORD: Schema = Schema {
+        types: Types::STRING,
+        max_length: Some(3),
+        ..Schema::ANY
+    };
+    static NAMES: Schema = Schema {
+        types: Types::STRING,
+        max_length: Some(2),
+        ..Schema::ANY
+    };
+    static SECRET: Schema = Schema {
+        properties: &[("code", &CODE), ("word", &WORD)],
+        property_names: Some(&NAMES),
+        sensitive: true,
+        ..Schema::ANY
+    };
+    static PLAIN: Schema = Schema {
+        properties: &[("code", &CODE), ("word", &WORD)],
+        property_names: Some(&NAMES),
+        ..Schema::ANY
+    };
+    static HOLDER: Schema = Schema {
+        properties: &[("secret", &SECRET), ("plain", &PLAIN)],
+        ..Schema::ANY
+    };
+
+    /// Inside a sensitive value no message quotes the value: not a number, a length, nor a
+    /// property name; outside it they do, as before.
+    #[test]
+    fn messages_inside_a_sensitive_value_do_not_quote_it() {
+        let inner = json!({"code": 7, "word": "abcdef", "xyz": 1});
+        let v = json!({"secret": inner, "plain": inner});
+        // Sorted: the order of an object's keys depends on serde_json's `preserve_order`.
+        let mut messages: Vec<String> = HOLDER
+            .validate(&v)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        messages.sort();
+        assert_eq!(
+            messages,
+            [
+                "/plain/code: must be >= 10, got 7",
+                "/plain/code: must be a multiple of 2, got 7",
+                "/plain/word: must be at most 3 characters long, got 6",
+                "/plain: property name 'code' must be at most 2 characters long, got 4",
+                "/plain: property name 'word' must be at most 2 characters long, got 4",
+                "/plain: property name 'xyz' must be at most 2 characters long, got 3",
+                "/secret/code: must be >= 10",
+                "/secret/code: must be a multiple of 2",
+                "/secret/word: must be at most 3 characters long",
+                "/secret: a property name must be at most 2 characters long",
+                "/secret: a property name must be at most 2 characters long",
+                "/secret: a property name must be at most 2 characters long",
+            ]
+        );
     }
 }

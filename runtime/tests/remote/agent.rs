@@ -17,6 +17,17 @@ static OBJECT: Schema = Schema {
     types: Types::OBJECT,
     ..Schema::ANY
 };
+static PASSWORD: Schema = Schema {
+    types: Types::STRING,
+    sensitive: true,
+    ..Schema::ANY
+};
+/// `whoami` takes anything, and its `password` is sensitive (masked in the access log).
+static WHOAMI: Schema = Schema {
+    types: Types::OBJECT,
+    properties: &[("password", &PASSWORD)],
+    ..Schema::ANY
+};
 
 const fn tool(name: &'static str, policy: Policy) -> ToolDescriptor {
     ToolDescriptor {
@@ -39,7 +50,10 @@ const fn tool(name: &'static str, policy: Policy) -> ToolDescriptor {
 }
 
 pub static TOOLS: [ToolDescriptor; 5] = [
-    tool("whoami", Policy::NONE),
+    ToolDescriptor {
+        parameters: &WHOAMI,
+        ..tool("whoami", Policy::NONE)
+    },
     tool(
         "support_only",
         Policy {

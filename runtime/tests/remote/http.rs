@@ -307,7 +307,10 @@ fn access_log(config: HttpConfig) -> Vec<Fields> {
             let ada = token(&issuer, "ada", json!({"roles": ["support"]}));
             let mut client = Client::new(server.addr, Some(&ada));
             let result = client
-                .call("whoami", json!({"note": "hunter2-secret"}))
+                .call(
+                    "whoami",
+                    json!({"note": "hunter2-secret", "password": "Zebra7f3Q"}),
+                )
                 .await;
             assert_ne!(result["isError"], json!(true), "{result}");
             let anonymous = Client::new(server.addr, None)
@@ -364,9 +367,13 @@ fn every_request_is_logged_once_without_argument_values() {
 }
 
 #[test]
-fn argument_values_are_logged_only_when_asked() {
+fn argument_values_are_logged_only_when_asked_and_never_sensitive_ones() {
     let events = access_log(HttpConfig::new().log_arguments(true));
-    assert_eq!(events[0]["arguments"], r#"{"note":"hunter2-secret"}"#);
+    assert_eq!(
+        events[0]["arguments"],
+        r#"{"note":"hunter2-secret","password":"<redacted>"}"#
+    );
+    assert!(!format!("{events:?}").contains("Zebra7f3Q"));
 }
 
 #[tokio::test]

@@ -414,12 +414,137 @@ fn default_fns(owner: &Ident, fields: &[(Option<&str>, &Field)], paths: &Paths) 
     }
 }
 
-pub fn item_tokens(item: &Item, paths: &Paths, extra: &dyn ExtraAttrs) -> TokenStream {
+/// `<redacted>` as a `Debug` value: what stands for a sensitive value.
+fn redacted() -> TokenStream {
+    quote!(&::std::format_args!("<redacted>"))
+}
+
+/// A hand-written `Debug` for an item whose value is sensitive as a whole:
+/// `Name(<redacted>)`.
+fn redacted_debug(id: &Ident) -> TokenStream {
+    let name = id.to_string();
+    let name = name.trim_start_matches("r#");
+    let r = redacted();
+    quote! {
+        impl ::std::fmt::Debug for #id {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.debug_tuple(#name).field(#r).finish()
+            }
+        }
+    }
+}
+
+/// `.field("name", value)` calls for a `Debug` of these fields, each read
+/// through `access` (`&self.x`, or a binding of a variant's field), a
+/// sensitive one as `<redacted>`.
+fn debug_fields(fields: &[Field], access: impl Fn(&Ident) -> TokenStream) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|f| {
+            let id = ident(&f.ident);
+            let name = f.ident.trim_start_matches("r#");
+            let value = if f.sensitive { redacted() } else { access(&id) };
+            quote!(.field(#name, #value))
+        })
+        .collect()
+}
+
+/// A hand-written `Debug` for a struct with sensitive fields: as derived,
+/// with `<redacted>` for them.
+fn struct_debug(id: &Ident, fields: &[Field], extra: bool) -> TokenStream {
+    let name = id.to_string();
+    let name = name.trim_start_matches("r#");
+    let calls = debug_fields(fields, |f| quote!(&self.#f));
+    let extra = extra.then(|| quote!(.field("additional_properties", &self.additional_properties)));
+    let allow = fields
+        .iter()
+        .any(|f| f.deprecated)
+        .then(|| quote!(#[allow(deprecated)]));
+    quote! {
+        #allow
+        impl ::std::fmt::Debug for #id {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.debug_struct(#name) #(#calls)* #extra .finish()
+            }
+        }
+    }
+}
+
+/// A hand-written `Debug` for a tagged enum with sensitive fields: each
+/// variant as derived, with `<redacted>` for them.
+fn tagged_debug(id: &Ident, variants: &[(String, String, Vec<Field>)]) -> TokenStream {
+    let arms = variants.iter().map(|(v, _, fields)| {
+        let vid = ident(v);
+        let vname = v.trim_start_matches("r#");
+        let bindings = fields.iter().map(|f| {
+            let fid = ident(&f.ident);
+            if f.sensitive {
+                quote!(#fid: _)
+            } else {
+                quote!(#fid)
+            }
+        });
+        let calls = debug_fields(fields, |f| quote!(#f));
+        quote! {
+            Self::#vid { #(#bindings),* } => f.debug_struct(#vname) #(#calls)* .finish(),
+        }
+    });
+    let allow = variants
+        .iter()
+        .any(|(_, _, fs)| fs.iter().any(|f| f.deprecated))
+        .then(|| quote!(#[allow(deprecated)]));
+    quote! {
+        #allow
+        impl ::std::fmt::Debug for #id {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    #(#arms)*
+                }
+            }
+        }
+    }
+}
+
+/// The tokens of one generated item. `sensitive`: its value is sensitive as
+/// a whole, so its `Debug` prints `Name(<redacted>)`; an item with sensitive
+/// fields gets a `Debug` that prints `<redacted>` for those. Either way
+/// `Debug` is written out instead of derived.
+pub fn item_tokens(
+    item: &Item,
+    paths: &Paths,
+    extra: &dyn ExtraAttrs,
+    sensitive: bool,
+) -> TokenStream {
     let serde = serde_path();
     let serde_crate = quote!(#[serde(crate = "::toolc_runtime::__private::serde")]);
-    let derive = quote!(#[derive(Debug, Clone, PartialEq, #serde::Serialize, #serde::Deserialize)]);
+    let has_sensitive_fields = match item {
+        Item::Struct { fields, .. } => fields.iter().any(|f| f.sensitive),
+        Item::Tagged { variants, .. } => variants
+            .iter()
+            .any(|(_, _, fs)| fs.iter().any(|f| f.sensitive)),
+        Item::Enum { .. } | Item::Untagged { .. } | Item::Newtype { .. } => false,
+    };
+    let manual_debug = sensitive || has_sensitive_fields;
+    let debug = (!manual_debug).then(|| quote!(Debug,));
+    let derive = quote!(#[derive(#debug Clone, PartialEq, #serde::Serialize, #serde::Deserialize)]);
     let user = extra.attrs_for(item.name());
-    match item {
+    let debug_impl = if sensitive {
+        redacted_debug(&ident(item.name()))
+    } else {
+        match item {
+            Item::Struct {
+                name,
+                fields,
+                extra,
+                ..
+            } if has_sensitive_fields => struct_debug(&ident(name), fields, extra.is_some()),
+            Item::Tagged { name, variants, .. } if has_sensitive_fields => {
+                tagged_debug(&ident(name), variants)
+            }
+            _ => quote!(),
+        }
+    };
+    let item = match item {
         Item::Struct {
             name,
             doc,
@@ -485,7 +610,7 @@ pub fn item_tokens(item: &Item, paths: &Paths, extra: &dyn ExtraAttrs) -> TokenS
             });
             quote! {
                 #doc
-                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, #serde::Serialize, #serde::Deserialize)]
+                #[derive(#debug Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, #serde::Serialize, #serde::Deserialize)]
                 #serde_crate
                 #user
                 pub enum #id {
@@ -568,5 +693,9 @@ pub fn item_tokens(item: &Item, paths: &Paths, extra: &dyn ExtraAttrs) -> TokenS
                 pub struct #id(pub #t);
             }
         }
+    };
+    quote! {
+        #item
+        #debug_impl
     }
 }

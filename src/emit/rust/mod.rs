@@ -121,7 +121,10 @@ pub fn generate(
     let type_items: Vec<TokenStream> = types_module
         .items
         .iter()
-        .map(|i| item_tokens(i, &type_paths, &attrs))
+        .map(|i| {
+            let sensitive = types_module.sensitive.contains(i.name());
+            item_tokens(i, &type_paths, &attrs, sensitive)
+        })
         .collect();
 
     let nested = Paths {
@@ -446,7 +449,10 @@ impl GroupEmitter<'_, '_> {
             .module
             .items
             .iter()
-            .map(|i| item_tokens(i, paths, self.attrs))
+            .map(|i| {
+                let sensitive = g.plan.module.sensitive.contains(i.name());
+                item_tokens(i, paths, self.attrs, sensitive)
+            })
             .collect();
         let has_ctx = g.scope.is_some();
         let scope_alias = match g.scope {
@@ -479,10 +485,16 @@ impl GroupEmitter<'_, '_> {
                 quote!(params: #p)
             });
             let args = params.into_iter().chain(ctx_param.clone());
+            let refine = s
+                .params
+                .as_ref()
+                .map(|p| refine_method(t, &ty_tokens(p, paths), g.kind));
             quote! {
                 #doc
                 #dep
                 fn #m(&self, #(#args),*) -> #ret;
+
+                #refine
             }
         });
         let descriptors: Vec<TokenStream> = g
@@ -536,6 +548,32 @@ impl GroupEmitter<'_, '_> {
     }
 }
 
+/// The trait's `refine_<tool>` method, with its default that accepts
+/// everything.
+fn refine_method(t: &Tool, params: &TokenStream, kind: Kind) -> TokenStream {
+    let m = format_ident!("{}", t.refine_method());
+    let (one, server) = match kind {
+        Kind::Toolbox => ("tool", "toolbox"),
+        Kind::Playbook => ("play", "playbook"),
+    };
+    let doc = format!(
+        " Checks the arguments of the {one} `{name}` beyond its schema (a field that must come \
+         after another, say). Runs on the typed parameters once they pass the schema, before the \
+         handler, in every call and in the {server}'s `check_arguments`; each violation (a JSON \
+         pointer into the arguments and a message) fails the call with `arguments_invalid`, as a \
+         schema violation does. Accepts everything unless implemented. Messages reach the model \
+         and the logs: never quote a sensitive value in one.",
+        name = t.name
+    );
+    quote! {
+        #[doc = #doc]
+        fn #m(&self, params: &#params) -> ::std::result::Result<(), ::toolc_runtime::Violations> {
+            let _ = params;
+            ::std::result::Result::Ok(())
+        }
+    }
+}
+
 /// `check_arguments`: a call's handling of the arguments, without the call.
 fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStream {
     let (one, noun) = match g.kind {
@@ -555,7 +593,9 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
          read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an \
          integer), validated and read into the parameters type. Returns the arguments as read, or \
          the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is \
-         no {one} here)."
+         no {one} here). It knows no implementation, so it does not run the trait's \
+         `refine_<{one}>` methods; the `check_arguments` method of the server that wraps an \
+         implementation does."
     );
     quote! {
         #[doc = #doc]
@@ -585,27 +625,83 @@ fn server(
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
         let op = &t.name;
         let m = ident(&t.idents.snake);
-        let (binding, args) = match &s.params {
-            Some(p) => {
+        let refine = format_ident!("{}", t.refine_method());
+        match (&s.params, is_toolbox) {
+            (Some(p), true) => {
                 let p = ty_tokens(p, paths);
-                (quote!(params: #p), quote!(params))
-            }
-            None => (quote!(_: ::toolc_runtime::NoParams), quote!()),
-        };
-        if is_toolbox {
-            let args = if s.params.is_some() { quote!(#args, &cx) } else { quote!(&cx) };
-            quote! {
-                #op => {
-                    let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                    ::toolc_runtime::run_tool(&DESCRIPTORS[#i], &self.guard, ctx, arguments, move |#binding| async move { self.inner.#m(#args).await }).await
+                quote! {
+                    #op => {
+                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                        ::toolc_runtime::__private::run_tool_refined(
+                            &DESCRIPTORS[#i],
+                            &self.guard,
+                            ctx,
+                            arguments,
+                            |params: &#p| self.inner.#refine(params),
+                            move |params: #p| async move { self.inner.#m(params, &cx).await },
+                        )
+                        .await
+                    }
                 }
             }
-        } else {
-            quote! {
-                #op => ::toolc_runtime::run_play(&DESCRIPTORS[#i], arguments, move |#binding| async move { self.inner.#m(#args).await }).await,
+            (None, true) => quote! {
+                #op => {
+                    let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                    ::toolc_runtime::run_tool(&DESCRIPTORS[#i], &self.guard, ctx, arguments, move |_: ::toolc_runtime::NoParams| async move { self.inner.#m(&cx).await }).await
+                }
+            },
+            (Some(p), false) => {
+                let p = ty_tokens(p, paths);
+                quote! {
+                    #op => ::toolc_runtime::__private::run_play_refined(
+                        &DESCRIPTORS[#i],
+                        arguments,
+                        |params: &#p| self.inner.#refine(params),
+                        move |params: #p| async move { self.inner.#m(params).await },
+                    )
+                    .await,
+                }
             }
+            (None, false) => quote! {
+                #op => ::toolc_runtime::run_play(&DESCRIPTORS[#i], arguments, move |_: ::toolc_runtime::NoParams| async move { self.inner.#m().await }).await,
+            },
         }
     });
+    let (one, noun, unknown) = if is_toolbox {
+        (
+            "tool",
+            "tools",
+            quote!(::toolc_runtime::ToolError::unknown_tool(name)),
+        )
+    } else {
+        ("play", "plays", quote!(::toolc_runtime::unknown_play(name)))
+    };
+    let check_arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
+        let op = &t.name;
+        let refine = format_ident!("{}", t.refine_method());
+        match &s.params {
+            Some(p) => {
+                let p = ty_tokens(p, paths);
+                quote! {
+                    #op => ::toolc_runtime::__private::check_arguments_refined::<#p, _>(
+                        &DESCRIPTORS[#i],
+                        arguments,
+                        |params: &#p| self.inner.#refine(params),
+                    ),
+                }
+            }
+            None => quote! {
+                #op => ::toolc_runtime::check_arguments::<::toolc_runtime::NoParams>(&DESCRIPTORS[#i], arguments),
+            },
+        }
+    });
+    let check_doc = format!(
+        " Checks arguments for one of these {noun} as a call through this server would, without \
+         running it or its policies: what the module's `check_arguments` does, then the \
+         implementation's `refine_<{one}>` method. Returns the arguments as read, or the error \
+         the call would fail with: `arguments_invalid`, `panicked` when the refinement panics, \
+         or `unknown_tool` for a name that is no {one} here."
+    );
     let trait_name = trait_id.to_string();
     // The wrapped implementation's type parameter, which must not shadow the
     // trait (a toolbox named `t` has the trait `T`).
@@ -694,6 +790,18 @@ fn server(
             /// The wrapped implementation.
             pub fn inner(&self) -> &#t {
                 &self.inner
+            }
+
+            #[doc = #check_doc]
+            pub fn check_arguments(
+                &self,
+                name: &str,
+                arguments: &str,
+            ) -> ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError> {
+                match name {
+                    #(#check_arms)*
+                    _ => ::std::result::Result::Err(#unknown),
+                }
             }
         }
 

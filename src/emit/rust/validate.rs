@@ -81,18 +81,20 @@ impl<'a> Tables<'a> {
     fn node(&mut self, id: SchemaId) -> proc_macro2::Ident {
         let schemas = &self.set.schemas;
         let n = schemas.get(id);
-        // A bare `$ref` to a named type is that type's static.
+        // A bare `$ref` to a named type is that type's static (unless it
+        // marks the value sensitive, which the type's static may not).
         if let Some(TypeRef {
             name,
             target: Some(_),
             ..
         }) = &n.reference
             && n.only_with_annotations(Keyword::Ref)
+            && !n.is_sensitive()
             && let Some(s) = self.named.get(name)
         {
             return s.clone();
         }
-        let key = schemas.write_json(id, JsonOptions::VALIDATION).to_string();
+        let key = schemas.write_json(id, JsonOptions::TABLE).to_string();
         if let Some(s) = self.seen.get(&key) {
             return s.clone();
         }
@@ -236,6 +238,9 @@ impl<'a> Tables<'a> {
             && let Some(s) = self.named.get(name)
         {
             fields.push(quote!(reference: ::std::option::Option::Some(&#s)));
+        }
+        if n.is_sensitive() {
+            fields.push(quote!(sensitive: true));
         }
         quote!(#rt::Schema = #rt::Schema { #(#fields,)* ..#rt::Schema::ANY })
     }

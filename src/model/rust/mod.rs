@@ -114,6 +114,14 @@ impl Ty {
         matches!(self, Ty::Option(_))
     }
 
+    /// The type inside any `Option` and `Box`.
+    pub fn strip(&self) -> &Ty {
+        match self {
+            Ty::Option(t) | Ty::Box(t) => t.strip(),
+            t => t,
+        }
+    }
+
     /// Calls `f` on this type and every type inside it.
     pub fn visit(&self, f: &mut dyn FnMut(&Ty)) {
         f(self);
@@ -138,6 +146,10 @@ pub struct Field {
     /// The value used when the property is absent.
     pub default: Option<Lit>,
     pub deprecated: bool,
+    /// The field's value holds a value its schema marks `sensitive` that its
+    /// own type's `Debug` does not mask: the struct's `Debug` prints
+    /// `<redacted>` for it.
+    pub sensitive: bool,
 }
 
 /// A generated struct or enum.
@@ -206,6 +218,10 @@ impl Item {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Module {
     pub items: Vec<Item>,
+    /// The items whose value is sensitive as a whole (their schema says
+    /// `sensitive: true`, or a part their `Debug` would show does): their
+    /// `Debug` prints `Name(<redacted>)`.
+    pub sensitive: BTreeSet<String>,
     names: BTreeSet<String>,
     /// A reserved name the next item with exactly this hint takes as is.
     exact: Option<String>,
@@ -219,6 +235,13 @@ impl Module {
             && item.doc_mut().is_none()
         {
             *item.doc_mut() = Some(text());
+        }
+    }
+
+    /// Marks the item `ty` names (a local item) as sensitive as a whole.
+    pub(crate) fn mark_sensitive(&mut self, ty: &Ty) {
+        if let Ty::Local(name) = ty.strip() {
+            self.sensitive.insert(name.clone());
         }
     }
 

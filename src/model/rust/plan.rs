@@ -212,8 +212,16 @@ impl<'a> Gen<'a> {
         };
         if let Some(p) = &params {
             module.document(p, || format!("Parameters of `{}`.", t.name));
+            if self.same_value_sensitive(t.parameters) {
+                module.mark_sensitive(p);
+            }
         }
         module.document(&returns, || format!("Result of `{}`.", t.name));
+        if let Some(r) = t.returns
+            && self.same_value_sensitive(r)
+        {
+            module.mark_sensitive(&returns);
+        }
         Signature { params, returns }
     }
 
@@ -225,11 +233,103 @@ impl<'a> Gen<'a> {
         let ty = self.ty(root, rust, module);
         module.exact = None;
         if ty != Ty::Local(rust.to_string()) {
+            if self.exposes(root, &ty) {
+                module.sensitive.insert(rust.to_string());
+            }
             module.items.push(Item::Newtype {
                 name: rust.to_string(),
                 doc: self.schemas.get(root).description.clone(),
                 ty,
             });
+        } else if self.same_value_sensitive(root) {
+            module.sensitive.insert(rust.to_string());
+        }
+    }
+
+    /// Whether the value of node `id` is sensitive as a whole: the node says
+    /// so, or a node its Rust type is made from without going into the
+    /// value does (the one branch of `allOf`, the one non-null branch of a
+    /// union). References are not followed: a named type masks itself.
+    fn same_value_sensitive(&self, id: SchemaId) -> bool {
+        let mut id = id;
+        for _ in 0..crate::model::schema::MAX_DEPTH {
+            let n = self.schemas.get(id);
+            if n.is_sensitive() {
+                return true;
+            }
+            match self.same_value_child(id) {
+                Some(next) => id = next,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// The node the Rust type of `id` is made from instead of `id` itself:
+    /// the one branch of `allOf`, or the one branch of a union that is
+    /// neither `null` nor `false`.
+    fn same_value_child(&self, id: SchemaId) -> Option<SchemaId> {
+        let n = self.schemas.get(id);
+        if n.reference.is_some() {
+            return None;
+        }
+        if let Some(all) = &n.all_of {
+            return match all.as_slice() {
+                [only] => Some(*only),
+                _ => None,
+            };
+        }
+        let branches = n.one_of.as_ref().or(n.any_of.as_ref())?;
+        let is_null =
+            |b: &SchemaNode| b.types == [JsonType::Null] && b.only_with_annotations(Keyword::Type);
+        let mut kept = branches.iter().filter(|b| {
+            let b = self.schemas.get(**b);
+            !(b.is_nothing() || is_null(b))
+        });
+        match (kept.next(), kept.next()) {
+            (Some(only), None) => Some(*only),
+            _ => None,
+        }
+    }
+
+    /// Whether `Debug` of a value of `ty`, made from node `id`, could show a
+    /// value the schema marks sensitive: the node's value is sensitive as a
+    /// whole, or a part of it is and `ty` prints that part itself (a `Vec`,
+    /// a map, a tuple or free-form JSON). Generated items (`Local`,
+    /// `Shared`) mask what is theirs in their own `Debug`.
+    fn exposes(&self, id: SchemaId, ty: &Ty) -> bool {
+        if self.same_value_sensitive(id) {
+            return true;
+        }
+        let mut base = id;
+        while let Some(next) = self.same_value_child(base) {
+            base = next;
+        }
+        let n = self.schemas.get(base);
+        match ty.strip() {
+            Ty::Local(_) | Ty::Shared(_) => false,
+            Ty::Vec(t) => n.items.is_some_and(|i| self.exposes(i, t)),
+            Ty::Map(t) | Ty::EnumMap(_, t) => {
+                n.additional_properties.is_some_and(|a| self.exposes(a, t))
+            }
+            Ty::Tuple(ts) => n
+                .prefix_items
+                .iter()
+                .flatten()
+                .zip(ts)
+                .any(|(p, t)| self.exposes(*p, t)),
+            Ty::Json => self.schemas.reaches_sensitive(id),
+            Ty::String
+            | Ty::Format(_)
+            | Ty::Bool
+            | Ty::I32
+            | Ty::I64
+            | Ty::U32
+            | Ty::U64
+            | Ty::F64
+            | Ty::Unit
+            | Ty::Option(_)
+            | Ty::Box(_) => false,
         }
     }
 
@@ -405,6 +505,9 @@ impl<'a> Gen<'a> {
             variants.push((vname.to_string(), ty));
         }
         let name = module.unique(hint);
+        if variants.iter().any(|(_, t)| self.exposes(id, t)) {
+            module.sensitive.insert(name.clone());
+        }
         module.items.push(Item::Untagged {
             name: name.clone(),
             doc: self.schemas.get(id).description.clone(),
@@ -476,6 +579,9 @@ impl<'a> Gen<'a> {
             }
         }
         let name = module.unique(hint);
+        if n.is_sensitive() {
+            module.sensitive.insert(name.clone());
+        }
         module.items.push(Item::Struct {
             name: name.clone(),
             doc: n.description.clone(),
@@ -499,6 +605,9 @@ impl<'a> Gen<'a> {
             .zip(values.iter().cloned())
             .collect();
         let name = module.unique(hint);
+        if n.is_sensitive() {
+            module.sensitive.insert(name.clone());
+        }
         module.items.push(Item::Enum {
             name: name.clone(),
             doc: n.description.clone(),
@@ -542,6 +651,15 @@ impl<'a> Gen<'a> {
         }
         let fields = self.fields(id, hint, module, None);
         let name = module.unique(hint);
+        // The map of extra properties is printed whole: a sensitive value in
+        // it makes the struct's value sensitive as a whole.
+        let extra_exposes = match (&extra, n.additional_properties) {
+            (Some(t), Some(ap)) => self.exposes(ap, t),
+            _ => false,
+        };
+        if n.is_sensitive() || extra_exposes {
+            module.sensitive.insert(name.clone());
+        }
         module.items.push(Item::Struct {
             name: name.clone(),
             doc: n.description.clone(),
@@ -600,6 +718,7 @@ impl<'a> Gen<'a> {
                 Ty::Option(Box::new(ty))
             };
             let sub = self.schemas.get(p.schema);
+            let sensitive = self.exposes(p.schema, &ty);
             fields.push(Field {
                 ident,
                 name: p.name.clone(),
@@ -609,6 +728,7 @@ impl<'a> Gen<'a> {
                 required,
                 default: None,
                 deprecated: sub.deprecated == Some(true),
+                sensitive,
             });
         }
         fields
@@ -669,6 +789,9 @@ impl<'a> Gen<'a> {
                 variants.push((ident, value, fields));
             }
             let name = module.unique(hint);
+            if n.is_sensitive() {
+                module.sensitive.insert(name.clone());
+            }
             module.items.push(Item::Tagged {
                 name: name.clone(),
                 doc: n.description.clone(),
@@ -690,6 +813,13 @@ impl<'a> Gen<'a> {
             variants.push((ident, t));
         }
         let name = module.unique(hint);
+        let exposed = non_null
+            .iter()
+            .zip(&variants)
+            .any(|((_, b), (_, t))| self.exposes(*b, t));
+        if n.is_sensitive() || exposed {
+            module.sensitive.insert(name.clone());
+        }
         module.items.push(Item::Untagged {
             name: name.clone(),
             doc: n.description.clone(),

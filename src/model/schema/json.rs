@@ -23,6 +23,8 @@ pub struct JsonOptions {
     pub annotations: bool,
     /// `x-…` extension keys.
     pub extensions: bool,
+    /// `sensitive`, even without the other annotations.
+    pub sensitive: bool,
 }
 
 impl JsonOptions {
@@ -32,6 +34,7 @@ impl JsonOptions {
             refs,
             annotations: true,
             extensions: true,
+            sensitive: true,
         }
     }
 
@@ -41,6 +44,15 @@ impl JsonOptions {
         refs: RefStyle::Types,
         annotations: false,
         extensions: false,
+        sensitive: false,
+    };
+
+    /// What a validation table holds: what decides which values are valid,
+    /// and which are sensitive. Two schemas with the same JSON under these
+    /// options share a table.
+    pub const TABLE: JsonOptions = JsonOptions {
+        sensitive: true,
+        ..JsonOptions::VALIDATION
     };
 }
 
@@ -58,7 +70,11 @@ impl Schemas {
         }
         let mut m = Map::new();
         for k in n.keywords() {
-            if !options.annotations && (k.is_annotation() || k == Keyword::RustType) {
+            let kept = match k {
+                Keyword::Sensitive => options.annotations || options.sensitive,
+                _ => options.annotations || !(k.is_annotation() || k == Keyword::RustType),
+            };
+            if !kept {
                 continue;
             }
             if let Some(v) = self.keyword_json(id, k, options) {
@@ -178,6 +194,7 @@ impl Schemas {
                 Some(RustTypeHint::Json) => Value::String("json".into()),
                 None => return None,
             },
+            Keyword::Sensitive => opt(n.sensitive),
             // Unsupported keywords are never stored.
             _ => return None,
         };

@@ -162,6 +162,7 @@ keywords! {
     AllOf => "allOf", SchemaList, SchemaList, Supported, false, "The value matches every one of these schemas.";
     Not => "not", Schema, Schema, Supported, false, "The value does not match this schema.";
     RustType => "x-rust-type", Scalar, RustType, Supported, false, "json: keep the value free-form (`serde_json::Value`) in generated Rust instead of a typed field.";
+    Sensitive => "sensitive", Scalar, Bool, Supported, true, "true: the value is a secret (toolc's own keyword, never shown to the model): generated `Debug`, tracing events, `result_preview` and error messages mask it; in `parameters` it draws the warning `sensitive-parameter`.";
     Defs => "$defs", SchemaMap, SchemaMap, Supported, false, "Definitions of the schema's own, at its root, referred to as `#/$defs/Name`; each distinct one becomes a named type of the toolset.";
     Definitions => "definitions", SchemaMap, SchemaMap, Supported, false, "The draft-07 spelling of `$defs`, referred to as `#/definitions/Name`.";
     PrefixItems => "prefixItems", SchemaList, SchemaList, Supported, false, "The schemas of the first items of an array, in order (a tuple); closed by `items: false` or `maxItems`.";

@@ -268,6 +268,49 @@ impl Schemas {
         }
     }
 
+    /// The nodes that say `sensitive: true` in the value `root` describes:
+    /// its tree and the named types it reaches through `$ref`s
+    /// (transitively, each once), but not a schema's own `$defs` except
+    /// through a reference. Each comes with the span of the first `$ref` it
+    /// was reached through, or `None` in `root`'s own tree.
+    pub fn sensitive_nodes(&self, root: SchemaId) -> Vec<(SchemaId, Option<crate::diag::Span>)> {
+        let mut out = Vec::new();
+        let mut entered: BTreeSet<&str> = BTreeSet::new();
+        let mut stack = vec![(root, None, 0usize)];
+        while let Some((id, via, depth)) = stack.pop() {
+            let n = self.get(id);
+            if n.is_sensitive() {
+                out.push((id, via));
+            }
+            if depth >= MAX_DEPTH {
+                continue;
+            }
+            if let Some(TypeRef {
+                name,
+                target: Some(t),
+                span,
+                ..
+            }) = &n.reference
+                && entered.insert(name.as_str())
+            {
+                stack.push((*t, via.or(Some(*span)), depth + 1));
+            }
+            let children = n.children();
+            for (step, c) in children.into_iter().rev() {
+                if !matches!(step.keyword, Keyword::Defs | Keyword::Definitions) {
+                    stack.push((c, via, depth + 1));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether any part of the value `root` describes is sensitive
+    /// ([`Schemas::sensitive_nodes`] finds one).
+    pub fn reaches_sensitive(&self, root: SchemaId) -> bool {
+        !self.sensitive_nodes(root).is_empty()
+    }
+
     /// The named types reachable from `root` through `$ref`s, transitively,
     /// by name.
     pub fn reachable_types(&self, root: SchemaId) -> BTreeSet<&str> {

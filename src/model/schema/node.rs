@@ -235,6 +235,8 @@ pub struct SchemaNode {
 
     /// `x-rust-type`.
     pub rust_type: Option<RustTypeHint>,
+    /// `sensitive` (toolc's own): the value is a secret.
+    pub sensitive: Option<bool>,
     /// `x-…` extension keys, in written order.
     pub extensions: Vec<(String, Value)>,
 }
@@ -293,6 +295,12 @@ impl SchemaNode {
             Some(b) => b,
             None => self.keywords().all(Keyword::is_annotation),
         }
+    }
+
+    /// Whether the node says `sensitive: true` (its own keyword; references are not
+    /// followed).
+    pub fn is_sensitive(&self) -> bool {
+        self.sensitive == Some(true)
     }
 
     /// The `false` schema.

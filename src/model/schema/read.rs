@@ -558,6 +558,10 @@ impl<'a> Reader<'a> {
                 .boolean(k, v)
                 .map(|b| out.unique_items = Some(b))
                 .is_some(),
+            Keyword::Sensitive => self
+                .boolean(k, v)
+                .map(|b| out.sensitive = Some(b))
+                .is_some(),
             Keyword::Minimum => self.number(k, v).map(|n| out.minimum = Some(n)).is_some(),
             Keyword::Maximum => self.number(k, v).map(|n| out.maximum = Some(n)).is_some(),
             Keyword::ExclusiveMinimum => self

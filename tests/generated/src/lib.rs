@@ -21,3 +21,8 @@ pub mod string_formats {
 pub mod coverage {
     toolc_runtime::include_toolset!("coverage");
 }
+
+/// `tests/fixtures/codegen/secrets.yaml`: refinements and sensitive values.
+pub mod secrets {
+    toolc_runtime::include_toolset!("secrets");
+}

@@ -5,6 +5,8 @@ mod coverage;
 mod defaults;
 mod formats;
 mod numbers;
+mod refinements;
+mod sensitive;
 
 use std::future::Future;
 use toolc_runtime::{CallContext, ToolError, Toolbox};
