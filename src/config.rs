@@ -9,6 +9,9 @@
 //!
 //! [emit]
 //! out_dir = "generated"
+//!
+//! [policy]
+//! approve_destructive = false       # approval: required for destructive tools
 //! ```
 //!
 //! The same options can be set in code ([`Options`]); code wins, field by
@@ -42,6 +45,9 @@ pub struct Options {
     pub out_dir: Option<PathBuf>,
     /// `[emit] extensions`: keep `x-` keys of schemas in the tool lists.
     pub extensions: Option<bool>,
+    /// `[policy] approve_destructive`: tools annotated `destructive: true` need a person's
+    /// approval unless they say `approval: none`.
+    pub approve_destructive: Option<bool>,
 }
 
 impl Options {
@@ -54,6 +60,14 @@ impl Options {
             allow: self.allow.or(fallback.allow),
             out_dir: self.out_dir.or(fallback.out_dir),
             extensions: self.extensions.or(fallback.extensions),
+            approve_destructive: self.approve_destructive.or(fallback.approve_destructive),
+        }
+    }
+
+    /// The policy defaults these options give.
+    pub fn policy_defaults(&self) -> crate::model::PolicyDefaults {
+        crate::model::PolicyDefaults {
+            approve_destructive: self.approve_destructive.unwrap_or(false),
         }
     }
 
@@ -352,9 +366,10 @@ impl Parser {
     }
 }
 
-const SECTIONS: &[&str] = &["lint", "emit"];
+const SECTIONS: &[&str] = &["lint", "emit", "policy"];
 const LINT_KEYS: &[&str] = &["dialects", "require_describe", "deny", "allow"];
 const EMIT_KEYS: &[&str] = &["out_dir", "extensions"];
+const POLICY_KEYS: &[&str] = &["approve_destructive"];
 
 /// Parses the config in `sources` under `file`.
 pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
@@ -474,6 +489,20 @@ pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
                             _ => p.wrong(v, "extensions", "a boolean"),
                         },
                         _ => p.unknown(k, "`[emit]`", EMIT_KEYS),
+                    }
+                }
+            }
+            "policy" => {
+                let Some(t) = p.table(v, "policy") else {
+                    continue;
+                };
+                for (k, v) in t.iter() {
+                    match k.get_ref().as_ref() {
+                        "approve_destructive" => match v.get_ref() {
+                            DeValue::Boolean(b) => options.approve_destructive = Some(*b),
+                            _ => p.wrong(v, "approve_destructive", "a boolean"),
+                        },
+                        _ => p.unknown(k, "`[policy]`", POLICY_KEYS),
                     }
                 }
             }

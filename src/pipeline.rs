@@ -67,7 +67,7 @@ pub fn analyze(
     config_source: &ConfigSource,
     code: &Options,
 ) -> Analyzed {
-    let checked = crate::check(paths, resolve);
+    let mut checked = crate::check(paths, resolve);
     let mut sources = checked.sources;
     let (config, mut diagnostics) = match config_source {
         ConfigSource::Discover => config::discover(paths, &mut sources),
@@ -82,6 +82,9 @@ pub fn analyze(
     };
     let config_failed = diagnostics.iter().any(Diagnostic::is_error);
     let options = code.clone().or(config.options.clone());
+    checked
+        .toolset
+        .apply_policy_defaults(options.policy_defaults());
     let dialects: Vec<Dialect> = settings
         .as_ref()
         .map_or_else(|| Dialect::DEFAULT.to_vec(), |s| s.dialects.clone());

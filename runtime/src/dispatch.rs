@@ -13,11 +13,12 @@ use serde::de::{DeserializeOwned, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use crate::approval::{self, ApprovalDecision};
 use crate::arguments::parse_arguments;
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};
 use crate::errors::{ErrorKind, HandlerError, ToolError, Truncated, Violation};
-use crate::policy::{Guard, check_policy};
+use crate::policy::{Guard, check_access, check_policy};
 use crate::schema::json_pointer;
 use crate::trace;
 
@@ -120,6 +121,14 @@ fn noun(desc: &ToolDescriptor) -> &'static str {
 /// serialized and, with `validate_returns`, validated against `desc.returns`
 /// (→ `output_invalid`); a `completed` or `failed` event.
 ///
+/// A tool whose policy asks for approval ([`crate::approval`]) is held instead of run: after
+/// the auth level, roles and arguments are checked, the call answers `approval_required` with
+/// a token (and an `approval_required` event); no rate-limit allowance is spent. Called again
+/// with that token ([`CallContext::with_approval`]), it runs the whole contract above, the
+/// token redeemed once the arguments are validated (→ `forbidden` when it is not valid for
+/// this tool, arguments and caller); with [`CallContext::with_denial`] the token is withdrawn
+/// and the call never runs (→ `forbidden`).
+///
 /// A `timeout_ms` needs a Tokio runtime with its time driver; without one the call fails with
 /// `panicked` (the timer's own panic, contained).
 pub async fn run_tool<P, R, F, Fut>(
@@ -137,15 +146,55 @@ where
 {
     let start = Instant::now();
     trace::started(ctx.call_id(), desc.name);
-    let result = match check_policy(desc, guard, ctx).await {
-        Ok(()) => execute(desc, arguments, handler).await,
-        Err(e) => Err(e),
-    };
+    let result = checked_tool(desc, guard, ctx, arguments, handler).await;
     match &result {
         Ok(value) => trace::completed(ctx.call_id(), desc.name, start.elapsed(), value),
+        Err(error) if error.kind() == ErrorKind::ApprovalRequired => {
+            trace::held(ctx.call_id(), desc.name, start.elapsed());
+        }
         Err(error) => trace::failed(ctx.call_id(), desc.name, start.elapsed(), error),
     }
     result
+}
+
+/// The policies, the approval and the arguments of a tool call, then its handler.
+async fn checked_tool<P, R, F, Fut>(
+    desc: &'static ToolDescriptor,
+    guard: &Guard,
+    ctx: &CallContext,
+    arguments: &str,
+    handler: F,
+) -> Result<Value, ToolError>
+where
+    P: DeserializeOwned,
+    R: Serialize,
+    F: FnOnce(P) -> Fut,
+    Fut: Future<Output = Result<R, HandlerError>> + Send,
+{
+    let store = guard.store_for(ctx);
+    match (desc.policy.approval, ctx.approval()) {
+        // A denial never runs anything, whatever the tool or the arguments.
+        (_, Some((token, ApprovalDecision::Deny))) => {
+            Err(approval::deny(desc, &**store, ctx, token).await)
+        }
+        (false, _) => {
+            check_policy(desc, guard, ctx).await?;
+            let (_, params) = prepare::<P>(desc, arguments)?;
+            execute(desc, params, handler).await
+        }
+        // Held: checked as far as a person needs (who calls, with what), and nothing spent.
+        (true, None) => {
+            check_access(desc, ctx)?;
+            let (value, _) = prepare::<P>(desc, arguments)?;
+            Err(approval::hold(desc, &**store, ctx, value).await)
+        }
+        (true, Some((token, ApprovalDecision::Approve))) => {
+            check_policy(desc, guard, ctx).await?;
+            let (value, params) = prepare::<P>(desc, arguments)?;
+            approval::redeem(desc, &**store, ctx, token, &value).await?;
+            execute(desc, params, handler).await
+        }
+    }
 }
 
 /// Runs one play: like [`run_tool`] without a context or policies. Every failure (invalid
@@ -165,7 +214,10 @@ where
 {
     let start = Instant::now();
     trace::started("", desc.name);
-    let result = execute(desc, arguments, handler).await;
+    let result = match prepare::<P>(desc, arguments) {
+        Ok((_, params)) => execute(desc, params, handler).await,
+        Err(e) => Err(e),
+    };
     match &result {
         Ok(value) => trace::completed("", desc.name, start.elapsed(), value),
         Err(error) => trace::failed("", desc.name, start.elapsed(), error),
@@ -173,18 +225,18 @@ where
     result
 }
 
+/// The handler run on read parameters: the timeout, panics contained, the result serialized
+/// and validated.
 async fn execute<P, R, F, Fut>(
     desc: &'static ToolDescriptor,
-    arguments: &str,
+    params: P,
     handler: F,
 ) -> Result<Value, ToolError>
 where
-    P: DeserializeOwned,
     R: Serialize,
     F: FnOnce(P) -> Fut,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
-    let (_, params): (Value, P) = prepare(desc, arguments)?;
     let noun = noun(desc);
 
     // The handler itself may panic before it returns its future.

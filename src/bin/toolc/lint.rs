@@ -56,6 +56,7 @@ pub fn run(args: LintArgs, output: OutputArgs) -> ExitCode {
         allow: (!args.allow.is_empty()).then(|| args.allow.clone()),
         out_dir: None,
         extensions: None,
+        approve_destructive: None,
     };
     let source = args
         .config
