@@ -1002,3 +1002,41 @@ async fn a_client_with_elicitation_asks_the_person() {
     }
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
+
+#[tokio::test(start_paused = true)]
+async fn an_unanswered_elicitation_ends_the_call_when_its_token_expires() {
+    // Time is paused: it moves only while every task waits, so the token's 5 s pass at once
+    // while the server waits for an answer that never comes (before the client's own 10 s
+    // timeout for a message would).
+    let runs = Arc::new(AtomicUsize::new(0));
+    let server = McpServer::new(agent_with_approval(Arc::clone(&runs)))
+        .with_approval_ttl(Duration::from_secs(5));
+    let (mut client, _, _task) = start_with(server, json!({"elicitation": {}})).await;
+    client.next_id += 1;
+    let id = client.next_id;
+    let call = json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "erase", "arguments": {"path": "/tmp/c"}}
+    });
+    client.send_line(&call.to_string()).await;
+    let asked = client.next_message().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    let response = client.response(id).await;
+    let r = &response["result"];
+    assert!(is_error(r), "{response}");
+    let e = text_json(r);
+    assert_eq!(e["kind"], "forbidden");
+    let message = e["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(
+            "tool 'erase' was not run: it needs a person's approval, and the client's elicitation got no answer (no answer within 5000 ms)"
+        ),
+        "{message}"
+    );
+    // A late answer changes nothing: the call is over and its token withdrawn.
+    let late = json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept"}});
+    client.send_line(&late.to_string()).await;
+    let r = client.call("echo", json!({"text": "still here"})).await;
+    assert!(!is_error(&r), "the server serves on: {r}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
