@@ -330,7 +330,8 @@ impl Agent {
 
     /// Calls the tool or play called `name`. A tool's failure is `Err`; a play answers `Ok`
     /// with its value or its error envelope `{ "error", "kind" }` (plays never fail past the
-    /// playbook); an unknown name fails with `unknown_tool`.
+    /// playbook); an unknown name fails with `unknown_tool`. A tool that needs approval answers
+    /// `Err` of kind `approval_required`, the held call in [`ToolError::approval`].
     ///
     /// [`Agent::call_result`] tells a play's failure apart without looking at the JSON.
     pub async fn call(
