@@ -73,4 +73,5 @@ codes! {
     Lint => "lint", "A model-facing schema or tool list a provider would reject or degrade; printed under the id of its lint rule (docs/lint-rules.md).";
     UnknownRule => "unknown-rule", "A lint rule id in `toolc.toml` or on the command line that does not exist.";
     UnknownDialect => "unknown-dialect", "A provider dialect in `toolc.toml` or on the command line that does not exist.";
+    Change => "change", "A change of the tool surface between two versions of the manifests, found by `toolc diff`; printed under the id of its kind (docs/diff.md).";
 }

@@ -18,6 +18,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub struct ResolveOptions {
     /// The toolset's name. Default: the first manifest folder's name.
     pub name: Option<String>,
+    /// The string formats the Rust type plan reads into their own types
+    /// (`uuid::Uuid`, …) instead of `String`. Default: none.
+    pub typed_formats: std::collections::BTreeSet<super::rust::TypedFormat>,
 }
 
 struct Ctx<'a> {
@@ -346,7 +349,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     for i in 0..set.agents.len() {
         check_agent(ctx, &mut set, i);
     }
-    set.rust = super::rust::plan(&set, &mut ctx.diags);
+    set.rust = super::rust::plan(&set, &options.typed_formats, &mut ctx.diags);
     set
 }
 

@@ -54,9 +54,7 @@ pub fn run(args: LintArgs, output: OutputArgs) -> ExitCode {
         require_describe: args.require_describe.then_some(true),
         deny: (!args.deny.is_empty()).then(|| args.deny.clone()),
         allow: (!args.allow.is_empty()).then(|| args.allow.clone()),
-        out_dir: None,
-        extensions: None,
-        approve_destructive: None,
+        ..Default::default()
     };
     let source = args
         .config

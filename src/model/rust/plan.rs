@@ -6,7 +6,7 @@
 
 use super::literal;
 use super::variants::variant_idents;
-use super::{Field, GroupPlan, Item, Module, RustPlan, Signature, Ty};
+use super::{Field, GroupPlan, Item, Module, RustPlan, Signature, Ty, TypedFormat};
 use crate::diag::{Code, Diagnostic, Span};
 use crate::model::names::{pascal_ident, snake_ident};
 use crate::model::schema::{
@@ -117,6 +117,8 @@ fn integer_ty(node: &SchemaNode) -> Ty {
 
 struct Gen<'a> {
     schemas: &'a Schemas,
+    /// The formats read into their own Rust types.
+    typed: &'a BTreeSet<TypedFormat>,
     /// Named types that are part of a reference cycle, with their cycle.
     cycles: BTreeMap<&'a str, BTreeSet<&'a str>>,
     /// Set while mapping an array item or map value: a recursive reference
@@ -130,7 +132,7 @@ struct Gen<'a> {
 }
 
 /// Decides the Rust types of a toolset. Problems are added to `diags`.
-pub fn plan(set: &Toolset, diags: &mut Vec<Diagnostic>) -> RustPlan {
+pub fn plan(set: &Toolset, typed: &BTreeSet<TypedFormat>, diags: &mut Vec<Diagnostic>) -> RustPlan {
     let schemas = &set.schemas;
     let mut out = RustPlan::default();
     // The manifest's named types keep their (PascalCase) names; a schema's
@@ -154,6 +156,7 @@ pub fn plan(set: &Toolset, diags: &mut Vec<Diagnostic>) -> RustPlan {
     }
     let mut g = Gen {
         schemas,
+        typed,
         cycles: schemas.cycles(),
         indirect: false,
         within: None,
@@ -317,7 +320,10 @@ impl<'a> Gen<'a> {
             JsonType::String => {
                 match n.enum_values.as_ref().and_then(|e| string_values(&e.value)) {
                     Some(values) => self.string_enum(id, &values, hint, module),
-                    None => Ty::String,
+                    None => match n.format.as_deref().and_then(TypedFormat::parse) {
+                        Some(f) if self.typed.contains(&f) => Ty::Format(f),
+                        _ => Ty::String,
+                    },
                 }
             }
             JsonType::Integer => integer_ty(n),
