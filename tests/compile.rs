@@ -79,6 +79,9 @@ fn cargo(dir: &Path, target: &Path, args: &[&str]) -> (bool, String) {
         .env("CARGO_TARGET_DIR", target)
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        // As tests/support/scratch_crate.rs builds, so that toolc-runtime's
+        // build is shared; incremental state of a scratch crate is waste.
+        .env("CARGO_INCREMENTAL", "0")
         .env("RUSTDOCFLAGS", "-D warnings")
         .env("CARGO_TERM_COLOR", "never")
         .output()

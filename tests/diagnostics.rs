@@ -376,15 +376,27 @@ fn unsupported_version() {
 #[test]
 fn invalid_name() {
     let d = only_yaml(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      ListTickets: { description: A }\n",
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      list.tickets: { description: A }\n",
         Code::InvalidName,
         6,
         7,
-        "tool: name `ListTickets` is not snake_case or kebab-case ASCII",
+        "tool: name `list.tickets` is not ASCII letters, digits, `_` and `-` starting with a letter",
     );
     assert_eq!(
         d.help.as_deref(),
-        Some("names match `^[a-z][a-z0-9_-]*$`, such as `list_tickets`")
+        Some("tool and play names match `^[A-Za-z][A-Za-z0-9_-]*$`, such as `list_tickets`")
+    );
+    // Other sections keep snake_case or kebab-case.
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  Tickets:\n    description: Tools\n    tools:\n      ListTickets: { description: A }\n",
+        Code::InvalidName,
+        3,
+        3,
+        "toolbox: name `Tickets` is not snake_case or kebab-case ASCII",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("names match `^[a-z][a-z0-9_-]*$`, such as `tickets`")
     );
 }
 

@@ -3,7 +3,7 @@
 //! still run on it.
 
 use super::manual::{self, RefKind};
-use super::names::{self, check_name};
+use super::names::{self, check_name, check_tool_name};
 use super::policy::{Approval, AuthLevel, RateLimit, parse_timeout};
 use super::schema::{self, SchemaId, Schemas, read::Reader};
 use super::*;
@@ -88,7 +88,21 @@ impl Ctx<'_> {
 
 /// Checks a name and reports the problem at its span.
 fn name_ok(ctx: &mut Ctx<'_>, name: &Sp<String>, what: &str) -> bool {
-    match check_name(&name.value) {
+    name_reported(ctx, name, what, check_name(&name.value))
+}
+
+/// Checks a tool's or play's name, which may hold capitals.
+fn tool_name_ok(ctx: &mut Ctx<'_>, name: &Sp<String>, what: &str) -> bool {
+    name_reported(ctx, name, what, check_tool_name(&name.value))
+}
+
+fn name_reported(
+    ctx: &mut Ctx<'_>,
+    name: &Sp<String>,
+    what: &str,
+    checked: Result<(), (String, String)>,
+) -> bool {
+    match checked {
         Ok(()) => true,
         Err((msg, help)) => {
             ctx.push(
@@ -437,7 +451,7 @@ fn members(
 
 fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Option<Tool> {
     let kind = if is_play { "play" } else { "tool" };
-    if !name_ok(ctx, &t.name, kind) {
+    if !tool_name_ok(ctx, &t.name, kind) {
         return None;
     }
     let what = format!("{kind} `{}`", t.name.value);

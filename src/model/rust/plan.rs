@@ -679,7 +679,7 @@ impl<'a> Gen<'a> {
         }
         let mut variants: Vec<(String, Ty)> = Vec::new();
         for (i, b) in &non_null {
-            let vname = branch_name(schemas, *b, *i);
+            let vname = branch_name(schemas, &self.rust_names, *b, *i);
             let t = self.ty(*b, &format!("{hint}{vname}"), module);
             let mut ident = vname.clone();
             let mut k = 2;
@@ -699,13 +699,15 @@ impl<'a> Gen<'a> {
     }
 }
 
-/// A property's default: its own, or its referenced type's.
+/// A property's default: its own, or its referenced type's; none for a
+/// `default: null` its schema does not accept (an absent value stays absent).
 pub(super) fn default_of(schemas: &Schemas, id: SchemaId) -> Option<&serde_json::Value> {
     let n = schemas.get(id);
     n.default
         .as_ref()
         .or_else(|| schemas.resolved(id).default.as_ref())
         .map(|d| &d.value)
+        .filter(|d| !d.is_null() || !crate::model::schema::null_default_unapplied(schemas, id))
 }
 
 /// The values of an enum when they are all strings.
@@ -765,10 +767,20 @@ fn discriminator(schemas: &Schemas, branches: &[SchemaId]) -> Option<String> {
     None
 }
 
-fn branch_name(schemas: &Schemas, b: SchemaId, i: usize) -> String {
+fn branch_name(
+    schemas: &Schemas,
+    rust_names: &BTreeMap<String, String>,
+    b: SchemaId,
+    i: usize,
+) -> String {
     let n = schemas.get(b);
     if let Some(r) = &n.reference {
-        return r.name.clone();
+        // The referenced type's Rust name: a schema's own definition may be
+        // named in any case (`richTextRequest` is `RichTextRequest`).
+        return rust_names
+            .get(&r.name)
+            .cloned()
+            .unwrap_or_else(|| r.name.clone());
     }
     match n.types.as_slice() {
         [JsonType::String] => "String".into(),
