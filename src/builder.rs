@@ -203,6 +203,13 @@ impl Builder {
         self
     }
 
+    /// Gives every tool annotated `destructive: true` the policy `approval: required`, unless
+    /// the tool says `approval: none`; `[policy] approve_destructive` of `toolc.toml`.
+    pub fn approve_destructive(mut self, on: bool) -> Self {
+        self.lint.approve_destructive = Some(on);
+        self
+    }
+
     /// Raises a lint rule to an error.
     pub fn deny(mut self, rule: impl Into<String>) -> Self {
         self.lint

@@ -10,6 +10,9 @@
 //! [emit]
 //! out_dir = "generated"
 //! typed_formats = ["uuid", "date-time"]  # or true for all
+//!
+//! [policy]
+//! approve_destructive = false       # approval: required for destructive tools
 //! ```
 //!
 //! The same options can be set in code ([`Options`]); code wins, field by
@@ -47,6 +50,9 @@ pub struct Options {
     /// `[emit] typed_formats`: the string formats read into Rust types of
     /// their own (`true` is all of them, `false` none).
     pub typed_formats: Option<BTreeSet<TypedFormat>>,
+    /// `[policy] approve_destructive`: tools annotated `destructive: true` need a person's
+    /// approval unless they say `approval: none`.
+    pub approve_destructive: Option<bool>,
 }
 
 impl Options {
@@ -60,6 +66,14 @@ impl Options {
             out_dir: self.out_dir.or(fallback.out_dir),
             extensions: self.extensions.or(fallback.extensions),
             typed_formats: self.typed_formats.or(fallback.typed_formats),
+            approve_destructive: self.approve_destructive.or(fallback.approve_destructive),
+        }
+    }
+
+    /// The policy defaults these options give.
+    pub fn policy_defaults(&self) -> crate::model::PolicyDefaults {
+        crate::model::PolicyDefaults {
+            approve_destructive: self.approve_destructive.unwrap_or(false),
         }
     }
 
@@ -358,9 +372,10 @@ impl Parser {
     }
 }
 
-const SECTIONS: &[&str] = &["lint", "emit"];
+const SECTIONS: &[&str] = &["lint", "emit", "policy"];
 const LINT_KEYS: &[&str] = &["dialects", "require_describe", "deny", "allow"];
 const EMIT_KEYS: &[&str] = &["out_dir", "extensions", "typed_formats"];
+const POLICY_KEYS: &[&str] = &["approve_destructive"];
 
 /// Parses the config in `sources` under `file`.
 pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
@@ -501,6 +516,20 @@ pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
                             _ => p.wrong(v, "typed_formats", "a boolean or a list of formats"),
                         },
                         _ => p.unknown(k, "`[emit]`", EMIT_KEYS),
+                    }
+                }
+            }
+            "policy" => {
+                let Some(t) = p.table(v, "policy") else {
+                    continue;
+                };
+                for (k, v) in t.iter() {
+                    match k.get_ref().as_ref() {
+                        "approve_destructive" => match v.get_ref() {
+                            DeValue::Boolean(b) => options.approve_destructive = Some(*b),
+                            _ => p.wrong(v, "approve_destructive", "a boolean"),
+                        },
+                        _ => p.unknown(k, "`[policy]`", POLICY_KEYS),
                     }
                 }
             }

@@ -81,7 +81,7 @@ pub fn analyze(
     if let Some(typed) = typed {
         resolve.typed_formats = typed;
     }
-    let checked = crate::check(paths, &resolve);
+    let mut checked = crate::check(paths, &resolve);
     let mut sources = checked.sources;
     let (config, mut diagnostics) = load_config(paths, config_source, &mut sources);
     let settings = match code.clone().or(config.options.clone()).lint_settings() {
@@ -93,6 +93,9 @@ pub fn analyze(
     };
     let config_failed = diagnostics.iter().any(Diagnostic::is_error);
     let options = code.clone().or(config.options.clone());
+    checked
+        .toolset
+        .apply_policy_defaults(options.policy_defaults());
     let dialects: Vec<Dialect> = settings
         .as_ref()
         .map_or_else(|| Dialect::DEFAULT.to_vec(), |s| s.dialects.clone());

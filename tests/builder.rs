@@ -295,6 +295,74 @@ fn extensions_decide_whether_x_keys_reach_the_model() {
     assert!(build(Some(true)).contains(r#"\"x-owner\":\"search-team\""#));
 }
 
+/// The `approval` of each tool's descriptor in generated code, by tool name.
+fn approvals(code: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    for block in code.split("::toolc_runtime::ToolDescriptor {").skip(1) {
+        let name = block
+            .split("name: \"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .expect("a descriptor names its tool");
+        let approval = block
+            .split("approval: ")
+            .nth(1)
+            .expect("a descriptor's policy says whether it needs approval");
+        out.push((name.to_owned(), approval.starts_with("true")));
+    }
+    out
+}
+
+#[test]
+fn approve_destructive_holds_destructive_tools_unless_they_opt_out() {
+    let src = out();
+    std::fs::write(
+        src.path().join("tools.yaml"),
+        "version: 1\ntoolboxes:\n  t:\n    description: T\n    tools:\n      \
+         erase: { description: Erase, annotations: { destructive: true } }\n      \
+         touch: { description: Touch, annotations: { destructive: true }, approval: none }\n      \
+         read: { description: Read, annotations: { destructive: false } }\n      \
+         ask: { description: Ask, approval: required }\n",
+    )
+    .unwrap();
+    let build = |code: Option<bool>, file: Option<bool>| {
+        let config = src.path().join("toolc.toml");
+        match file {
+            Some(on) => {
+                std::fs::write(&config, format!("[policy]\napprove_destructive = {on}\n")).unwrap()
+            }
+            None => {
+                let _ = std::fs::remove_file(&config);
+            }
+        }
+        let dir = out();
+        let mut b = toolc::configure()
+            .manifest(src.path())
+            .out_dir(dir.path())
+            .cargo_instructions(false);
+        if let Some(on) = code {
+            b = b.approve_destructive(on);
+        }
+        b.compile().expect("compiles");
+        approvals(&read(dir.path(), "toolset.rs"))
+    };
+    let expect = |erase: bool| {
+        vec![
+            ("erase".to_owned(), erase),
+            ("touch".to_owned(), false),
+            ("read".to_owned(), false),
+            ("ask".to_owned(), true),
+        ]
+    };
+    // Off by default: only what a tool says.
+    assert_eq!(build(None, None), expect(false));
+    // On, from toolc.toml or from code: a destructive tool needs approval unless it says none.
+    assert_eq!(build(None, Some(true)), expect(true));
+    assert_eq!(build(Some(true), None), expect(true));
+    // Code wins over the file.
+    assert_eq!(build(Some(false), Some(true)), expect(false));
+}
+
 const FORMATS: &str = "version: 1
 toolboxes:
   t:

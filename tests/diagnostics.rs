@@ -559,6 +559,23 @@ fn invalid_auth() {
 }
 
 #[test]
+fn invalid_approval() {
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a: { description: A, approval: always }\n",
+        Code::InvalidApproval,
+        6,
+        38,
+        "approval must be one of required, none, got \"always\"",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "write `approval: required` to hold every call for a person's approval, or `approval: none`"
+        )
+    );
+}
+
+#[test]
 fn invalid_rate_limit() {
     only_yaml(
         "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a: { description: A, rate_limit: 10/week }\n",

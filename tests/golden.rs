@@ -4,24 +4,30 @@
 
 use std::path::PathBuf;
 use toolc::model::ResolveOptions;
+use toolc::pipeline::{ConfigSource, analyze};
 
+/// The Rust `toolc build` writes for `path`, its `toolc.toml` (if any) applied.
 fn generate(path: &str, options: &toolc::emit::rust::RustOptions) -> String {
-    let checked = toolc::check(&[PathBuf::from(path)], &ResolveOptions::default());
-    let errors: Vec<String> = checked
+    let analyzed = analyze(
+        &[PathBuf::from(path)],
+        &ResolveOptions::default(),
+        &ConfigSource::Discover,
+        &Default::default(),
+    );
+    let errors: Vec<String> = analyzed
         .diagnostics
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| toolc::diag::render_plain(&checked.sources, d))
+        .map(|d| toolc::diag::render_plain(&analyzed.sources, d))
         .collect();
     assert!(errors.is_empty(), "{path}: {errors:#?}");
-    let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
-    match toolc::emit::rust::generate(&checked.toolset, &lowered, options) {
+    match toolc::emit::rust::generate(&analyzed.toolset, &analyzed.lowered, options) {
         Ok(code) => code,
         Err(diags) => panic!(
             "{path}: {:#?}",
             diags
                 .iter()
-                .map(|d| toolc::diag::render_plain(&checked.sources, d))
+                .map(|d| toolc::diag::render_plain(&analyzed.sources, d))
                 .collect::<Vec<_>>()
         ),
     }
@@ -94,9 +100,15 @@ fn checked_in_output_is_fresh() {
 
 #[test]
 fn docs_reference() {
-    let checked = toolc::check(&[PathBuf::from("manifests")], &ResolveOptions::default());
+    let checked = analyze(
+        &[PathBuf::from("manifests")],
+        &ResolveOptions::default(),
+        &ConfigSource::Discover,
+        &Default::default(),
+    );
     let docs = toolc::emit::docs::reference(&checked.toolset).expect("renders");
-    // Every tool and play of the toolset is documented.
+    // Every tool and play of the toolset is documented; toolc.toml's policy applied.
+    assert!(docs.contains("Policies: needs a person's approval."));
     for t in checked.toolset.toolboxes.iter().flat_map(|t| &t.tools) {
         assert!(docs.contains(&format!("### `{}`", t.name)), "{}", t.name);
     }

@@ -253,7 +253,7 @@ fn dump_prints_one_tool_list() {
         "mcp",
     ]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["tools"].as_array().unwrap().len(), 3);
+    assert_eq!(v["tools"].as_array().unwrap().len(), 4);
     let out = toolc(&["dump", &manifests(), "--list-agents"]);
     assert_eq!(text(&out.stdout), "assistant\nsupport-desk\n");
 }

@@ -25,9 +25,13 @@ allow = ["gemini-string-format"]  # silence
 
 [emit]
 out_dir = "generated"
+
+[policy]
+approve_destructive = false       # approval: required for destructive tools
 "#,
     );
     assert!(text.is_empty(), "{text:?}");
+    assert_eq!(o.approve_destructive, Some(false));
     assert_eq!(
         o.dialects,
         Some(vec![
@@ -95,6 +99,22 @@ fn unknown_keys_are_located_with_a_hint() {
 
     let (_, text, _) = parse("[emit]\nout = \"x\"\n");
     assert!(text[0].contains("did you mean `out_dir`?"), "{}", text[0]);
+
+    let (_, text, _) = parse("[policy]\napprove_destructve = true\n");
+    assert!(
+        text[0].starts_with(
+            "toolc.toml:2:1: error[unknown-key]: unknown key `approve_destructve` in `[policy]`"
+        ),
+        "{}",
+        text[0]
+    );
+    assert!(
+        text[0].contains("did you mean `approve_destructive`?"),
+        "{}",
+        text[0]
+    );
+    let (_, text, _) = parse("[polciy]\n");
+    assert!(text[0].contains("did you mean `policy`?"), "{}", text[0]);
 }
 
 #[test]
@@ -146,6 +166,16 @@ fn wrong_types_and_syntax_errors_are_located() {
     assert_eq!(d[0].code, Code::WrongType);
     let (_, _, d) = parse("[emit]\nout_dir = \"\"\n");
     assert_eq!(d[0].code, Code::WrongType);
+    let (o, text, d) = parse("[policy]\napprove_destructive = \"yes\"\n");
+    assert_eq!(d[0].code, Code::WrongType);
+    assert!(
+        text[0].starts_with(
+            "toolc.toml:2:23: error[wrong-type]: `approve_destructive` must be a boolean, found a string"
+        ),
+        "{}",
+        text[0]
+    );
+    assert_eq!(o.approve_destructive, None);
     let (_, _, d) = parse("[lint\n");
     assert_eq!(d[0].code, Code::Syntax);
     let (_, _, d) = parse("[lint]\ndeny = []\ndeny = []\n");

@@ -352,6 +352,7 @@ pub mod toolboxes {
                     roles: &[],
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
+                    approval: false,
                 },
                 annotations: "{\"readOnlyHint\":true}",
                 icons: ::std::option::Option::None,
@@ -376,6 +377,7 @@ pub mod toolboxes {
                     roles: &[],
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
+                    approval: false,
                 },
                 annotations: "{\"readOnlyHint\":true}",
                 icons: ::std::option::Option::None,
@@ -438,6 +440,37 @@ pub mod toolboxes {
             /// Where the order is.
             pub status: LookupOrderReturnsStatus,
         }
+        /// Parameters of `cancel_order`.
+        #[derive(
+            Debug,
+            Clone,
+            PartialEq,
+            ::toolc_runtime::__private::serde::Serialize,
+            ::toolc_runtime::__private::serde::Deserialize
+        )]
+        #[serde(crate = "::toolc_runtime::__private::serde")]
+        pub struct CancelOrderParams {
+            /// The order id, such as `A-1001`.
+            pub order_id: ::std::string::String,
+            /// Why the customer cancels, in their words.
+            #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+            pub reason: ::std::option::Option<::std::string::String>,
+        }
+        /// Result of `cancel_order`.
+        #[derive(
+            Debug,
+            Clone,
+            PartialEq,
+            ::toolc_runtime::__private::serde::Serialize,
+            ::toolc_runtime::__private::serde::Deserialize
+        )]
+        #[serde(crate = "::toolc_runtime::__private::serde")]
+        pub struct CancelOrderReturns {
+            /// The order id.
+            pub order_id: ::std::string::String,
+            /// false when the order was already delivered.
+            pub cancelled: bool,
+        }
         /// This toolbox reads no session scope.
         pub type Scope = ();
         /// Order lookup tools
@@ -457,6 +490,27 @@ pub mod toolboxes {
             fn refine_lookup_order(
                 &self,
                 params: &LookupOrderParams,
+            ) -> ::std::result::Result<(), ::toolc_runtime::Violations> {
+                let _ = params;
+                ::std::result::Result::Ok(())
+            }
+            /// Cancel an order that has not been delivered.
+            ///
+            /// Runs only once a person approved the call: until then the call is held and answers `approval_required` with a token (see `toolc_runtime::approval`).
+            fn cancel_order(
+                &self,
+                params: CancelOrderParams,
+                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+            ) -> impl ::std::future::Future<
+                Output = ::std::result::Result<
+                    CancelOrderReturns,
+                    ::toolc_runtime::HandlerError,
+                >,
+            > + ::std::marker::Send;
+            /// Checks the arguments of the tool `cancel_order` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            fn refine_cancel_order(
+                &self,
+                params: &CancelOrderParams,
             ) -> ::std::result::Result<(), ::toolc_runtime::Violations> {
                 let _ = params;
                 ::std::result::Result::Ok(())
@@ -498,6 +552,18 @@ pub mod toolboxes {
                             arguments,
                             |params: &LookupOrderParams| {
                                 self.inner.refine_lookup_order(params)
+                            },
+                        )
+                    }
+                    "cancel_order" => {
+                        ::toolc_runtime::__private::check_arguments_refined::<
+                            CancelOrderParams,
+                            _,
+                        >(
+                            &DESCRIPTORS[1usize],
+                            arguments,
+                            |params: &CancelOrderParams| {
+                                self.inner.refine_cancel_order(params)
                             },
                         )
                     }
@@ -547,6 +613,22 @@ pub mod toolboxes {
                                 )
                                 .await
                         }
+                        "cancel_order" => {
+                            let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                            ::toolc_runtime::__private::run_tool_refined(
+                                    &DESCRIPTORS[1usize],
+                                    &self.guard,
+                                    ctx,
+                                    arguments,
+                                    |params: &CancelOrderParams| {
+                                        self.inner.refine_cancel_order(params)
+                                    },
+                                    move |params: CancelOrderParams| async move {
+                                        self.inner.cancel_order(params, &cx).await
+                                    },
+                                )
+                                .await
+                        }
                         _ => {
                             ::std::result::Result::Err(
                                 ::toolc_runtime::ToolError::unknown_tool(tool),
@@ -570,6 +652,11 @@ pub mod toolboxes {
                         LookupOrderParams,
                     >(&DESCRIPTORS[0usize], arguments)
                 }
+                "cancel_order" => {
+                    ::toolc_runtime::check_arguments::<
+                        CancelOrderParams,
+                    >(&DESCRIPTORS[1usize], arguments)
+                }
                 _ => {
                     ::std::result::Result::Err(
                         ::toolc_runtime::ToolError::unknown_tool(name),
@@ -578,7 +665,7 @@ pub mod toolboxes {
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
-        pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 1usize] = [
+        pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 2usize] = [
             ::toolc_runtime::ToolDescriptor {
                 name: "lookup_order",
                 kind: ::toolc_runtime::OperationKind::Tool,
@@ -598,8 +685,34 @@ pub mod toolboxes {
                     roles: &[],
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
+                    approval: false,
                 },
                 annotations: "{\"title\":\"Look up order\",\"readOnlyHint\":true,\"openWorldHint\":false}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
+            },
+            ::toolc_runtime::ToolDescriptor {
+                name: "cancel_order",
+                kind: ::toolc_runtime::OperationKind::Tool,
+                title: ::std::option::Option::Some("Cancel order"),
+                description: "Cancel an order that has not been delivered.",
+                input_schema: "{\"type\":\"object\",\"required\":[\"order_id\"],\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order id, such as `A-1001`.\",\"pattern\":\"^[A-Z]-[0-9]+$\"},\"reason\":{\"type\":\"string\",\"description\":\"Why the customer cancels, in their words.\"}}}",
+                output_schema: ::std::option::Option::Some(
+                    "{\"type\":\"object\",\"required\":[\"order_id\",\"cancelled\"],\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order id.\"},\"cancelled\":{\"type\":\"boolean\",\"description\":\"false when the order was already delivered.\"}}}",
+                ),
+                parameters: &super::super::__schemas::S16,
+                returns: ::std::option::Option::Some(&super::super::__schemas::S17),
+                validate_returns: true,
+                terminal: false,
+                deprecated: false,
+                policy: ::toolc_runtime::Policy {
+                    auth: ::toolc_runtime::AuthLevel::None,
+                    roles: &[],
+                    rate_limit: ::std::option::Option::None,
+                    timeout_ms: ::std::option::Option::None,
+                    approval: true,
+                },
+                annotations: "{\"title\":\"Cancel order\",\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false}",
                 icons: ::std::option::Option::None,
                 meta: ::std::option::Option::None,
             },
@@ -877,8 +990,8 @@ pub mod toolboxes {
                 description: "Return open support tickets for a customer",
                 input_schema: "{\"type\":\"object\",\"properties\":{\"customerId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"The customer's id.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":20,\"description\":\"At most this many tickets.\"}},\"required\":[\"customerId\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 output_schema: ::std::option::Option::None,
-                parameters: &super::super::__schemas::S16,
-                returns: ::std::option::Option::Some(&super::super::__schemas::S19),
+                parameters: &super::super::__schemas::S19,
+                returns: ::std::option::Option::Some(&super::super::__schemas::S22),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -887,6 +1000,7 @@ pub mod toolboxes {
                     roles: &["support"],
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
+                    approval: false,
                 },
                 annotations: "{\"readOnlyHint\":true}",
                 icons: ::std::option::Option::Some(
@@ -905,7 +1019,7 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 ),
-                parameters: &super::super::__schemas::S20,
+                parameters: &super::super::__schemas::S23,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_TICKET,
                 ),
@@ -920,6 +1034,7 @@ pub mod toolboxes {
                         period_secs: 60u64,
                     }),
                     timeout_ms: ::std::option::Option::Some(5000u64),
+                    approval: false,
                 },
                 annotations: "{\"destructiveHint\":true,\"idempotentHint\":true}",
                 icons: ::std::option::Option::None,
@@ -1101,8 +1216,8 @@ pub mod playbooks {
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"properties\":{\"slug\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]+(-[a-z0-9]+)*$\",\"description\":\"The title in kebab case.\"},\"days\":{\"type\":\"number\",\"description\":\"Whole days from `from` to `to`.\"}},\"required\":[\"slug\",\"days\"]}",
                 ),
-                parameters: &super::super::__schemas::S21,
-                returns: ::std::option::Option::Some(&super::super::__schemas::S22),
+                parameters: &super::super::__schemas::S24,
+                returns: ::std::option::Option::Some(&super::super::__schemas::S25),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -1111,6 +1226,7 @@ pub mod playbooks {
                     roles: &[],
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
+                    approval: false,
                 },
                 annotations: "{}",
                 icons: ::std::option::Option::None,
@@ -1220,7 +1336,7 @@ pub mod agents {
                         __support)), playbook : ::std::option::Option::None, },
                         ::toolc_runtime::Capability { name : "orders", description :
                         "Order status", manual :
-                        ::std::option::Option::Some("Use lookup_order when a customer asks where an order is."),
+                        ::std::option::Option::Some("Use lookup_order when a customer asks where an order is. Use cancel_order when they ask to cancel one: a person approves each cancellation before it happens."),
                         toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
                         __orders)), playbook : ::std::option::Option::None, }
                     ],
@@ -1368,59 +1484,75 @@ pub mod __schemas {
         required: &["order_id", "status"],
         ..::toolc_runtime::schema::Schema::ANY
     };
+    pub static S16: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::OBJECT,
+        properties: &[("order_id", &S12), ("reason", &S6)],
+        required: &["order_id"],
+        ..::toolc_runtime::schema::Schema::ANY
+    };
+    pub static S18: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::BOOLEAN,
+        ..::toolc_runtime::schema::Schema::ANY
+    };
     pub static S17: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+        types: ::toolc_runtime::schema::Types::OBJECT,
+        properties: &[("order_id", &S6), ("cancelled", &S18)],
+        required: &["order_id", "cancelled"],
+        ..::toolc_runtime::schema::Schema::ANY
+    };
+    pub static S20: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
         format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Uuid),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S18: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S21: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::INTEGER,
         minimum: ::std::option::Option::Some(::toolc_runtime::schema::Num::Int(1i64)),
         maximum: ::std::option::Option::Some(::toolc_runtime::schema::Num::Int(100i64)),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S16: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S19: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
         properties: &[
-            ("customerId", &S17),
+            ("customerId", &S20),
             ("status", &TYPE_TICKET_STATUS),
-            ("limit", &S18),
+            ("limit", &S21),
         ],
         required: &["customerId"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S19: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S22: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::ARRAY,
         items: ::std::option::Option::Some(&TYPE_TICKET),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S20: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S23: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
         properties: &[("id", &S6), ("status", &TYPE_TICKET_STATUS), ("priority", &S7)],
         required: &["id"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S21: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S24: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
         properties: &[("title", &S6), ("from", &S9), ("to", &S9)],
         required: &["title", "from", "to"],
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static P24: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+    pub static P27: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
         "^[a-z0-9]+(-[a-z0-9]+)*$",
     );
-    pub static S23: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S26: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::STRING,
-        pattern: ::std::option::Option::Some(&P24),
+        pattern: ::std::option::Option::Some(&P27),
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S25: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S28: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::NUMBER,
         ..::toolc_runtime::schema::Schema::ANY
     };
-    pub static S22: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
+    pub static S25: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
         types: ::toolc_runtime::schema::Types::OBJECT,
-        properties: &[("slug", &S23), ("days", &S25)],
+        properties: &[("slug", &S26), ("days", &S28)],
         required: &["slug", "days"],
         ..::toolc_runtime::schema::Schema::ANY
     };

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
+use crate::approval::{ApprovalDecision, ApprovalRequest};
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};
 use crate::dispatch::{Playbook, Toolbox, error_envelope};
@@ -329,7 +330,8 @@ impl Agent {
 
     /// Calls the tool or play called `name`. A tool's failure is `Err`; a play answers `Ok`
     /// with its value or its error envelope `{ "error", "kind" }` (plays never fail past the
-    /// playbook); an unknown name fails with `unknown_tool`.
+    /// playbook); an unknown name fails with `unknown_tool`. A tool that needs approval answers
+    /// `Err` of kind `approval_required`, the held call in [`ToolError::approval`].
     ///
     /// [`Agent::call_result`] tells a play's failure apart without looking at the JSON.
     pub async fn call(
@@ -351,6 +353,9 @@ impl Agent {
     /// JSON), `terminal` when a terminal tool succeeded, and the metadata: the call id, the
     /// duration, the attempt, the tool kind and the entries the handler recorded with
     /// [`ToolContext::set_metadata`](crate::ToolContext::set_metadata).
+    ///
+    /// A tool that needs approval answers `ok: false` with `approval` set instead: the call is
+    /// held, not failed. Resume it with [`Agent::approve`] or [`Agent::deny`].
     pub async fn call_result(&self, name: &str, arguments: &str, ctx: &CallContext) -> ToolResult {
         let start = Instant::now();
         let call = ctx.recording();
@@ -366,6 +371,52 @@ impl Agent {
             entries: call.take_entries(),
         });
         result
+    }
+}
+
+impl Agent {
+    /// Resumes a call held for approval: calls `request.tool` again with `request.arguments`
+    /// and the token ([`CallContext::with_approval`]), so the handler runs through the whole
+    /// contract (policies and rate limit, the timeout, result validation, tracing) once the
+    /// token is redeemed. `ctx` must carry the caller the call was held for; a token that is
+    /// used, expired, or was issued for another tool, arguments or caller fails the call with
+    /// `forbidden`.
+    ///
+    /// ```no_run
+    /// # async fn demo(agent: toolc_runtime::Agent, ctx: toolc_runtime::CallContext) {
+    /// let result = agent.call_result("cancel_order", r#"{"order_id": "A-1001"}"#, &ctx).await;
+    /// if let Some(request) = &result.approval {
+    ///     println!("{}: {}", request.message, request.arguments);
+    ///     let person_says_yes = true; // your UI
+    ///     let result = if person_says_yes {
+    ///         agent.approve(request, &ctx).await
+    ///     } else {
+    ///         agent.deny(request, &ctx).await
+    ///     };
+    ///     assert!(result.approval.is_none());
+    /// }
+    /// # }
+    /// ```
+    pub async fn approve(&self, request: &ApprovalRequest, ctx: &CallContext) -> ToolResult {
+        self.resume(request, ctx, ApprovalDecision::Approve).await
+    }
+
+    /// Answers a call held for approval with no: withdraws its token
+    /// ([`CallContext::with_denial`]) and fails with `forbidden`, saying a person denied it (the
+    /// result to send back to the model). The handler never runs.
+    pub async fn deny(&self, request: &ApprovalRequest, ctx: &CallContext) -> ToolResult {
+        self.resume(request, ctx, ApprovalDecision::Deny).await
+    }
+
+    async fn resume(
+        &self,
+        request: &ApprovalRequest,
+        ctx: &CallContext,
+        decision: ApprovalDecision,
+    ) -> ToolResult {
+        let arguments = request.arguments.to_string();
+        let ctx = ctx.resuming(request, decision);
+        self.call_result(&request.tool, &arguments, &ctx).await
     }
 }
 

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 
+use crate::approval::{ApprovalDecision, ApprovalRequest, DEFAULT_APPROVAL_TTL};
 use crate::errors::{ErrorKind, ToolError};
 use crate::store::PolicyStore;
 
@@ -131,7 +132,8 @@ impl Default for Caller {
 type Entries = Arc<Mutex<Map<String, Value>>>;
 
 /// Everything the host knows about one call: its id, the caller, the bound scope, which
-/// attempt it is, and the policy store its rate limits are kept in (if not the toolbox's own).
+/// attempt it is, the policy store its rate limits and approvals are kept in (if not the
+/// toolbox's own), and, when it resumes a call held for approval, the host's decision.
 #[derive(Clone)]
 pub struct CallContext {
     call_id: String,
@@ -141,6 +143,8 @@ pub struct CallContext {
     attempt: u32,
     entries: Option<Entries>,
     store: Option<Arc<dyn PolicyStore>>,
+    approval: Option<(String, ApprovalDecision)>,
+    approval_ttl: Option<std::time::Duration>,
 }
 
 impl CallContext {
@@ -154,6 +158,8 @@ impl CallContext {
             attempt: 1,
             entries: None,
             store: None,
+            approval: None,
+            approval_ttl: None,
         }
     }
 
@@ -229,6 +235,57 @@ impl CallContext {
         self
     }
 
+    /// Resumes a call held for approval: the tool runs if `token` was issued for this tool,
+    /// these arguments and this caller, and is neither used nor expired; otherwise the call
+    /// fails with `forbidden`. [`Agent::approve`](crate::Agent::approve) calls the tool this way.
+    ///
+    /// A tool that needs no approval ignores the token.
+    pub fn with_approval(mut self, token: impl Into<String>) -> CallContext {
+        self.approval = Some((token.into(), ApprovalDecision::Approve));
+        self
+    }
+
+    /// Withdraws a held call's token: the call fails with `forbidden`, whatever the tool, and
+    /// never runs. [`Agent::deny`](crate::Agent::deny) calls the tool this way.
+    pub fn with_denial(mut self, token: impl Into<String>) -> CallContext {
+        self.approval = Some((token.into(), ApprovalDecision::Deny));
+        self
+    }
+
+    /// The host's decision on a held call, with its token, if this context carries one.
+    pub fn approval(&self) -> Option<(&str, ApprovalDecision)> {
+        self.approval.as_ref().map(|(t, d)| (t.as_str(), *d))
+    }
+
+    /// How long the approval tokens this call issues stay valid (default
+    /// [`DEFAULT_APPROVAL_TTL`], 10 minutes; at least 1 ms is kept).
+    pub fn with_approval_ttl(mut self, ttl: std::time::Duration) -> CallContext {
+        self.approval_ttl = Some(ttl);
+        self
+    }
+
+    /// The time to live of the approval tokens this call issues.
+    pub fn approval_ttl(&self) -> std::time::Duration {
+        self.approval_ttl.unwrap_or(DEFAULT_APPROVAL_TTL)
+    }
+
+    /// Whether a time to live for approval tokens was set on this context.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn has_approval_ttl(&self) -> bool {
+        self.approval_ttl.is_some()
+    }
+
+    /// A copy of this context that resumes `request` with `decision`.
+    pub(crate) fn resuming(
+        &self,
+        request: &ApprovalRequest,
+        decision: ApprovalDecision,
+    ) -> CallContext {
+        let mut ctx = self.clone();
+        ctx.approval = Some((request.token.clone(), decision));
+        ctx
+    }
+
     /// The call id.
     pub fn call_id(&self) -> &str {
         &self.call_id
@@ -268,6 +325,8 @@ impl fmt::Debug for CallContext {
             .field("scope", &self.scope_type)
             .field("attempt", &self.attempt)
             .field("store", &self.store.as_ref().map(|s| s.describe()))
+            // The token is the host's secret: only the decision is shown.
+            .field("approval", &self.approval.as_ref().map(|(_, d)| d))
             .finish()
     }
 }

@@ -33,6 +33,9 @@ impl RateLimit {
 }
 
 /// The policies a tool declares; enforced before its handler runs (contract rule 4).
+///
+/// Written out in full by generated code; build one by hand from [`Policy::NONE`]
+/// (`Policy { auth: AuthLevel::User, ..Policy::NONE }`) so that new policies keep it compiling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Policy {
     /// The minimum auth level of the caller.
@@ -43,6 +46,9 @@ pub struct Policy {
     pub rate_limit: Option<RateLimit>,
     /// The handler's time budget in milliseconds.
     pub timeout_ms: Option<u64>,
+    /// Whether a person approves each call before the handler runs (`approval: required`; see
+    /// [`crate::approval`]).
+    pub approval: bool,
 }
 
 impl Policy {
@@ -52,6 +58,7 @@ impl Policy {
         roles: &[],
         rate_limit: None,
         timeout_ms: None,
+        approval: false,
     };
 }
 

@@ -13,11 +13,12 @@ use serde::de::{DeserializeOwned, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use crate::approval::{self, ApprovalDecision};
 use crate::arguments::parse_arguments;
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};
 use crate::errors::{ErrorKind, HandlerError, ToolError, Truncated, Violation, Violations};
-use crate::policy::{Guard, check_policy};
+use crate::policy::{Guard, check_access, check_policy};
 use crate::schema::json_pointer;
 use crate::trace;
 
@@ -121,6 +122,14 @@ fn noun(desc: &ToolDescriptor) -> &'static str {
 /// serialized and, with `validate_returns`, validated against `desc.returns`
 /// (→ `output_invalid`); a `completed` or `failed` event.
 ///
+/// A tool whose policy asks for approval ([`crate::approval`]) is held instead of run: after
+/// the auth level, roles and arguments (refinement included) are checked, the call answers
+/// `approval_required` with a token (and an `approval_required` event); no rate-limit
+/// allowance is spent. Called again with that token ([`CallContext::with_approval`]), it runs
+/// the whole contract above, the token redeemed once the arguments are validated
+/// (→ `forbidden` when it is not valid for this tool, arguments and caller); with
+/// [`CallContext::with_denial`] the token is withdrawn and the call never runs (→ `forbidden`).
+///
 /// A `timeout_ms` needs a Tokio runtime with its time driver; without one the call fails with
 /// `panicked` (the timer's own panic, contained).
 pub async fn run_tool<P, R, F, Fut>(
@@ -161,15 +170,57 @@ where
 {
     let start = Instant::now();
     trace::started(ctx.call_id(), desc.name);
-    let result = match check_policy(desc, guard, ctx).await {
-        Ok(()) => execute(desc, arguments, refine, handler).await,
-        Err(e) => Err(e),
-    };
+    let result = checked_tool(desc, guard, ctx, arguments, refine, handler).await;
     match &result {
         Ok(value) => trace::completed(ctx.call_id(), desc, start.elapsed(), value),
+        Err(error) if error.kind() == ErrorKind::ApprovalRequired => {
+            trace::held(ctx.call_id(), desc.name, start.elapsed());
+        }
         Err(error) => trace::failed(ctx.call_id(), desc.name, start.elapsed(), error),
     }
     result
+}
+
+/// The policies, the approval and the arguments of a tool call, then its handler.
+async fn checked_tool<P, R, C, F, Fut>(
+    desc: &'static ToolDescriptor,
+    guard: &Guard,
+    ctx: &CallContext,
+    arguments: &str,
+    refine: C,
+    handler: F,
+) -> Result<Value, ToolError>
+where
+    P: DeserializeOwned,
+    R: Serialize,
+    C: FnOnce(&P) -> Result<(), Violations>,
+    F: FnOnce(P) -> Fut,
+    Fut: Future<Output = Result<R, HandlerError>> + Send,
+{
+    let store = guard.store_for(ctx);
+    match (desc.policy.approval, ctx.approval()) {
+        // A denial never runs anything, whatever the tool or the arguments.
+        (_, Some((token, ApprovalDecision::Deny))) => {
+            Err(approval::deny(desc, &**store, ctx, token).await)
+        }
+        (false, _) => {
+            check_policy(desc, guard, ctx).await?;
+            let (_, params) = prepare(desc, arguments, refine)?;
+            execute(desc, params, handler).await
+        }
+        // Held: checked as far as a person needs (who calls, with what), and nothing spent.
+        (true, None) => {
+            check_access(desc, ctx)?;
+            let (value, _) = prepare(desc, arguments, refine)?;
+            Err(approval::hold(desc, &**store, ctx, value).await)
+        }
+        (true, Some((token, ApprovalDecision::Approve))) => {
+            check_policy(desc, guard, ctx).await?;
+            let (value, params) = prepare(desc, arguments, refine)?;
+            approval::redeem(desc, &**store, ctx, token, &value).await?;
+            execute(desc, params, handler).await
+        }
+    }
 }
 
 /// The refinement that accepts everything: what a tool without one runs.
@@ -213,7 +264,10 @@ where
 {
     let start = Instant::now();
     trace::started("", desc.name);
-    let result = execute(desc, arguments, refine, handler).await;
+    let result = match prepare(desc, arguments, refine) {
+        Ok((_, params)) => execute(desc, params, handler).await,
+        Err(e) => Err(e),
+    };
     match &result {
         Ok(value) => trace::completed("", desc, start.elapsed(), value),
         Err(error) => trace::failed("", desc.name, start.elapsed(), error),
@@ -221,20 +275,18 @@ where
     result
 }
 
-async fn execute<P, R, C, F, Fut>(
+/// The handler run on read parameters: the timeout, panics contained, the result serialized
+/// and validated.
+async fn execute<P, R, F, Fut>(
     desc: &'static ToolDescriptor,
-    arguments: &str,
-    refine: C,
+    params: P,
     handler: F,
 ) -> Result<Value, ToolError>
 where
-    P: DeserializeOwned,
     R: Serialize,
-    C: FnOnce(&P) -> Result<(), Violations>,
     F: FnOnce(P) -> Fut,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
-    let (_, params): (Value, P) = prepare(desc, arguments, refine)?;
     let noun = noun(desc);
 
     // The handler itself may panic before it returns its future.

@@ -4,7 +4,16 @@ use std::error::Error;
 use std::fmt;
 use std::time::Duration;
 
-/// Why a tool or play call failed. The set is closed: every failure has exactly one kind.
+use crate::approval::ApprovalRequest;
+
+/// Why a tool or play call produced no value. The set is closed: every failure has exactly one
+/// kind.
+///
+/// One kind is not a failure: [`ErrorKind::ApprovalRequired`] says the call was checked and is
+/// held until a person approves it. A `Result<Value, ToolError>` has no other place for a call
+/// that produced no value yet, so it travels as an `Err` like the failures, and
+/// [`ToolResult`](crate::ToolResult) reports it as its own outcome (`approval`), never as a
+/// failed call's `cause`.
 ///
 /// Serialized as its snake_case name (`"arguments_invalid"`, …).
 #[derive(
@@ -33,11 +42,16 @@ pub enum ErrorKind {
     Panicked,
     /// The handler returned its own error; see [`ToolError::handler_error`].
     Handler,
+    /// Not a failure: the tool needs a person's approval (`approval: required`). The arguments
+    /// were validated and the call is held, its handler not run; [`ToolError::approval`] has
+    /// the token that resumes it ([`Agent::approve`](crate::Agent::approve) or
+    /// [`Agent::deny`](crate::Agent::deny)).
+    ApprovalRequired,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 10] = [
+    pub const ALL: [ErrorKind; 11] = [
         ErrorKind::UnknownTool,
         ErrorKind::ArgumentsInvalid,
         ErrorKind::OutputInvalid,
@@ -48,6 +62,7 @@ impl ErrorKind {
         ErrorKind::Unavailable,
         ErrorKind::Panicked,
         ErrorKind::Handler,
+        ErrorKind::ApprovalRequired,
     ];
 
     /// The stable snake_case name, as it appears in envelopes and `ToolResult::cause.kind`.
@@ -63,6 +78,7 @@ impl ErrorKind {
             ErrorKind::Unavailable => "unavailable",
             ErrorKind::Panicked => "panicked",
             ErrorKind::Handler => "handler",
+            ErrorKind::ApprovalRequired => "approval_required",
         }
     }
 
@@ -75,7 +91,8 @@ impl ErrorKind {
     ///
     /// Only `rate_limited` (after the retry-after), `timeout` (a transient slowness) and
     /// `unavailable` (after the retry-after) can; every other kind fails again for the same
-    /// arguments and caller.
+    /// arguments and caller. `approval_required` is not retryable: the same call is held again;
+    /// what resumes it is the approval.
     pub const fn retryable(self) -> bool {
         matches!(
             self,
@@ -86,6 +103,9 @@ impl ErrorKind {
     /// Whether the failure is the call's (`validation`: the model named no tool or sent
     /// arguments the schema refuses, and can fix the call) or the tool side's (`runtime`: the
     /// call was well-formed and a policy, the handler, its result or its time budget failed).
+    ///
+    /// `approval_required` counts as `runtime` (the call was well-formed and the tool's policy
+    /// holds it), though a [`ToolResult`](crate::ToolResult) never reports it as a cause.
     pub const fn cause_kind(self) -> CauseKind {
         match self {
             ErrorKind::UnknownTool | ErrorKind::ArgumentsInvalid => CauseKind::Validation,
@@ -96,7 +116,8 @@ impl ErrorKind {
             | ErrorKind::Timeout
             | ErrorKind::Unavailable
             | ErrorKind::Panicked
-            | ErrorKind::Handler => CauseKind::Runtime,
+            | ErrorKind::Handler
+            | ErrorKind::ApprovalRequired => CauseKind::Runtime,
         }
     }
 
@@ -113,6 +134,7 @@ impl ErrorKind {
             ErrorKind::Unavailable => "Unavailable",
             ErrorKind::Panicked => "Panicked",
             ErrorKind::Handler => "HandlerError",
+            ErrorKind::ApprovalRequired => "ApprovalRequired",
         }
     }
 }
@@ -308,6 +330,7 @@ struct Inner {
     retry_after: Option<Duration>,
     handler: Option<HandlerError>,
     source: Option<Violations>,
+    approval: Option<ApprovalRequest>,
 }
 
 impl ToolError {
@@ -321,6 +344,7 @@ impl ToolError {
             retry_after: None,
             handler: None,
             source: None,
+            approval: None,
         }))
     }
 
@@ -383,6 +407,17 @@ impl ToolError {
     pub fn with_retry_after(mut self, after: Duration) -> ToolError {
         self.0.retry_after = Some(after);
         self
+    }
+
+    /// Attaches the held call of an `approval_required` error.
+    pub(crate) fn with_approval(mut self, request: ApprovalRequest) -> ToolError {
+        self.0.approval = Some(request);
+        self
+    }
+
+    /// For `approval_required`: the held call, with the token that resumes it.
+    pub fn approval(&self) -> Option<&ApprovalRequest> {
+        self.0.approval.as_ref()
     }
 
     /// Sets the tool name when it was not known where the error was made; a message that
@@ -482,6 +517,10 @@ impl fmt::Debug for ToolError {
         }
         if let Some(h) = &self.0.handler {
             d.field("handler_error", &h.inner);
+        }
+        if let Some(a) = &self.0.approval {
+            // The token is the host's secret: never in logs.
+            d.field("approval_tool", &a.tool);
         }
         d.finish()
     }

@@ -2,8 +2,8 @@
 //!
 //! Generated code links against this crate and calls [`run_tool`] and [`run_play`], which
 //! carry out the execution contract: arguments parsed once at the boundary and validated
-//! against the parameters schema, policies (auth, roles, rate limit, timeout) enforced before
-//! the handler runs, panics contained, results serialized and validated against the returns
+//! against the parameters schema, policies (auth, roles, rate limit, timeout, approval)
+//! enforced before the handler runs, panics contained, results serialized and validated against the returns
 //! schema, one closed error taxonomy ([`ErrorKind`]) and `tracing` events for every call.
 //!
 //! Generated code reaches its dependencies through [`__private`], so a crate that uses a
@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod agent;
+pub mod approval;
 pub mod arguments;
 #[cfg(feature = "mcp-http")]
 pub mod auth;
@@ -31,6 +32,7 @@ pub mod store;
 pub mod trace;
 
 pub use agent::{Agent, AgentError, Capability};
+pub use approval::{ApprovalDecision, ApprovalRequest};
 pub use arguments::{MAX_ARGUMENT_DEPTH, parse_arguments};
 pub use context::{AuthLevel, CallContext, Caller, ToolContext};
 pub use descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};

@@ -33,6 +33,15 @@
 //!   the turn) and `toolc/metadata` (call id, duration, attempt, tool kind and the handler's
 //!   entries, as in [`ToolResult`]). An unknown tool is a protocol error (`-32602`).
 //!
+//! A tool that needs approval ([`crate::approval`]) is held, and the server asks the person
+//! through the client's form elicitation: an `elicitation/create` request inside the call
+//! (protocol 2025-11-25 and before), or an `InputRequiredResult` the client retries with the
+//! answer (2026-07-28). Accept runs the tool; decline, cancel or no answer within the token's time
+//! to live end the call, not run (`isError`, kind `forbidden`). A client without elicitation gets
+//! an `isError` result of kind `approval_required` that says how a host grants it: the same call
+//! again with the request `_meta` [`APPROVAL_META`] `{"token", "decision": "approve"}`, the
+//! token being in that result's `_meta` (never in its text).
+//!
 //! A panic anywhere in a call (a handler, a hand-written toolbox, the caller hook) fails that
 //! call with kind `panicked`; the server keeps serving.
 //!
@@ -59,9 +68,11 @@ use std::task::Poll;
 
 pub use rmcp;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
-    Icon, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, ServerNotification, SubscriptionFilter, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientResult, ContentBlock,
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
+    ErrorCode, ErrorData, Icon, Implementation, InputRequest, InputRequests, InputRequiredResult,
+    ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    ServerNotification, ServerRequest, SubscriptionFilter, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, SubscriptionContext, SubscriptionSink};
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
@@ -76,6 +87,7 @@ pub mod http;
 pub use self::http::HttpConfig;
 
 use crate::agent::Agent;
+use crate::approval::{ApprovalDecision, ApprovalRequest};
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};
 use crate::errors::{ErrorKind, Truncated, Violation};
@@ -187,6 +199,7 @@ pub struct McpServer {
     slots: Arc<tokio::sync::Semaphore>,
     deferred: Option<Arc<Deferred>>,
     session: Arc<Session>,
+    approval_ttl: Option<std::time::Duration>,
 }
 
 impl Clone for McpServer {
@@ -202,6 +215,7 @@ impl Clone for McpServer {
             store: self.store.clone(),
             max_calls: self.max_calls,
             slots: Arc::clone(&self.slots),
+            approval_ttl: self.approval_ttl,
         }
     }
 }
@@ -238,6 +252,7 @@ impl McpServer {
             slots: Arc::new(tokio::sync::Semaphore::new(DEFAULT_MAX_CALLS)),
             deferred: None,
             session: Arc::default(),
+            approval_ttl: None,
         }
     }
 
@@ -331,6 +346,15 @@ impl McpServer {
         self
     }
 
+    /// How long a call held for approval may wait for its answer (default
+    /// [`DEFAULT_APPROVAL_TTL`](crate::approval::DEFAULT_APPROVAL_TTL), 10 minutes): the time to
+    /// live of its token, and the longest the server waits for an elicitation's answer. A
+    /// context the caller hook made with [`CallContext::with_approval_ttl`] keeps its own.
+    pub fn with_approval_ttl(mut self, ttl: std::time::Duration) -> McpServer {
+        self.approval_ttl = Some(ttl);
+        self
+    }
+
     /// How many calls of one connection may run at once (default 32, at least 1): of one
     /// stdio stream, one MCP session over HTTP, or one HTTP connection for requests outside a
     /// session. A call beyond it fails at once with `rate_limited` (retryable).
@@ -416,12 +440,12 @@ impl McpServer {
         &self,
         request: CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.as_ref();
         if let Some(deferred) = &self.deferred
             && name == SEARCH_TOOL
         {
-            return Ok(self.search(deferred, &request, context).await);
+            return Ok(self.search(deferred, &request, context).await.into());
         }
         let Some(&index) = self.by_name.get(name) else {
             return Err(unknown_tool(name));
@@ -442,6 +466,7 @@ impl McpServer {
             })?,
             None => "{}".to_owned(),
         };
+        let decision = approval_decision(&request, context)?;
         let call_id = format!("mcp-{}", Truncated(&context.id.to_string()));
         let info = McpRequest {
             tool: listed.desc.name,
@@ -454,9 +479,9 @@ impl McpServer {
                 "too many calls at once on this connection: at most {} run concurrently; retry '{}' when one finishes",
                 self.max_calls, listed.desc.name
             );
-            return Ok(error_result(listed, ErrorKind::RateLimited, &message, None));
+            return Ok(error_result(listed, ErrorKind::RateLimited, &message, None).into());
         };
-        let ctx = match catch_unwind(AssertUnwindSafe(|| (self.caller)(&info))) {
+        let mut ctx = match catch_unwind(AssertUnwindSafe(|| (self.caller)(&info))) {
             Ok(ctx) => match (&self.store, ctx.store()) {
                 (Some(store), None) => ctx.with_store(Arc::clone(store)),
                 _ => ctx,
@@ -467,10 +492,49 @@ impl McpServer {
                     listed.desc.name,
                     panic_text(&*payload)
                 );
-                return Ok(error_result(listed, ErrorKind::Panicked, &message, None));
+                return Ok(error_result(listed, ErrorKind::Panicked, &message, None).into());
             }
         };
-        let call = catch_panic(self.agent.call_result(listed.desc.name, &arguments, &ctx));
+        if let Some(ttl) = self.approval_ttl
+            && !ctx.has_approval_ttl()
+        {
+            ctx = ctx.with_approval_ttl(ttl);
+        }
+        ctx = match decision {
+            Some((token, ApprovalDecision::Approve)) => ctx.with_approval(token),
+            Some((token, ApprovalDecision::Deny)) => ctx.with_denial(token),
+            None => ctx,
+        };
+        let result = self.run(listed, &arguments, &ctx, context).await?;
+        let Some(held) = result.approval.clone() else {
+            return Ok(mcp_result(listed, result).into());
+        };
+        self.ask(listed, held, &ctx, context).await
+    }
+
+    /// One call through the agent, a panic contained and cancellation honoured.
+    async fn run(
+        &self,
+        listed: &Listed,
+        arguments: &str,
+        ctx: &CallContext,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ToolResult, ErrorData> {
+        let call = catch_panic(self.agent.call_result(listed.desc.name, arguments, ctx));
+        self.finish(listed, call, context).await
+    }
+
+    /// The outcome of a call (or a resumption) as a result, or the protocol errors of a
+    /// cancelled request and an unknown tool.
+    async fn finish<F>(
+        &self,
+        listed: &Listed,
+        call: F,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ToolResult, ErrorData>
+    where
+        F: Future<Output = Result<ToolResult, Box<dyn Any + Send>>>,
+    {
         let outcome = match context.ct.run_until_cancelled(call).await {
             Some(outcome) => outcome,
             None => {
@@ -490,14 +554,187 @@ impl McpServer {
                     listed.desc.name,
                     panic_text(&*payload)
                 );
-                return Ok(error_result(listed, ErrorKind::Panicked, &message, None));
+                let error =
+                    crate::errors::ToolError::new(ErrorKind::Panicked, listed.desc.name, message);
+                return Ok(ToolResult::failure(&error));
             }
         };
         if result.cause.as_ref().map(|c| c.code) == Some(ErrorKind::UnknownTool) {
-            return Err(unknown_tool(name));
+            return Err(unknown_tool(listed.desc.name));
         }
-        Ok(mcp_result(listed, result))
+        Ok(result)
     }
+
+    /// A call held for approval: asks the person through the client's elicitation (in the
+    /// request under protocol 2025-11-25 and before; as an `InputRequiredResult` the client
+    /// retries under 2026-07-28), or, when the client cannot ask, refuses it with `isError` and
+    /// the token in `_meta` for a host that asks by other means.
+    async fn ask(
+        &self,
+        listed: &Listed,
+        held: ApprovalRequest,
+        ctx: &CallContext,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if !elicits_forms(context) {
+            return Ok(approval_refused(listed, &held).into());
+        }
+        let params = ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: approval_question(listed.desc, &held),
+            requested_schema: ElicitationSchema::new(Default::default()),
+        };
+        let per_request = context
+            .protocol_version()
+            .is_some_and(|v| !v.has_initialize());
+        if per_request {
+            let mut requests = InputRequests::new();
+            requests.insert(
+                APPROVAL_INPUT.to_owned(),
+                InputRequest::Elicitation(ElicitRequest::new(params)),
+            );
+            let state = format!("{APPROVAL_STATE}{}", held.token);
+            return Ok(InputRequiredResult::new(Some(requests), Some(state)).into());
+        }
+        let wait = std::time::Duration::from_millis(held.expires_in_ms);
+        let asked = context
+            .peer
+            .send_request(ServerRequest::ElicitRequest(ElicitRequest::new(params)));
+        let answer = match tokio::time::timeout(wait, asked).await {
+            Ok(Ok(ClientResult::ElicitResult(answer))) => Ok(answer.action),
+            Ok(Ok(_)) => {
+                Err("the client answered something other than an elicitation result".to_owned())
+            }
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer within {} ms", held.expires_in_ms)),
+        };
+        match answer {
+            Ok(ElicitationAction::Accept) => {
+                let call = catch_panic(self.agent.approve(&held, ctx));
+                let result = self.finish(listed, call, context).await?;
+                Ok(mcp_result(listed, result).into())
+            }
+            Ok(_) => {
+                let call = catch_panic(self.agent.deny(&held, ctx));
+                let result = self.finish(listed, call, context).await?;
+                Ok(mcp_result(listed, result).into())
+            }
+            Err(why) => {
+                // Withdraw the token: the call is answered now, and it was not run.
+                let call = catch_panic(self.agent.deny(&held, ctx));
+                let _ = self.finish(listed, call, context).await?;
+                let message = format!(
+                    "{} '{}' was not run: it needs a person's approval, and the client's elicitation got no answer ({}); call it again to ask again",
+                    noun(listed.desc),
+                    listed.desc.name,
+                    Truncated(&why)
+                );
+                Ok(error_result(listed, ErrorKind::Forbidden, &message, None).into())
+            }
+        }
+    }
+}
+
+/// The request and result `_meta` key of approvals: a held call's result carries
+/// `{"token", "tool", "arguments", "expires_in_ms", "message"}` under it, and a host resumes the
+/// call by sending the same tool and arguments with `{"token": …, "decision": "approve"}` (or
+/// `"deny"`) under it.
+pub const APPROVAL_META: &str = "toolc/approval";
+
+/// The key of the approval's elicitation in an `InputRequiredResult` (protocol 2026-07-28).
+const APPROVAL_INPUT: &str = "toolc/approval";
+
+/// The `requestState` of a held call is this prefix and its token: an opaque handle, the
+/// state itself stays in the policy store.
+const APPROVAL_STATE: &str = "toolc-approval:";
+
+/// The host's decision on a held call that this request resumes, if any: from the retry of an
+/// `InputRequiredResult` (its `requestState` and the elicitation's answer), or from the
+/// request's `_meta` ([`APPROVAL_META`]).
+fn approval_decision(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Result<Option<(String, ApprovalDecision)>, ErrorData> {
+    if let Some(token) = request
+        .request_state
+        .as_deref()
+        .and_then(|s| s.strip_prefix(APPROVAL_STATE))
+    {
+        let action = request
+            .input_responses
+            .as_ref()
+            .and_then(|r| r.get(APPROVAL_INPUT))
+            .and_then(|answer| serde_json::from_value::<ElicitResult>(answer.clone()).ok())
+            .map(|answer| answer.action);
+        let decision = match action {
+            Some(ElicitationAction::Accept) => ApprovalDecision::Approve,
+            // Declined, dismissed, or no answer: the call does not run.
+            _ => ApprovalDecision::Deny,
+        };
+        return Ok(Some((token.to_owned(), decision)));
+    }
+    let meta = context
+        .meta
+        .0
+        .get(APPROVAL_META)
+        .or_else(|| request.meta.as_ref().and_then(|m| m.0.get(APPROVAL_META)));
+    let Some(meta) = meta else {
+        return Ok(None);
+    };
+    let token = meta.get("token").and_then(Value::as_str);
+    let decision = match meta.get("decision").and_then(Value::as_str) {
+        Some("approve") => Some(ApprovalDecision::Approve),
+        Some("deny") => Some(ApprovalDecision::Deny),
+        _ => None,
+    };
+    match (token, decision) {
+        (Some(token), Some(decision)) => Ok(Some((token.to_owned(), decision))),
+        _ => Err(ErrorData::invalid_params(
+            format!(
+                "`_meta` \"{APPROVAL_META}\" must be {{\"token\": \"<the token of the held call's result>\", \"decision\": \"approve\" or \"deny\"}}"
+            ),
+            None,
+        )),
+    }
+}
+
+/// Whether the client of this request takes form elicitations (a client that declares
+/// `elicitation` with neither `form` nor `url` takes forms).
+fn elicits_forms(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .and_then(|c| c.elicitation)
+        .is_some_and(|e| e.form.is_some() || e.url.is_none())
+}
+
+/// What the person is asked: the tool, what it does, and the arguments it will run with.
+fn approval_question(desc: &ToolDescriptor, held: &ApprovalRequest) -> String {
+    let arguments = crate::trace::preview_with_limit(&held.arguments, 2048);
+    let description = desc.description.trim();
+    let title = desc.title.unwrap_or(desc.name);
+    format!("Allow the tool '{title}' to run with these arguments?\n\n{arguments}\n\n{description}")
+}
+
+/// A held call the client cannot ask about: `isError`, saying how a host grants it, with the
+/// token in `_meta` (never in the text the model reads).
+fn approval_refused(listed: &Listed, held: &ApprovalRequest) -> CallToolResult {
+    let name = listed.desc.name;
+    let message = format!(
+        "{} '{name}' was not run: it needs a person's approval, and this client cannot ask one (it did not declare the elicitation capability). \
+         A host grants it by asking the person, then calling '{name}' again with the same arguments and the request `_meta` \
+         {{\"{APPROVAL_META}\": {{\"token\": <the token under \"{APPROVAL_META}\" in this result's `_meta`>, \"decision\": \"approve\"}}}} \
+         within {} s (\"deny\" withdraws it); a client that declares elicitation is asked directly.",
+        noun(listed.desc),
+        held.expires_in_ms.div_ceil(1000)
+    );
+    let mut result = error_result(listed, ErrorKind::ApprovalRequired, &message, None);
+    let mut meta = Map::new();
+    if let Ok(value) = serde_json::to_value(held) {
+        meta.insert(APPROVAL_META.into(), value);
+    }
+    meta.insert("toolc/terminal".into(), Value::Bool(false));
+    result.meta = Some(MetaObject(meta));
+    result
 }
 
 impl McpServer {
@@ -713,9 +950,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, &context)
-            .await
-            .map(CallToolResponse::from)
+        self.call(request, &context).await
     }
 }
 

@@ -1,5 +1,6 @@
-//! Policies enforced before a handler runs (contract rule 4): auth level, roles, and rate
-//! limits kept per caller and tool in a [`PolicyStore`].
+//! Policies enforced before a handler runs (contract rule 4): auth level, roles, rate limits
+//! kept per caller and tool in a [`PolicyStore`], and approvals (see [`crate::approval`]),
+//! whose tokens the same store keeps.
 
 use std::fmt;
 use std::sync::Arc;
@@ -80,6 +81,12 @@ pub async fn check_policy(
     guard: &Guard,
     ctx: &CallContext,
 ) -> Result<(), ToolError> {
+    check_access(desc, ctx)?;
+    check_rate(desc, guard, ctx).await
+}
+
+/// Checks the descriptor's auth level and roles against the context's caller (`forbidden`).
+pub fn check_access(desc: &ToolDescriptor, ctx: &CallContext) -> Result<(), ToolError> {
     let policy = &desc.policy;
     let caller = ctx.caller();
     if caller.auth < policy.auth {
@@ -105,6 +112,19 @@ pub async fn check_policy(
             ),
         ));
     }
+    Ok(())
+}
+
+/// Takes one call from the caller's allowance for the tool, if it has a rate limit
+/// (`rate_limited` with a retry-after when used up, `unavailable` when the store does not
+/// answer).
+pub async fn check_rate(
+    desc: &'static ToolDescriptor,
+    guard: &Guard,
+    ctx: &CallContext,
+) -> Result<(), ToolError> {
+    let policy = &desc.policy;
+    let caller = ctx.caller();
     let Some(limit) = policy.rate_limit else {
         return Ok(());
     };

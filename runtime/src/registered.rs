@@ -85,6 +85,7 @@ pub struct RegisteredTool {
     roles: Vec<String>,
     rate_limit: Option<RateLimit>,
     timeout: Option<Duration>,
+    approval: bool,
     annotations: Map<String, Value>,
     handler: Arc<dyn ToolHandler>,
 }
@@ -112,6 +113,7 @@ impl RegisteredTool {
             roles: Vec::new(),
             rate_limit: None,
             timeout: None,
+            approval: false,
             annotations: Map::new(),
             handler: Arc::new(handler),
         }
@@ -174,6 +176,14 @@ impl RegisteredTool {
     /// The handler's time budget (`timeout` past it; needs a Tokio runtime with its timer).
     pub fn timeout(mut self, timeout: Duration) -> RegisteredTool {
         self.timeout = Some(timeout);
+        self
+    }
+
+    /// Whether a person approves each call before the handler runs (see
+    /// [`crate::approval`]): calls are held and answer `approval_required` with a token until
+    /// [`Agent::approve`](crate::Agent::approve) resumes them.
+    pub fn approval(mut self, required: bool) -> RegisteredTool {
+        self.approval = required;
         self
     }
 
@@ -242,6 +252,7 @@ impl RegisteredTool {
                 roles: Box::leak(roles.into_boxed_slice()),
                 rate_limit: self.rate_limit,
                 timeout_ms,
+                approval: self.approval,
             },
             annotations: text(&Value::Object(self.annotations).to_string()),
             icons: None,

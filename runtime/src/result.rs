@@ -3,13 +3,22 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::approval::ApprovalRequest;
 use crate::descriptor::OperationKind;
 use crate::errors::{CauseKind, ErrorKind, ToolError, Violation};
 
-/// The outcome of one call: `{ ok, value?, error?, cause?, terminal?, metadata? }`.
+/// The outcome of one call: `{ ok, value?, error?, cause?, approval?, terminal?, metadata? }`.
 ///
 /// [`Agent::call_result`](crate::Agent::call_result) makes it from the dispatcher's own
 /// outcome: a play's failure is `ok: false` here whatever JSON the play's `returns` accepts.
+///
+/// Three outcomes, told apart by which field is set:
+///
+/// - `ok: true` with `value`: the call succeeded;
+/// - `ok: false` with `error` and `cause`: it failed;
+/// - `ok: false` with `approval` (and neither `error` nor `cause`): it was not run yet, but held
+///   for a person's approval. The host asks them and resumes it with
+///   [`Agent::approve`](crate::Agent::approve) or [`Agent::deny`](crate::Agent::deny).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolResult {
     /// Whether the call succeeded.
@@ -20,9 +29,13 @@ pub struct ToolResult {
     /// The error message, when not `ok`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// What failed, when not `ok`.
+    /// What failed, when not `ok` (and the call was not held for approval).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cause: Option<Cause>,
+    /// The call is held for a person's approval (never set with `error` or `cause`): the tool,
+    /// the validated arguments, and the token that resumes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<ApprovalRequest>,
     /// The call succeeded and the tool is `terminal`: the host ends the agent's turn with
     /// this result instead of asking the model again. Never set on a failure.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -100,6 +113,7 @@ impl ToolResult {
             value: Some(value),
             error: None,
             cause: None,
+            approval: None,
             terminal: false,
             metadata: None,
         }
@@ -112,6 +126,20 @@ impl ToolResult {
             value: None,
             error: Some(error.message().to_owned()),
             cause: Some(Cause::of(error)),
+            approval: None,
+            terminal: false,
+            metadata: None,
+        }
+    }
+
+    /// A call held for approval.
+    pub fn held(request: ApprovalRequest) -> ToolResult {
+        ToolResult {
+            ok: false,
+            value: None,
+            error: None,
+            cause: None,
+            approval: Some(request),
             terminal: false,
             metadata: None,
         }
@@ -124,11 +152,15 @@ impl ToolResult {
     }
 }
 
+/// A success, a failure, or (for an `approval_required` error) a call held for approval.
 impl From<Result<Value, ToolError>> for ToolResult {
     fn from(result: Result<Value, ToolError>) -> ToolResult {
         match result {
             Ok(value) => ToolResult::success(value),
-            Err(error) => ToolResult::failure(&error),
+            Err(error) => match error.approval() {
+                Some(request) => ToolResult::held(request.clone()),
+                None => ToolResult::failure(&error),
+            },
         }
     }
 }

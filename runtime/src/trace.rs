@@ -1,9 +1,10 @@
 //! `tracing` events for every call (contract rule 8) and the capped `result_preview`.
 //!
-//! Events have target `toolc_runtime` and a field `event` of `"started"`, `"completed"` or
-//! `"failed"`, plus `call_id`, `tool` and, once finished, `duration_us`. `completed` carries the
-//! `result_preview` of the value; `failed` carries `kind`, `error` and the `result_preview` of
-//! the error envelope. Previews are built only when a subscriber listens.
+//! Events have target `toolc_runtime` and a field `event` of `"started"`, `"completed"`,
+//! `"failed"` or `"approval_required"` (a call held for a person's approval, at `info`, its
+//! token never logged), plus `call_id`, `tool` and, once finished, `duration_us`. `completed`
+//! carries the `result_preview` of the value; `failed` carries `kind`, `error` and the
+//! `result_preview` of the error envelope. Previews are built only when a subscriber listens.
 //!
 //! No event carries a value its schema marks `sensitive`: the `completed` preview is of the
 //! value with those parts masked ([`Schema::redact`](crate::Schema::redact)), and violation
@@ -216,6 +217,18 @@ pub(crate) fn redacted_preview(schema: Option<&crate::Schema>, value: &Value) ->
         Some(s) => result_preview(&s.redact(value)),
         None => result_preview(value),
     }
+}
+
+/// A call held for approval: not a failure, so at `info`, and without its token.
+pub(crate) fn held(call_id: &str, tool: &str, elapsed: Duration) {
+    tracing::info!(
+        target: "toolc_runtime",
+        event = "approval_required",
+        call_id,
+        tool,
+        duration_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
+        "tool call held for approval"
+    );
 }
 
 pub(crate) fn failed(call_id: &str, tool: &str, elapsed: Duration, error: &crate::ToolError) {

@@ -1,6 +1,8 @@
 //! Agents: tools then plays in capability order, dispatch by name, envelopes, manuals, name
-//! collisions, results with metadata, tools registered at run time, and tool search.
+//! collisions, results with metadata, tools registered at run time, approvals, and tool search.
 
+#[path = "agent/approval.rs"]
+mod approval;
 mod common;
 #[path = "agent/registered.rs"]
 mod registered;

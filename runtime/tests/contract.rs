@@ -489,7 +489,8 @@ async fn rule7_every_kind_is_reachable_closed_and_backtrace_free() {
             "timeout",
             "unavailable",
             "panicked",
-            "handler"
+            "handler",
+            "approval_required"
         ]
     );
     for k in ErrorKind::ALL {
@@ -518,12 +519,21 @@ async fn rule7_every_kind_is_reachable_closed_and_backtrace_free() {
         ("slow", "{}"),
         ("boom", "{}"),
         ("fail", "{}"),
+        ("held", "{}"),
     ];
     for (tool, args) in calls {
         if let Err(e) = call(&tb, tool, args).await {
             assert!(!e.message().contains('\n'), "{e}");
             assert!(!e.message().contains("backtrace"), "{e}");
             assert!(!e.message().contains(".rs:"), "{e}");
+            if e.kind() == ErrorKind::ApprovalRequired {
+                // Held, not failed: the result says so with `approval`, and has no cause.
+                let result = ToolResult::from(Err::<Value, _>(e));
+                assert!(!result.ok && result.cause.is_none() && result.error.is_none());
+                assert_eq!(result.approval.map(|a| a.tool), Some("held".to_owned()));
+                seen.insert("approval_required".to_owned());
+                continue;
+            }
             let result = ToolResult::from(Err::<Value, _>(e));
             let cause = result.cause.expect("a cause");
             assert_eq!(cause.kind, cause.code.cause_kind());

@@ -429,6 +429,18 @@ async fn start(
     Value,
     tokio::task::JoinHandle<Result<(), toolc_runtime::mcp::ServeError>>,
 ) {
+    start_with(server, json!({})).await
+}
+
+/// [`start`] for a client that declares `capabilities`.
+async fn start_with(
+    server: McpServer,
+    capabilities: Value,
+) -> (
+    Client,
+    Value,
+    tokio::task::JoinHandle<Result<(), toolc_runtime::mcp::ServeError>>,
+) {
     let (client_end, server_end) = tokio::io::duplex(1 << 16);
     let (server_read, server_write) = tokio::io::split(server_end);
     let task = tokio::spawn(server.serve(server_read, server_write));
@@ -443,7 +455,7 @@ async fn start(
             "initialize",
             json!({
                 "protocolVersion": "2025-11-25",
-                "capabilities": {},
+                "capabilities": capabilities,
                 "clientInfo": {"name": "duplex-test", "version": "0"}
             }),
         )
@@ -907,4 +919,198 @@ async fn deferred_loading_lists_the_search_tool_and_refuses_unknown_pins() {
         e.to_string(),
         "cannot pin 'nope': agent 'lab-agent' serves no tool or play of that name"
     );
+}
+
+/// The lab agent plus `erase`, a tool that needs a person's approval; `runs` counts its calls.
+fn agent_with_approval(runs: Arc<AtomicUsize>) -> Agent {
+    let mut agent = agent(Arc::default());
+    agent
+        .register(
+            toolc_runtime::RegisteredTool::new(
+                "erase",
+                "Erase a file.",
+                json!({
+                    "type": "object",
+                    "properties": {"path": {"type": "string"}},
+                    "required": ["path"]
+                }),
+                move |args: Value, _ctx: CallContext| {
+                    let runs = Arc::clone(&runs);
+                    async move {
+                        runs.fetch_add(1, Ordering::SeqCst);
+                        Ok::<_, HandlerError>(json!({"erased": args["path"]}))
+                    }
+                },
+            )
+            .approval(true),
+        )
+        .expect("registers");
+    agent
+}
+
+#[tokio::test]
+async fn a_client_without_elicitation_is_told_how_to_grant_an_approval() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let server = McpServer::new(agent_with_approval(Arc::clone(&runs)))
+        .with_approval_ttl(Duration::from_secs(90));
+    let (mut client, _, _task) = start(server).await;
+    let r = client.call("erase", json!({"path": "/tmp/a"})).await;
+    assert!(is_error(&r), "{r}");
+    let e = text_json(&r);
+    assert_eq!(e["kind"], "approval_required");
+    assert_eq!(e["retryable"], false);
+    let message = e["message"].as_str().expect("a message");
+    assert!(
+        message.starts_with(
+            "tool 'erase' was not run: it needs a person's approval, and this client cannot ask \
+             one (it did not declare the elicitation capability)."
+        ),
+        "{message}"
+    );
+    assert!(message.contains(r#""decision": "approve""#), "{message}");
+    assert!(message.contains("within 90 s"), "{message}");
+    let held = &r["_meta"]["toolc/approval"];
+    let token = held["token"]
+        .as_str()
+        .expect("the token, in _meta")
+        .to_owned();
+    assert_eq!(held["tool"], "erase");
+    assert_eq!(held["arguments"], json!({"path": "/tmp/a"}));
+    assert_eq!(held["expires_in_ms"], 90_000);
+    assert!(
+        !r["content"].to_string().contains(&token),
+        "the token stays out of what the model reads"
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+
+    // The host grants it through the request's `_meta`.
+    let grant = |decision: &str| {
+        json!({
+            "name": "erase",
+            "arguments": {"path": "/tmp/a"},
+            "_meta": {"toolc/approval": {"token": token, "decision": decision}}
+        })
+    };
+    let response = client.request("tools/call", grant("approve")).await;
+    let r = &response["result"];
+    assert!(!is_error(r), "{response}");
+    assert_eq!(text_json(r), json!({"erased": "/tmp/a"}));
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    // Once.
+    let response = client.request("tools/call", grant("approve")).await;
+    let e = text_json(&response["result"]);
+    assert_eq!(e["kind"], "forbidden", "{response}");
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    // A malformed grant is the request's fault.
+    let response = client
+        .request(
+            "tools/call",
+            json!({
+                "name": "erase",
+                "arguments": {"path": "/tmp/a"},
+                "_meta": {"toolc/approval": {"token": token, "decision": "maybe"}}
+            }),
+        )
+        .await;
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+}
+
+/// Calls `erase` from a client that declares elicitation, answers the server's
+/// `elicitation/create` with `action`, and returns the elicitation's params and the result.
+async fn elicited(client: &mut Client, action: &str) -> (Value, Value) {
+    client.next_id += 1;
+    let id = client.next_id;
+    let call = json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "erase", "arguments": {"path": "/tmp/b"}}
+    });
+    client.send_line(&call.to_string()).await;
+    let asked = loop {
+        let message = client.next_message().await;
+        if message["method"] == "elicitation/create" {
+            break message;
+        }
+        assert_ne!(
+            message["id"],
+            json!(id),
+            "answered without asking: {message}"
+        );
+    };
+    let answer = json!({
+        "jsonrpc": "2.0", "id": asked["id"],
+        "result": {"action": action, "content": {}}
+    });
+    client.send_line(&answer.to_string()).await;
+    let response = client.response(id).await;
+    (asked["params"].clone(), response["result"].clone())
+}
+
+#[tokio::test]
+async fn a_client_with_elicitation_asks_the_person() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let server = McpServer::new(agent_with_approval(Arc::clone(&runs)));
+    let (mut client, _, _task) = start_with(server, json!({"elicitation": {}})).await;
+
+    let (asked, r) = elicited(&mut client, "accept").await;
+    let question = asked["message"].as_str().expect("a message");
+    assert!(
+        question.starts_with("Allow the tool 'erase' to run with these arguments?"),
+        "{question}"
+    );
+    assert!(question.contains(r#"{"path":"/tmp/b"}"#), "{question}");
+    assert!(question.contains("Erase a file."), "{question}");
+    assert_eq!(asked["requestedSchema"]["type"], "object", "{asked}");
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(text_json(&r), json!({"erased": "/tmp/b"}));
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+
+    for action in ["decline", "cancel"] {
+        let (_, r) = elicited(&mut client, action).await;
+        assert!(is_error(&r), "{r}");
+        let e = text_json(&r);
+        assert_eq!(e["kind"], "forbidden", "{r}");
+        assert_eq!(
+            e["message"],
+            "tool 'erase' was not run: a person denied the approval it needs"
+        );
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_unanswered_elicitation_ends_the_call_when_its_token_expires() {
+    // Time is paused: it moves only while every task waits, so the token's 5 s pass at once
+    // while the server waits for an answer that never comes (before the client's own 10 s
+    // timeout for a message would).
+    let runs = Arc::new(AtomicUsize::new(0));
+    let server = McpServer::new(agent_with_approval(Arc::clone(&runs)))
+        .with_approval_ttl(Duration::from_secs(5));
+    let (mut client, _, _task) = start_with(server, json!({"elicitation": {}})).await;
+    client.next_id += 1;
+    let id = client.next_id;
+    let call = json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "erase", "arguments": {"path": "/tmp/c"}}
+    });
+    client.send_line(&call.to_string()).await;
+    let asked = client.next_message().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    let response = client.response(id).await;
+    let r = &response["result"];
+    assert!(is_error(r), "{response}");
+    let e = text_json(r);
+    assert_eq!(e["kind"], "forbidden");
+    let message = e["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(
+            "tool 'erase' was not run: it needs a person's approval, and the client's elicitation got no answer (no answer within 5000 ms)"
+        ),
+        "{message}"
+    );
+    // A late answer changes nothing: the call is over and its token withdrawn.
+    let late = json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept"}});
+    client.send_line(&late.to_string()).await;
+    let r = client.call("echo", json!({"text": "still here"})).await;
+    assert!(!is_error(&r), "the server serves on: {r}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
 }

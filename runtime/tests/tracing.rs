@@ -1,5 +1,5 @@
-//! Rule 8: `started` / `completed` / `failed` events with the call id, the tool, the duration
-//! and a `result_preview` capped at 16 KiB of valid JSON text.
+//! Rule 8: `started` / `completed` / `failed` (and `approval_required`) events with the call id,
+//! the tool, the duration and a `result_preview` capped at 16 KiB of valid JSON text.
 
 mod common;
 
@@ -141,4 +141,23 @@ fn a_registered_tool_emits_the_same_events() {
     );
     assert_eq!(events[1]["result_preview"], r#"{"x":1}"#);
     assert_eq!(events[3]["kind"], "arguments_invalid");
+}
+
+#[test]
+fn a_held_call_emits_approval_required_without_its_token() {
+    let events = record("held", "{}");
+    assert_eq!(events.len(), 2, "{events:?}");
+    let held = &events[1];
+    assert_eq!(held["event"], "approval_required");
+    assert_eq!(held["level"], "INFO", "a held call is not a failure");
+    assert_eq!(held["tool"], "held");
+    assert!(held["duration_us"].parse::<u64>().is_ok());
+    assert!(!held.contains_key("kind") && !held.contains_key("result_preview"));
+    // No field holds anything shaped like a token.
+    for value in held.values() {
+        assert!(
+            !(value.len() >= 64 && value.bytes().all(|b| b.is_ascii_hexdigit())),
+            "{held:?}"
+        );
+    }
 }

@@ -50,10 +50,11 @@ codes! {
     InvalidAuth => "invalid-auth", "An `auth` level other than none, user or admin.";
     InvalidRateLimit => "invalid-rate-limit", "A `rate_limit` that is not `N/unit`.";
     InvalidTimeout => "invalid-timeout", "A `timeout_ms` that is zero or negative.";
+    InvalidApproval => "invalid-approval", "An `approval` other than required or none.";
     EmptyDescription => "empty-description", "A required description is empty.";
     EmptySection => "empty-section", "A toolbox without tools, a playbook without plays, a capability without a toolbox or playbook, or an agent without capabilities.";
     PlayMissingReturns => "play-missing-returns", "A play has no `returns` schema.";
-    ToolOnlyKey => "tool-only-key", "A play uses a key only tools have (`terminal`, `auth`, `roles`, `rate_limit`, `timeout_ms`).";
+    ToolOnlyKey => "tool-only-key", "A play uses a key only tools have (`terminal`, `auth`, `roles`, `rate_limit`, `timeout_ms`, `approval`).";
     ParametersNotObject => "parameters-not-object", "A `parameters` schema whose root is not `type: object`.";
     InvalidSchema => "invalid-schema", "A schema keyword has a value of the wrong shape (a string where a number belongs, an unknown type name, an empty `enum`…).";
     UnknownSchemaKeyword => "unknown-schema-keyword", "A key in a schema that is neither a schema keyword toolc knows nor an `x-` extension.";

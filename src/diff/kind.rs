@@ -100,7 +100,7 @@ kinds! {
     ToolRemoved => "tool-removed", C, C, "A tool or play the agent had is gone from it.";
     ToolAdded => "tool-added", K, K, "The agent has a new tool or play.";
     ToolKindChanged => "tool-kind-changed", C, C, "A tool became a play or a play a tool: its failures come back in another shape.";
-    PolicyTightened => "policy-tightened", C, C, "A tool's `auth`, `roles`, `rate_limit` or `timeout_ms` now refuses or cuts short calls it let through.";
+    PolicyTightened => "policy-tightened", C, C, "A tool's `auth`, `roles`, `rate_limit`, `timeout_ms` or `approval` now refuses, holds or cuts short calls it let through.";
     PolicyLoosened => "policy-loosened", K, K, "A tool's policies let through calls they refused.";
     TypeNarrowed => "type-narrowed", C, K, "A value takes fewer JSON types (`null` dropped, `number` to `integer`).";
     TypeWidened => "type-widened", K, C, "A value takes more JSON types (`null` added, `integer` to `number`).";

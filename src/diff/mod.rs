@@ -558,4 +558,16 @@ fn policies(t: &Tool, u: &Tool, what: &str, push: &mut dyn FnMut(ChangeKind, Str
             ),
         );
     }
+    // A call that ran at once now waits for a person (and answers `approval_required`).
+    if p.approval != q.approval {
+        let word = |a: bool| if a { "required" } else { "none" };
+        push(
+            way(q.approval),
+            format!(
+                "{what}: `approval` went from {} to {}",
+                word(p.approval),
+                word(q.approval)
+            ),
+        );
+    }
 }

@@ -80,6 +80,9 @@ fn tool_context(set: &Toolset, t: &Tool) -> Value {
     if let Some(ms) = t.policy.timeout_ms {
         policies.push(format!("timeout {ms} ms"));
     }
+    if t.policy.approval {
+        policies.push("needs a person's approval".to_string());
+    }
     if t.terminal {
         policies.push("ends the turn".to_string());
     }

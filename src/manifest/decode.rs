@@ -37,6 +37,7 @@ pub const TOOL_KEYS: &[&str] = &[
     "roles",
     "rate_limit",
     "timeout_ms",
+    "approval",
     "annotations",
     "icons",
     "meta",
@@ -44,7 +45,14 @@ pub const TOOL_KEYS: &[&str] = &[
     "examples",
 ];
 /// Keys a tool has and a play refuses.
-pub const TOOL_ONLY_KEYS: &[&str] = &["terminal", "auth", "roles", "rate_limit", "timeout_ms"];
+pub const TOOL_ONLY_KEYS: &[&str] = &[
+    "terminal",
+    "auth",
+    "roles",
+    "rate_limit",
+    "timeout_ms",
+    "approval",
+];
 /// The keys of a play.
 pub const PLAY_KEYS: &[&str] = &[
     "description",
@@ -416,6 +424,7 @@ fn tool(e: &Entry, is_play: bool, diags: &mut Vec<Diagnostic>) -> Option<RawTool
         roles: Vec::new(),
         rate_limit: None,
         timeout_ms: None,
+        approval: None,
         annotations: RawHints::default(),
         icons: Vec::new(),
         meta: None,
@@ -431,6 +440,7 @@ fn tool(e: &Entry, is_play: bool, diags: &mut Vec<Diagnostic>) -> Option<RawTool
             .map(|l| l.value)
             .unwrap_or_default();
         t.rate_limit = o.get("rate_limit").and_then(|d| string(d, &what, diags));
+        t.approval = o.get("approval").and_then(|d| string(d, &what, diags));
         t.timeout_ms = o.get("timeout_ms").and_then(|d| match &d.value.value {
             Value::Number(n) => n.as_f64().map(|v| Sp::new(v, d.value.span)),
             other => {

@@ -73,6 +73,8 @@ pub struct RawTool {
     pub rate_limit: Option<Sp<String>>,
     /// Kept as a float so `0`, `-5` and `1.5` reach the policy check intact.
     pub timeout_ms: Option<Sp<f64>>,
+    /// `required` or `none`, checked when the policy is resolved.
+    pub approval: Option<Sp<String>>,
     pub annotations: RawHints,
     pub icons: Vec<RawIcon>,
     /// MCP's `_meta`, as written.

@@ -13,7 +13,7 @@ pub mod schema;
 
 pub use manual::{ManualRef, RefKind};
 pub use mcp::{Hints, Icon};
-pub use policy::{AuthLevel, RateLimit};
+pub use policy::{Approval, AuthLevel, RateLimit};
 pub use resolve::{ResolveOptions, resolve};
 pub use schema::{SchemaId, Schemas};
 
@@ -108,6 +108,35 @@ pub struct Policy {
     pub roles: Vec<String>,
     pub rate_limit: Option<RateLimit>,
     pub timeout_ms: Option<u64>,
+    /// Whether a person approves each call before the handler runs: `approval: required`, or
+    /// `toolc.toml`'s `[policy] approve_destructive` for a tool annotated `destructive: true`
+    /// that does not say `approval: none` ([`Toolset::apply_policy_defaults`]).
+    pub approval: bool,
+    /// `approval` as written.
+    #[serde(skip)]
+    pub approval_written: Option<Approval>,
+}
+
+/// The policy defaults of `toolc.toml`'s `[policy]` section.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PolicyDefaults {
+    /// `approve_destructive`: tools annotated `destructive: true` need approval unless they
+    /// say `approval: none`.
+    pub approve_destructive: bool,
+}
+
+impl Toolset {
+    /// Applies the config's policy defaults to every tool: a tool's own `approval` wins, and
+    /// without one a tool annotated `destructive: true` needs approval when
+    /// `approve_destructive` is on.
+    pub fn apply_policy_defaults(&mut self, defaults: PolicyDefaults) {
+        for tool in self.toolboxes.iter_mut().flat_map(|t| t.tools.iter_mut()) {
+            tool.policy.approval = match tool.policy.approval_written {
+                Some(written) => written == Approval::Required,
+                None => defaults.approve_destructive && tool.annotations.destructive == Some(true),
+            };
+        }
+    }
 }
 
 /// A tool of a toolbox, or a play of a playbook.

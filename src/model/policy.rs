@@ -33,6 +33,38 @@ impl AuthLevel {
     }
 }
 
+/// A tool's `approval`, as written: whether a person approves each call before its handler
+/// runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Approval {
+    /// `approval: required`: every call is held until a person approves it.
+    Required,
+    /// `approval: none`: calls run without one, even where `toolc.toml` asks for approval of
+    /// destructive tools.
+    None,
+}
+
+impl Approval {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Approval::Required => "required",
+            Approval::None => "none",
+        }
+    }
+
+    /// Parses `required` or `none`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "required" => Ok(Approval::Required),
+            "none" => Ok(Approval::None),
+            other => Err(format!(
+                "approval must be one of required, none, got {other:?}"
+            )),
+        }
+    }
+}
+
 /// `N/unit`: at most `count` calls per `period_secs` seconds, per caller and tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct RateLimit {
@@ -124,6 +156,12 @@ mod tests {
         assert_eq!(
             AuthLevel::parse("root").unwrap_err(),
             "auth must be one of admin, none, user, got \"root\""
+        );
+        assert_eq!(Approval::parse("required"), Ok(Approval::Required));
+        assert_eq!(Approval::parse("none"), Ok(Approval::None));
+        assert_eq!(
+            Approval::parse("yes").unwrap_err(),
+            "approval must be one of required, none, got \"yes\""
         );
     }
 }

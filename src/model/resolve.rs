@@ -4,7 +4,7 @@
 
 use super::manual::{self, RefKind};
 use super::names::{self, check_name, check_tool_name};
-use super::policy::{AuthLevel, RateLimit, parse_timeout};
+use super::policy::{Approval, AuthLevel, RateLimit, parse_timeout};
 use super::schema::{self, SchemaId, Schemas, read::Reader};
 use super::*;
 use crate::diag::{Code, Diagnostic, Span, did_you_mean};
@@ -627,6 +627,19 @@ fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Option<Tool> {
                 Diagnostic::new(Code::InvalidTimeout, msg)
                     .at(to.span)
                     .help("give the timeout in milliseconds, such as `timeout_ms: 5000`"),
+            ),
+        }
+    }
+    if let Some(ap) = &raw.approval {
+        match Approval::parse(&ap.value) {
+            Ok(a) => {
+                policy.approval = a == Approval::Required;
+                policy.approval_written = Some(a);
+            }
+            Err(msg) => ctx.push(
+                Diagnostic::new(Code::InvalidApproval, msg)
+                    .at(ap.span)
+                    .help("write `approval: required` to hold every call for a person's approval, or `approval: none`"),
             ),
         }
     }

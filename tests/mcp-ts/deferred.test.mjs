@@ -75,7 +75,7 @@ test("deferred loading: search, then the found tools are listed and callable", a
 test("without --deferred every tool is listed and no search tool", async () => {
   const client = await connect(["support-desk"], SUPPORT);
   try {
-    assert.deepEqual(await names(client), ["list_tickets", "update_ticket", "lookup_order"]);
+    assert.deepEqual(await names(client), ["list_tickets", "update_ticket", "lookup_order", "cancel_order"]);
     assert.equal(client.getServerCapabilities().tools.listChanged, undefined);
     const tickets = await client.callTool({ name: "list_tickets", arguments: { customerId: CUSTOMER } });
     assert.notEqual(tickets.isError, true);

@@ -93,7 +93,7 @@ test("a client with a token calls tools, and the token's roles decide forbidden"
       const { tools } = await ada.listTools();
       assert.deepEqual(
         tools.map((t) => t.name),
-        ["list_tickets", "update_ticket", "lookup_order"],
+        ["list_tickets", "update_ticket", "lookup_order", "cancel_order"],
       );
       const order = await ada.callTool({ name: "lookup_order", arguments: { order_id: "A-1001" } });
       assert.deepEqual(order.structuredContent, { order_id: "A-1001", status: "in_transit" });

@@ -99,7 +99,7 @@ test("tools/list: schemas, titles and hints", async () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(
       tools.map((t) => t.name),
-      ["list_tickets", "update_ticket", "lookup_order"],
+      ["list_tickets", "update_ticket", "lookup_order", "cancel_order"],
     );
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object");
@@ -238,7 +238,7 @@ test("streamable HTTP on 127.0.0.1", async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ["list_tickets", "update_ticket", "lookup_order"],
+      ["list_tickets", "update_ticket", "lookup_order", "cancel_order"],
     );
     const order = okStructured(await client.callTool({ name: "lookup_order", arguments: { order_id: "A-1001" } }));
     assert.deepEqual(order, { order_id: "A-1001", status: "in_transit" });

@@ -48,9 +48,12 @@ async def connect(
     mode: str = "legacy",
     args: tuple[str, ...] = (),
     message_handler: Any = None,
+    elicitation_callback: Any = None,
 ) -> AsyncIterator[Client]:
     params = StdioServerParameters(command=server_path(), args=[agent, *args], env=env or {})
-    async with Client(params, mode=mode, message_handler=message_handler) as client:
+    async with Client(
+        params, mode=mode, message_handler=message_handler, elicitation_callback=elicitation_callback
+    ) as client:
         yield client
 
 

@@ -61,7 +61,7 @@ async def test_tools_over_http(support_url: str, mode: str) -> None:
     async with Client(support_url, mode=mode) as client:
         assert client.server_info is not None and client.server_info.name == "support-desk"
         names = [t.name for t in (await client.list_tools()).tools]
-        assert names == ["list_tickets", "update_ticket", "lookup_order"]
+        assert names == ["list_tickets", "update_ticket", "lookup_order", "cancel_order"]
         order = await client.call_tool("lookup_order", {"order_id": "A-1001"})
         assert order.is_error is False
         assert order.structured_content == text_json(order) == {"order_id": "A-1001", "status": "in_transit"}

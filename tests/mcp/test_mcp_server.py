@@ -62,7 +62,7 @@ async def test_initialize_names_the_agent_and_its_manuals(mode: str) -> None:
 async def test_tools_list_carries_schemas_titles_and_hints(mode: str) -> None:
     async with connect("support-desk", mode=mode) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert list(tools) == ["list_tickets", "update_ticket", "lookup_order"]
+        assert list(tools) == ["list_tickets", "update_ticket", "lookup_order", "cancel_order"]
         for tool in tools.values():
             assert tool.input_schema["type"] == "object"
             assert tool.description

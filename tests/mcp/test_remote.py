@@ -133,7 +133,7 @@ async def test_a_client_with_a_token_calls_tools_as_the_token_says(issuer: Issue
     with running("support-desk", issuer.env()) as url:
         async with connect(url, issuer.token("ada", ["support"]), mode) as client:
             names = [t.name for t in (await client.list_tools()).tools]
-            assert names == ["list_tickets", "update_ticket", "lookup_order"]
+            assert names == ["list_tickets", "update_ticket", "lookup_order", "cancel_order"]
             order = await client.call_tool("lookup_order", {"order_id": "A-1001"})
             assert order.is_error is False and text_json(order)["status"] == "in_transit"
             tickets = await client.call_tool("list_tickets", {"customerId": CUSTOMER})

@@ -58,7 +58,7 @@ fn documented(page: &str, section: &str) -> Vec<(String, String)> {
 fn every_key_is_documented_and_every_documented_key_exists() {
     let page = page();
     let sections = accepted(None);
-    assert_eq!(sections, ["lint", "emit"]);
+    assert_eq!(sections, ["lint", "emit", "policy"]);
     for s in &sections {
         let mut keys = accepted(Some(s));
         let mut listed: Vec<String> = documented(&page, s).into_iter().map(|(k, _)| k).collect();
@@ -71,7 +71,7 @@ fn every_key_is_documented_and_every_documented_key_exists() {
 #[test]
 fn the_documented_defaults_are_the_defaults() {
     let page = page();
-    let defaults: Vec<(String, String)> = ["lint", "emit"]
+    let defaults: Vec<(String, String)> = ["lint", "emit", "policy"]
         .iter()
         .flat_map(|s| documented(&page, s))
         .collect();
@@ -109,6 +109,13 @@ fn the_documented_defaults_are_the_defaults() {
         (default("deny"), default("allow")),
         ("[]".into(), "[]".into())
     );
+    assert_eq!(
+        default("approve_destructive"),
+        Options::default()
+            .policy_defaults()
+            .approve_destructive
+            .to_string()
+    );
 
     // The file shown first, "every key at its default", changes nothing.
     let block = page
@@ -121,6 +128,10 @@ fn the_documented_defaults_are_the_defaults() {
     let (options, diags) = config::parse_str(&mut sources, Path::new("toolc.toml"), block);
     assert!(diags.is_empty(), "{diags:?}");
     assert_eq!(options.lint_settings().unwrap(), settings);
+    assert_eq!(
+        options.policy_defaults(),
+        Options::default().policy_defaults()
+    );
     assert_eq!(options.typed_formats, Some(Default::default()));
     let loaded = config::Config {
         path: Some("toolc.toml".into()),

@@ -205,6 +205,17 @@ fn policy_tightened() {
     // The same roles in another order are the same policy.
     let swapped = tool("        roles: [admin, support]\n        rate_limit: 30/min\n");
     assert!(changes(&before, &swapped).is_empty());
+    // Calls that ran at once now wait for a person.
+    assert_eq!(
+        only(&tool(""), &tool("        approval: required\n")),
+        (
+            K::PolicyTightened,
+            C,
+            "tool `a`: `approval` went from none to required".into()
+        )
+    );
+    // Written out, the default is no change.
+    assert!(changes(&tool(""), &tool("        approval: none\n")).is_empty());
 }
 
 #[test]
@@ -219,6 +230,14 @@ fn policy_loosened() {
         .map(|(k, c, _)| (k, c))
         .collect();
     assert_eq!(kinds, [(K::PolicyLoosened, OK); 4]);
+    assert_eq!(
+        only(&tool("        approval: required\n"), &tool("")),
+        (
+            K::PolicyLoosened,
+            OK,
+            "tool `a`: `approval` went from required to none".into()
+        )
+    );
 }
 
 // ------------------------------------------------------------ schemas
@@ -997,6 +1016,47 @@ fn project(yaml: &str) -> tempfile::TempDir {
     std::fs::create_dir(dir.path().join("manifests")).unwrap();
     std::fs::write(dir.path().join("manifests/toolset.yaml"), yaml).unwrap();
     dir
+}
+
+#[test]
+fn against_a_folder_each_version_reads_its_own_policy_defaults() {
+    let yaml = "version: 1\ntoolboxes:\n  t:\n    description: Tools.\n    tools:\n      \
+                erase:\n        description: Erases.\n        annotations: { destructive: true }\n";
+    let old = project(yaml);
+    let new = project(yaml);
+    std::fs::write(
+        new.path().join("manifests/toolc.toml"),
+        "[policy]\napprove_destructive = true\n",
+    )
+    .unwrap();
+    let against = old.path().to_string_lossy().into_owned();
+    let out = toolc_in(
+        new.path(),
+        &["diff", "--against", &against, "--format", "plain"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("error[policy-tightened]: manifests: tool `erase`: `approval` went from none to required"),
+        "{err}"
+    );
+    // The other way round, the old version's own toolc.toml holds it.
+    let out = toolc_in(
+        old.path(),
+        &[
+            "diff",
+            "--against",
+            &new.path().to_string_lossy(),
+            "--format",
+            "plain",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("`approval` went from required to none"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

@@ -203,6 +203,21 @@ impl orders::Orders for Orders {
             status,
         })
     }
+
+    /// Runs only once a person approved the call (`approve_destructive` in toolc.toml).
+    async fn cancel_order(
+        &self,
+        params: orders::CancelOrderParams,
+        ctx: &ToolContext<'_, orders::Scope>,
+    ) -> Result<orders::CancelOrderReturns, HandlerError> {
+        if let Some(reason) = &params.reason {
+            ctx.set_metadata("reason", reason.as_str());
+        }
+        Ok(orders::CancelOrderReturns {
+            cancelled: params.order_id != "A-1002",
+            order_id: params.order_id,
+        })
+    }
 }
 
 /// The `assistant` agent with the in-memory implementations.

@@ -391,7 +391,7 @@ async fn rule_6_plays_answer_with_envelopes() {
 
 #[tokio::test]
 async fn rule_7_one_closed_taxonomy() {
-    assert_eq!(ErrorKind::ALL.len(), 10);
+    assert_eq!(ErrorKind::ALL.len(), 11);
     let names: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
     assert_eq!(
         names,
@@ -405,7 +405,8 @@ async fn rule_7_one_closed_taxonomy() {
             "timeout",
             "unavailable",
             "panicked",
-            "handler"
+            "handler",
+            "approval_required"
         ]
     );
     let retryable: Vec<&str> = ErrorKind::ALL

@@ -190,7 +190,15 @@ fn the_agents_list_their_tools_and_manuals() {
         .iter()
         .map(|d| d.name)
         .collect();
-    assert_eq!(names, ["list_tickets", "update_ticket", "lookup_order"]);
+    assert_eq!(
+        names,
+        [
+            "list_tickets",
+            "update_ticket",
+            "lookup_order",
+            "cancel_order"
+        ]
+    );
     let assistant = toolc_example::assistant();
     let names: Vec<&str> = assistant.tools().iter().map(|d| d.name).collect();
     assert_eq!(names, ["list_meetings", "whoami", "slug_and_span"]);

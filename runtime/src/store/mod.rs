@@ -23,8 +23,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::descriptor::RateLimit;
@@ -153,6 +153,84 @@ fn gcra_step(tat: Option<u64>, now: u64, interval: u64, tolerance: u64) -> (Rate
     (RateDecision::Allowed, tat.saturating_add(interval))
 }
 
+/// Where a [`MemoryStore`] reads the time: the system's monotonic clock ([`SystemClock`], the
+/// default), or a [`ManualClock`] that moves only when told, so that tests of expiry and rate
+/// limits need not wait.
+pub trait Clock: Send + Sync + 'static {
+    /// The time since this clock's own start; never goes back.
+    fn elapsed(&self) -> Duration;
+}
+
+/// The system's monotonic clock.
+#[derive(Debug, Clone, Copy)]
+pub struct SystemClock {
+    start: Instant,
+}
+
+impl SystemClock {
+    /// A clock that starts now.
+    pub fn new() -> SystemClock {
+        SystemClock {
+            start: Instant::now(),
+        }
+    }
+}
+
+impl Default for SystemClock {
+    fn default() -> SystemClock {
+        SystemClock::new()
+    }
+}
+
+impl Clock for SystemClock {
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// A clock that stands still until [`ManualClock::advance`] moves it: share one (`Arc`) between
+/// a test and its [`MemoryStore::with_clock`] to let time pass without waiting.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use toolc_runtime::store::{Clock, ManualClock};
+/// use toolc_runtime::MemoryStore;
+///
+/// let clock = Arc::new(ManualClock::new());
+/// let store = MemoryStore::with_clock(clock.clone());
+/// clock.advance(Duration::from_secs(60));
+/// assert_eq!(clock.elapsed(), Duration::from_secs(60));
+/// # drop(store);
+/// ```
+#[derive(Debug, Default)]
+pub struct ManualClock {
+    nanos: AtomicU64,
+}
+
+impl ManualClock {
+    /// A clock at zero.
+    pub fn new() -> ManualClock {
+        ManualClock::default()
+    }
+
+    /// Moves the clock forward by `by`.
+    pub fn advance(&self, by: Duration) {
+        let by = u64::try_from(by.as_nanos()).unwrap_or(u64::MAX);
+        let _ = self
+            .nanos
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                Some(n.saturating_add(by))
+            });
+    }
+}
+
+impl Clock for ManualClock {
+    fn elapsed(&self) -> Duration {
+        Duration::from_nanos(self.nanos.load(Ordering::Relaxed))
+    }
+}
+
 /// How many operations pass between sweeps of expired state.
 const SWEEP_EVERY: u64 = 4096;
 
@@ -161,18 +239,28 @@ const SWEEP_EVERY: u64 = 4096;
 /// Rate limits are a GCRA per key (nanosecond precision, against a monotonic clock); values
 /// expire after their time to live. Keys whose allowance has fully replenished, and expired
 /// values, are swept every few thousand operations, so memory follows the active callers.
+///
+/// Time is read from a [`Clock`]: the system's, or one a test moves
+/// ([`MemoryStore::with_clock`]).
 pub struct MemoryStore {
-    epoch: Instant,
+    clock: Arc<dyn Clock>,
     rates: Mutex<HashMap<String, u64>>,
-    values: Mutex<HashMap<String, (Vec<u8>, Instant)>>,
+    /// Each value with the time (on the clock) it expires at.
+    values: Mutex<HashMap<String, (Vec<u8>, Duration)>>,
     operations: AtomicU64,
 }
 
 impl MemoryStore {
     /// An empty store: every caller starts with a full allowance.
     pub fn new() -> MemoryStore {
+        MemoryStore::with_clock(Arc::new(SystemClock::new()))
+    }
+
+    /// An empty store that reads the time from `clock`: a [`ManualClock`] lets a test expire
+    /// values and replenish allowances without waiting.
+    pub fn with_clock(clock: Arc<dyn Clock>) -> MemoryStore {
         MemoryStore {
-            epoch: Instant::now(),
+            clock,
             rates: Mutex::new(HashMap::new()),
             values: Mutex::new(HashMap::new()),
             operations: AtomicU64::new(0),
@@ -180,7 +268,7 @@ impl MemoryStore {
     }
 
     fn now_nanos(&self) -> u64 {
-        u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
+        u64::try_from(self.clock.elapsed().as_nanos()).unwrap_or(u64::MAX)
     }
 
     fn sweep_due(&self) -> bool {
@@ -215,12 +303,10 @@ impl MemoryStore {
     }
 
     fn put_if_absent_now(&self, key: &str, value: &[u8], ttl: Duration) -> bool {
-        let now = Instant::now();
+        let now = self.clock.elapsed();
         let ttl = ttl.max(Duration::from_millis(1));
         // A TTL beyond what the clock can represent keeps the value for as long as it can.
-        let expires = now
-            .checked_add(ttl)
-            .unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600));
+        let expires = now.saturating_add(ttl);
         let mut values = self.values.lock().unwrap_or_else(|p| p.into_inner());
         if self.sweep_due() {
             values.retain(|_, (_, at)| *at > now);
@@ -235,7 +321,7 @@ impl MemoryStore {
     }
 
     fn take_now(&self, key: &str) -> Option<Vec<u8>> {
-        let now = Instant::now();
+        let now = self.clock.elapsed();
         let mut values = self.values.lock().unwrap_or_else(|p| p.into_inner());
         match values.remove(key) {
             Some((value, at)) if at > now => Some(value),
@@ -349,13 +435,19 @@ mod tests {
 
     #[test]
     fn memory_values_are_single_use_and_expire() {
-        let store = MemoryStore::new();
+        let clock = Arc::new(ManualClock::new());
+        let store = MemoryStore::with_clock(clock.clone());
         assert!(store.put_if_absent_now("t", b"a", Duration::from_secs(60)));
         assert!(!store.put_if_absent_now("t", b"b", Duration::from_secs(60)));
         assert_eq!(store.take_now("t").as_deref(), Some(&b"a"[..]));
         assert_eq!(store.take_now("t"), None);
         assert!(store.put_if_absent_now("gone", b"x", Duration::ZERO));
-        std::thread::sleep(Duration::from_millis(5));
+        clock.advance(Duration::from_micros(999));
+        assert!(
+            !store.put_if_absent_now("gone", b"w", Duration::from_secs(60)),
+            "alive for its 1 ms minimum"
+        );
+        clock.advance(Duration::from_micros(1));
         assert_eq!(
             store.take_now("gone"),
             None,

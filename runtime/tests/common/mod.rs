@@ -106,7 +106,7 @@ const fn play(mut d: ToolDescriptor) -> ToolDescriptor {
     d
 }
 
-pub static TOOLS: [ToolDescriptor; 14] = [
+pub static TOOLS: [ToolDescriptor; 15] = [
     tool("greet", &GREET_PARAMS, Some(&GREETING)),
     tool("fail", &EMPTY_PARAMS, None),
     tool("boom", &EMPTY_PARAMS, None),
@@ -156,6 +156,13 @@ pub static TOOLS: [ToolDescriptor; 14] = [
                 count: 1,
                 period_secs: 3600,
             }),
+            ..Policy::NONE
+        },
+    ),
+    with_policy(
+        tool("held", &EMPTY_PARAMS, None),
+        Policy {
+            approval: true,
             ..Policy::NONE
         },
     ),
@@ -340,7 +347,7 @@ impl Toolbox for DemoToolbox {
                     Ok::<_, HandlerError>(json!({ "greeting": 5, "extra": true }))
                 })
                 .await,
-                "admin_only" | "support_only" | "limited" | "limited_admin" => {
+                "admin_only" | "support_only" | "limited" | "limited_admin" | "held" => {
                     let i = TOOLS.iter().position(|d| d.name == tool).unwrap_or(0);
                     run_tool(&TOOLS[i], g, ctx, arguments, move |_: NoParams| async move {
                         self.inner.invocations.fetch_add(1, Ordering::SeqCst);

@@ -7,6 +7,7 @@
 //! does), which makes a missing Redis a failure.
 
 mod agent;
+mod approval;
 mod auth;
 mod harness;
 mod http;

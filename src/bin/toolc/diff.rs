@@ -259,8 +259,8 @@ pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
             _ => p.to_path_buf(),
         }
     };
-    let new = toolc::check(&args.paths, &ResolveOptions::default());
-    let old = toolc::check(&old_paths, &ResolveOptions::default());
+    let mut new = toolc::check(&args.paths, &ResolveOptions::default());
+    let mut old = toolc::check(&old_paths, &ResolveOptions::default());
     let joined = Joined::new(&new.sources, &old.sources, &rename);
     // Both versions must check: the comparison reads what resolved.
     let problems: Vec<Diagnostic> = new
@@ -304,6 +304,13 @@ pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let dialects = settings.map(|s| s.dialects).unwrap_or_default();
+    // Each version's policy defaults (`[policy]` of its toolc.toml) decide which tools wait
+    // for approval; the other version's config is its own, found beside its manifests.
+    new.toolset
+        .apply_policy_defaults(config.options.policy_defaults());
+    let (old_config, _) = toolc::config::discover(&old_paths, &mut SourceMap::new());
+    old.toolset
+        .apply_policy_defaults(old_config.options.policy_defaults());
     let changes = toolc::diff::diff(&old.toolset, &new.toolset, &DiffOptions { dialects });
     let items: Vec<(Diagnostic, serde_json::Value)> = changes
         .iter()

@@ -273,6 +273,13 @@ fn tool_properties(play: bool) -> Vec<(&'static str, Value)> {
                     json!({ "type": "integer", "minimum": 1 }),
                 ),
             ),
+            (
+                "approval",
+                described(
+                    "required: every call is held until a person approves it (the host resumes it with its token). none: calls run without one, even where toolc.toml's `[policy] approve_destructive` asks it of destructive tools. Default: none, or required for a tool annotated `destructive: true` under `approve_destructive`.",
+                    json!({ "enum": ["required", "none"] }),
+                ),
+            ),
         ]);
     }
     p.extend([

@@ -345,6 +345,7 @@ fn descriptor(
         Some(ms) => quote!(::std::option::Option::Some(#ms)),
         None => quote!(::std::option::Option::None),
     };
+    let approval = t.policy.approval;
     let annotations = field("annotations").unwrap_or_else(|| "{}".to_string());
     let icons = opt_str(field("icons").as_deref());
     let meta = opt_str(field("_meta").as_deref());
@@ -366,6 +367,7 @@ fn descriptor(
                 roles: &[#(#roles),*],
                 rate_limit: #rate,
                 timeout_ms: #timeout,
+                approval: #approval,
             },
             annotations: #annotations,
             icons: #icons,
@@ -376,6 +378,11 @@ fn descriptor(
 
 fn method_doc(t: &Tool) -> TokenStream {
     let mut text = t.description.clone();
+    if t.policy.approval {
+        text.push_str(
+            "\n\nRuns only once a person approved the call: until then the call is held and answers `approval_required` with a token (see `toolc_runtime::approval`).",
+        );
+    }
     if let Some(d) = &t.deprecated {
         text.push_str("\n\n**Deprecated.**");
         if let Some(n) = &d.note {

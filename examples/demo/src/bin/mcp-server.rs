@@ -43,13 +43,14 @@
 //!
 //! | variable | meaning | default |
 //! |---|---|---|
-//! | `TOOLC_REDIS_URL` | keep rate limits in this Redis (`redis://host:6379/0`, `unix:///path`) | in memory |
+//! | `TOOLC_REDIS_URL` | keep rate limits and approval tokens in this Redis (`redis://host:6379/0`, `unix:///path`) | in memory |
 //! | `TOOLC_REDIS_PREFIX` | key prefix; replicas of one deployment share it | `toolc:<agent>:` |
 //! | `TOOLC_REDIS_TIMEOUT_MS` | the most a Redis operation may take | 500 |
 //! | `TOOLC_REDIS_FAIL_OPEN` | `true`: let rate-limited calls through while Redis is down | `false` |
 //! | `TOOLC_STATELESS` | `true`: serve without MCP sessions (any replica answers any request) | `false` |
 //! | `TOOLC_MAX_BODY_BYTES` | the largest request body | 4194304 |
 //! | `TOOLC_MAX_CONCURRENT_CALLS` | calls one connection may run at once | 32 |
+//! | `TOOLC_APPROVAL_TTL_SECS` | how long a call held for approval (`cancel_order`) waits for a person | 600 |
 //! | `TOOLC_SHUTDOWN_GRACE_SECS` | how long calls in flight may finish on shutdown | 10 |
 //! | `TOOLC_ALLOWED_HOSTS` | comma-separated `Host` values accepted (empty: any) | see `HttpConfig::allowed_hosts` |
 //! | `TOOLC_LOG` | log filter for stderr, such as `info` (access log and call events) | no log |
@@ -365,6 +366,12 @@ async fn main() -> ExitCode {
         Err(message) => return usage_error(&message),
     } {
         server = server.with_max_concurrent_calls(max);
+    }
+    if let Some(secs) = match parsed::<u64>("TOOLC_APPROVAL_TTL_SECS", "a number of seconds") {
+        Ok(secs) => secs,
+        Err(message) => return usage_error(&message),
+    } {
+        server = server.with_approval_ttl(Duration::from_secs(secs));
     }
     let served = match http {
         None => server.serve_stdio().await,
