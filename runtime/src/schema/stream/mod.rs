@@ -23,7 +23,7 @@ use super::{Additional, Json, MAX_VALIDATION_DEPTH, Schema, Types, number};
 /// How many schemas may apply to one position at once (a `$ref` and its target, `allOf`
 /// branches, a property's schema and a matching `patternProperties` one); more stops the
 /// fast path.
-const CAP: usize = 6;
+const CAP: usize = 4;
 
 /// The depth (values, references and branches followed, as the full walk counts it) past which
 /// the fast path stops, well before the full walk's own [`MAX_VALIDATION_DEPTH`].
@@ -43,15 +43,18 @@ pub(crate) enum Scalar<'a> {
 }
 
 /// The schemas that apply to one position, `$ref`s and `allOf` branches expanded.
+///
+/// Its small fields are whole words: a `Conj` is copied often, and copying a word that was
+/// just written in parts stalls the processor.
 #[derive(Clone, Copy)]
 pub(crate) struct Conj {
     schemas: [&'static Schema; CAP],
-    len: u8,
+    len: usize,
     /// The deepest evaluation depth among the schemas (an upper bound of the full walk's).
-    depth: u16,
+    depth: usize,
     /// Arguments (not results): floats where an integer is wanted stop, as the arguments are
     /// normalized before the full walk.
-    arguments: bool,
+    arguments: usize,
 }
 
 impl Conj {
@@ -66,28 +69,44 @@ impl Conj {
         Conj {
             schemas: [&Schema::ANY; CAP],
             len: 0,
-            depth: u16::try_from(depth).unwrap_or(u16::MAX),
-            arguments,
+            depth,
+            arguments: usize::from(arguments),
         }
     }
 
     fn members(&self) -> &[&'static Schema] {
-        &self.schemas[..usize::from(self.len)]
+        &self.schemas[..self.len]
+    }
+
+    fn arguments(&self) -> bool {
+        self.arguments != 0
     }
 
     /// Adds `s`, evaluated at `depth`, with what applies with it to the same value.
+    #[inline]
     fn push(&mut self, s: &'static Schema, depth: usize) -> Result<(), Stop> {
-        if depth >= DEPTH_LIMIT || usize::from(self.len) == CAP {
+        if depth >= DEPTH_LIMIT || self.len == CAP {
             return Err(Stop);
         }
-        self.schemas[usize::from(self.len)] = s;
+        self.schemas[self.len] = s;
         self.len += 1;
-        self.depth = self.depth.max(u16::try_from(depth).unwrap_or(u16::MAX));
+        if depth > self.depth {
+            self.depth = depth;
+        }
+        if s.reference.is_some() || !s.all_of.is_empty() {
+            self.push_applied(s, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// Adds the `$ref` and `allOf` branches of `s`.
+    #[inline(never)]
+    fn push_applied(&mut self, s: &'static Schema, depth: usize) -> Result<(), Stop> {
         if let Some(r) = s.reference {
-            self.push(r, depth + 1)?;
+            self.push(r, depth)?;
         }
         for a in s.all_of {
-            self.push(a, depth + 1)?;
+            self.push(a, depth)?;
         }
         Ok(())
     }
@@ -95,22 +114,28 @@ impl Conj {
     /// The (empty) position of a child value; too deep a value stops the fast path, whatever
     /// applies to it (this also bounds the stack the adapters use).
     fn child(&self) -> Result<Conj, Stop> {
-        let depth = usize::from(self.depth) + 1;
+        let depth = self.depth + 1;
         if depth >= DEPTH_LIMIT {
             return Err(Stop);
         }
-        Ok(Conj::empty(depth, self.arguments))
+        Ok(Conj {
+            schemas: [&Schema::ANY; CAP],
+            len: 0,
+            depth,
+            arguments: self.arguments,
+        })
     }
 
     fn child_depth(&self) -> usize {
-        usize::from(self.depth) + 1
+        self.depth + 1
     }
 
     /// Checks a complete scalar.
+    #[inline]
     pub(crate) fn scalar(&self, v: Scalar<'_>) -> Result<(), Stop> {
-        let depth = usize::from(self.depth);
+        let depth = self.depth;
         for s in self.members() {
-            if self.arguments
+            if self.arguments()
                 && let Scalar::Num(n) = &v
                 && !(n.is_i64() || n.is_u64())
                 && s.types.contains(Types::INTEGER)
@@ -135,7 +160,7 @@ impl Conj {
             }
             // Normalization applies `additionalProperties` to keys a pattern matches; the
             // validator does not. Not ours to decide.
-            if self.arguments
+            if self.arguments()
                 && !s.pattern_properties.is_empty()
                 && matches!(s.additional_properties, Additional::Schema(_))
             {
@@ -153,6 +178,7 @@ impl Conj {
             seen: 0,
             extra: Vec::new(),
             count: 0,
+            cursor: 0,
         })
     }
 
@@ -194,33 +220,53 @@ pub(crate) struct Obj {
     /// Other keys seen.
     extra: Vec<Box<str>>,
     count: u64,
+    /// Where the next key is looked for first among the primary's properties: keys mostly
+    /// come in the order of the properties.
+    cursor: usize,
+}
+
+/// Equal strings; the same literal, as the property tables and serde's field names often are,
+/// without comparing the bytes.
+#[inline]
+fn same(a: &str, b: &str) -> bool {
+    (std::ptr::eq(a.as_ptr(), b.as_ptr()) && a.len() == b.len()) || a == b
+}
+
+/// The index of the property `key`, looked for from `from` on, then from the start.
+#[inline]
+fn find(properties: &[(&'static str, &'static Schema)], key: &str, from: usize) -> Option<usize> {
+    if let Some((name, _)) = properties.get(from)
+        && same(name, key)
+    {
+        return Some(from);
+    }
+    properties.iter().position(|(name, _)| same(name, key))
 }
 
 impl Obj {
-    fn index(&self, key: &str) -> Option<usize> {
-        self.primary?
-            .properties
-            .iter()
-            .take(64)
-            .position(|(name, _)| *name == key)
+    /// The index of `key` among the primary's first 64 properties.
+    fn index(&self, key: &str, from: usize) -> Option<usize> {
+        find(self.primary?.properties, key, from).filter(|&i| i < 64)
     }
 
-    fn has(&self, key: &str) -> bool {
-        match self.index(key) {
-            Some(i) => self.seen & (1 << i) != 0,
-            None => self.extra.iter().any(|k| &**k == key),
+    fn has(&self, key: &str, from: usize) -> (bool, usize) {
+        match self.index(key, from) {
+            Some(i) => (self.seen & (1 << i) != 0, i + 1),
+            None => (self.extra.iter().any(|k| &**k == key), from),
         }
     }
 
     /// A key: refused when it is a duplicate or not allowed; otherwise the position of its
     /// value.
     pub(crate) fn key(&mut self, key: &str) -> Result<Conj, Stop> {
-        match self.index(key) {
+        let index = self.index(key, self.cursor);
+        match index {
             Some(i) => {
                 if self.seen & (1 << i) != 0 {
                     return Err(Stop);
                 }
                 self.seen |= 1 << i;
+                self.cursor = i + 1;
             }
             None => {
                 if self.extra.iter().any(|k| &**k == key) {
@@ -234,10 +280,19 @@ impl Obj {
         let depth = self.conj.child_depth();
         for s in self.conj.members() {
             let mut matched = false;
-            for (name, sub) in s.properties {
-                if *name == key {
+            match (index, self.primary) {
+                (Some(i), Some(p)) if std::ptr::eq(*s, p) => {
+                    // Property names are unique: the one found is the only one.
                     matched = true;
-                    child.push(sub, depth)?;
+                    child.push(p.properties[i].1, depth)?;
+                }
+                _ => {
+                    for (name, sub) in s.properties {
+                        if same(name, key) {
+                            matched = true;
+                            child.push(sub, depth)?;
+                        }
+                    }
                 }
             }
             for (pattern, sub) in s.pattern_properties {
@@ -269,13 +324,22 @@ impl Obj {
     /// The end of the object: `required`, `minProperties`, `maxProperties`,
     /// `dependentRequired`.
     pub(crate) fn end(&self) -> Result<(), Stop> {
+        let has = |key: &str| self.has(key, 0).0;
         for s in self.conj.members() {
-            if s.required.iter().any(|r| !self.has(r))
-                || s.min_properties.is_some_and(|min| self.count < min)
+            // `required` mostly lists properties in their order: look from the last one found.
+            let mut from = 0;
+            for r in s.required {
+                let (found, next) = self.has(r, from);
+                if !found {
+                    return Err(Stop);
+                }
+                from = next;
+            }
+            if s.min_properties.is_some_and(|min| self.count < min)
                 || s.max_properties.is_some_and(|max| self.count > max)
                 || s.dependent_required
                     .iter()
-                    .any(|(k, deps)| self.has(k) && deps.iter().any(|d| !self.has(d)))
+                    .any(|(k, deps)| has(k) && deps.iter().any(|d| !has(d)))
             {
                 return Err(Stop);
             }
@@ -433,7 +497,7 @@ fn matches(j: &Json, v: &Scalar<'_>) -> bool {
         (Json::Int(a), Scalar::Num(n)) => number::eq_i128(n, i128::from(a)),
         (Json::UInt(a), Scalar::Num(n)) => number::eq_i128(n, i128::from(a)),
         (Json::Float(a), Scalar::Num(n)) => number::eq_f64(n, a),
-        (Json::Str(a), Scalar::Str(b)) => a == *b,
+        (Json::Str(a), Scalar::Str(b)) => same(a, b),
         _ => false,
     }
 }

@@ -389,10 +389,7 @@ impl<S: Serializer> Serializer for Checked<S> {
     ) -> Result<VariantFields<S::SerializeStructVariant>, S::Error> {
         // `{ variant: { ... } }`
         let mut outer = self.conj.object().map_err(stop)?;
-        let obj = outer
-            .key(variant)
-            .and_then(|c| c.object())
-            .map_err(stop)?;
+        let obj = outer.key(variant).and_then(|c| c.object()).map_err(stop)?;
         Ok(VariantFields {
             inner: self
                 .inner
@@ -758,11 +755,7 @@ impl Serializer for KeyText<'_> {
         Err(KeyStop)
     }
 
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, KeyStop> {
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, KeyStop> {
         Err(KeyStop)
     }
 

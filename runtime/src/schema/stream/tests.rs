@@ -167,7 +167,9 @@ fn arguments() -> impl Strategy<Value = String> {
                 let deep = format!("{}1{}", "[".repeat(130), "]".repeat(130));
                 format!("{{\"extra\":{deep},{}", &text[1..])
             }
-            5 => text.replace(':', ": ").replace("\"name\"", "\"n\\u0061me\""),
+            5 => text
+                .replace(':', ": ")
+                .replace("\"name\"", "\"n\\u0061me\""),
             _ => text,
         }
     })
