@@ -52,6 +52,10 @@ pub mod __private {
     pub use serde_json;
 
     pub use crate::__toolc_require_api as require_api;
+
+    /// An agent's search index as generated code holds it: `static` tables the compiler
+    /// wrote, passed to [`crate::Agent::with_search_index`].
+    pub use toolc_search::{IndexRef as SearchIndex, VERSION as SEARCH_INDEX_VERSION};
 }
 
 /// Called once at the top of every generated file with the generated-code API it was written
