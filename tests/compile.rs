@@ -19,6 +19,7 @@ const SETS: &[(&str, &str)] = &[
     ("manifests", "manifests"),
     ("constructs", "tests/fixtures/codegen/constructs.yaml"),
     ("hostile", "tests/fixtures/codegen/hostile.yaml"),
+    ("search", "tests/fixtures/codegen/search.yaml"),
 ];
 
 fn write(path: &Path, text: &str) {

@@ -964,6 +964,7 @@ pub mod agents {
                 ],
             )
             .expect("toolc checked that the agent's tool and play names are unique")
+            .with_search_index(&super::__search::ASSISTANT)
     }
     /// Agent `support-desk`: Answers customers about their tickets and orders.
     pub fn support_desk(
@@ -993,6 +994,7 @@ pub mod agents {
                 ],
             )
             .expect("toolc checked that the agent's tool and play names are unique")
+            .with_search_index(&super::__search::SUPPORT_DESK)
     }
 }
 /// Validation tables the dispatchers check arguments and results against.
@@ -1182,4 +1184,36 @@ pub mod __schemas {
         required: &["slug", "days"],
         ..::toolc_runtime::schema::Schema::ANY
     };
+}
+/// The agents' tool-search indexes, built by toolc from each tool's name, title,
+/// description and parameters; `agents` hands them to the runtime.
+#[doc(hidden)]
+pub mod __search {
+    /// The search index of agent `assistant`: 3 tools and plays, 17 distinct words (tables of the `toolc-search` format, version 1).
+    pub static ASSISTANT: ::toolc_runtime::__private::SearchIndex<'static> = ::toolc_runtime::__private::SearchIndex::from_static(
+        1,
+        "list_meetingswhoamislug_and_span",
+        &[13, 19, 32],
+        &[13, 6, 22],
+        "actbehalfdatedayisolistmanymeetreportrunslugslugifyspantargettitluntilwhoami",
+        &[3, 9, 13, 16, 19, 23, 27, 31, 37, 40, 44, 51, 55, 61, 65, 70, 76],
+        &[1, 2, 4, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
+        &[1, 1, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1, 2, 2, 2, 2, 2, 2, 1],
+        &[1, 1, 1, 3, 3, 1, 1, 2, 4, 1, 4, 1, 1, 3, 2, 3, 1, 4, 1, 3],
+    );
+    /// The search index of agent `support-desk`: 3 tools and plays, 21 distinct words (tables of the `toolc-search` format, version 1).
+    pub static SUPPORT_DESK: ::toolc_runtime::__private::SearchIndex<'static> = ::toolc_runtime::__private::SearchIndex::from_static(
+        1,
+        "list_ticketsupdate_ticketlookup_order",
+        &[12, 25, 37],
+        &[24, 20, 24],
+        "1001changcustomeridlimitlistlooklookupmanymostnewopenorderpriorityreturnstatussuchsupportticketupupdat",
+        &[
+            4, 9, 17, 19, 24, 28, 32, 38, 42, 46, 49, 53, 58, 66, 72, 78, 82, 89, 95, 97,
+            102,
+        ],
+        &[1, 2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 20, 21, 23, 24, 25],
+        &[2, 1, 0, 0, 1, 2, 0, 0, 2, 2, 0, 0, 1, 0, 2, 1, 0, 0, 1, 2, 0, 0, 1, 2, 1],
+        &[1, 1, 4, 3, 3, 4, 2, 3, 3, 3, 1, 1, 1, 1, 9, 4, 1, 2, 3, 1, 1, 5, 5, 3, 3],
+    );
 }

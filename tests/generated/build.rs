@@ -11,5 +11,10 @@ fn main() -> Result<(), toolc::Error> {
         .file_name("coverage.rs")
         .toolset_name("coverage")
         .compile()?;
+    toolc::configure()
+        .manifest("../fixtures/codegen/search.yaml")
+        .file_name("search.rs")
+        .toolset_name("search")
+        .compile()?;
     Ok(())
 }

@@ -7,6 +7,7 @@
 
 mod docs;
 mod items;
+mod search;
 mod validate;
 
 pub use docs::sanitize as sanitize_doc;
@@ -170,11 +171,24 @@ pub fn generate(
             })
         })
         .collect();
-    let agents: Vec<TokenStream> = if options.send {
-        set.agents.iter().map(|a| agent(set, a)).collect()
+    let (agents, search_statics): (Vec<TokenStream>, Vec<TokenStream>) = if options.send {
+        set.agents
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let index = lowered.search.get(i);
+                (
+                    agent(set, a, index.is_some()),
+                    index
+                        .map(|x| search::index_static(a, x))
+                        .unwrap_or_default(),
+                )
+            })
+            .unzip()
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
+    let search_module = search::module(&search_statics);
     for ((rule, _), used) in attrs.rules.iter().zip(attrs.used.borrow().iter()) {
         if !used {
             diags.push(error(
@@ -217,6 +231,7 @@ pub fn generate(
             #(#agents)*
         }
         #schemas
+        #search_module
     };
     let parsed: syn::File = syn::parse2(file).map_err(|e| {
         vec![error(
@@ -674,7 +689,8 @@ enum Kind {
     Playbook,
 }
 
-fn agent(set: &Toolset, a: &crate::model::Agent) -> TokenStream {
+/// An agent's constructor; `indexed`: the agent has an index in `__search` to hand over.
+fn agent(set: &Toolset, a: &crate::model::Agent, indexed: bool) -> TokenStream {
     let fn_id = ident(&a.idents.snake);
     // One argument per toolbox and playbook, each wrapped once.
     let mut args = Vec::new();
@@ -756,12 +772,19 @@ fn agent(set: &Toolset, a: &crate::model::Agent) -> TokenStream {
         ));
     }
     let doc = docs::doc_attrs(&doc_text);
+    let with_index = if indexed {
+        let index = search::static_ident(a);
+        quote!(.with_search_index(&super::__search::#index))
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #doc
         pub fn #fn_id(#(#args),*) -> ::toolc_runtime::Agent {
             #(#setup)*
             ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#(#caps),*])
                 .expect("toolc checked that the agent's tool and play names are unique")
+                #with_index
         }
     }
 }

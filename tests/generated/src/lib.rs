@@ -10,3 +10,8 @@ pub mod defaults {
 pub mod coverage {
     toolc_runtime::include_toolset!("coverage");
 }
+
+/// `tests/fixtures/codegen/search.yaml`: agents with their search indexes.
+pub mod search {
+    toolc_runtime::include_toolset!("search");
+}

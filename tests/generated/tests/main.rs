@@ -4,6 +4,7 @@
 mod coverage;
 mod defaults;
 mod numbers;
+mod search;
 
 use std::future::Future;
 use toolc_runtime::{CallContext, ToolError, Toolbox};
