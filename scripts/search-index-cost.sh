@@ -118,7 +118,7 @@ for name, params in methods:
 out.append("}")
 out.append("const QUERIES: &[(&str, &str)] = &[" + ", ".join(f"({json.dumps(q)}, {json.dumps(t)})" for q, t in queries) + "];")
 out.append("""fn main() {
-    let agent = index_with::toolset::agents::synthetic(Impl);
+    let agent = index_with::toolset::agents::Synthetic { synthetic: Impl }.build();
     let (mut top1, mut top5) = (0, 0);
     for (q, want) in QUERIES {
         let hits = agent.search_tools(q, 5);

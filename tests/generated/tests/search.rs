@@ -110,13 +110,18 @@ fn rankings(agent: &Agent) -> Vec<Vec<(&'static str, u64)>> {
 
 #[test]
 fn a_generated_agent_searches_its_compiled_index_and_tokenizes_nothing() {
-    let agent = agents::helpdesk(Impl, Impl, Impl);
+    let agent = agents::Helpdesk {
+        desk: Impl,
+        recipes: Impl,
+        billing: Impl,
+    }
+    .build();
     assert_eq!(agent.tools().len(), 7);
     let hits = agent.search_tools("refund this payment to the card", 3);
     assert_eq!(hits[0].tool.name, "refund_payment");
     let _ = rankings(&agent);
     assert_eq!(agent.search_index_parts(), (7, 0));
-    let accounts = agents::accounts(Impl);
+    let accounts = agents::Accounts { billing: Impl }.build();
     assert_eq!(
         accounts.search_tools("invoices", 1)[0].tool.name,
         "list_invoices"
@@ -126,7 +131,15 @@ fn a_generated_agent_searches_its_compiled_index_and_tokenizes_nothing() {
 
 #[test]
 fn it_ranks_exactly_as_an_index_built_at_run_time() {
-    for generated in [agents::helpdesk(Impl, Impl, Impl), agents::accounts(Impl)] {
+    for generated in [
+        agents::Helpdesk {
+            desk: Impl,
+            recipes: Impl,
+            billing: Impl,
+        }
+        .build(),
+        agents::Accounts { billing: Impl }.build(),
+    ] {
         let runtime = built_at_run_time(&generated);
         assert_eq!(
             rankings(&generated),
@@ -143,8 +156,19 @@ fn it_ranks_exactly_as_an_index_built_at_run_time() {
 #[test]
 fn its_tables_are_the_index_of_the_runtime_documents_in_the_agents_order() {
     for (generated, index) in [
-        (agents::helpdesk(Impl, Impl, Impl), &__search::HELPDESK),
-        (agents::accounts(Impl), &__search::ACCOUNTS),
+        (
+            agents::Helpdesk {
+                desk: Impl,
+                recipes: Impl,
+                billing: Impl,
+            }
+            .build(),
+            &__search::HELPDESK,
+        ),
+        (
+            agents::Accounts { billing: Impl }.build(),
+            &__search::ACCOUNTS,
+        ),
     ] {
         let mut b = toolc_search::Builder::new();
         for d in generated.tools() {
@@ -173,7 +197,12 @@ fn tools_registered_later_are_indexed_at_run_time_and_ranked_with_the_others() {
             ))
             .expect("registers");
     };
-    let mut generated = agents::helpdesk(Impl, Impl, Impl);
+    let mut generated = agents::Helpdesk {
+        desk: Impl,
+        recipes: Impl,
+        billing: Impl,
+    }
+    .build();
     // Searched before and after: the compiled part is kept, the new tool added.
     let _ = generated.search_tools("refund", 3);
     register(&mut generated);
