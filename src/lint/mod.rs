@@ -335,7 +335,7 @@ fn indistinguishable(
                 continue;
             }
             const SAME_WORDS: &str = "names made of the same words (they differ only in \
-                separators, plural or verb endings, or words such as `of`)";
+                case, separators, plural or verb endings, or words such as `of`)";
             let how = match (pair.same_name, pair.descriptions) {
                 (true, Some(s)) => format!(
                     "have {SAME_WORDS} and near-identical descriptions ({:.0}% alike)",
