@@ -30,13 +30,12 @@ fn no_dialects() -> LintSettings {
     }
 }
 
+/// A finding with where it points (line, column) and its related places.
+type Located = (Finding, (usize, usize), Vec<(usize, usize)>);
+
 /// The findings of this rule for one manifest text, and where each points (line, column)
 /// with its related place.
-fn lint_text(
-    name: &str,
-    text: &str,
-    settings: &LintSettings,
-) -> Vec<(Finding, (usize, usize), Vec<(usize, usize)>)> {
+fn lint_text(name: &str, text: &str, settings: &LintSettings) -> Vec<Located> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(name);
     std::fs::write(&path, text).unwrap();
