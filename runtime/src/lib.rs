@@ -71,6 +71,10 @@ pub mod __private {
     pub use crate::__toolc_require_feature as require_feature;
     pub use crate::dispatch::{check_arguments_refined, run_play_refined, run_tool_refined};
 
+    /// An agent's search index as generated code holds it: `static` tables the compiler
+    /// wrote, passed to [`crate::Agent::with_search_index`].
+    pub use toolc_search::{IndexRef as SearchIndex, VERSION as SEARCH_INDEX_VERSION};
+
     #[cfg(feature = "chrono")]
     pub use chrono::{DateTime, FixedOffset, NaiveDate};
     #[cfg(feature = "uuid")]

@@ -37,6 +37,8 @@ pub enum Check {
     ),
     /// Reported by the emitter itself, while it makes a dialect's form.
     Emitter,
+    /// An agent's tools compared with each other through its search index.
+    Agent,
 }
 
 impl std::fmt::Debug for Check {
@@ -47,6 +49,7 @@ impl std::fmt::Debug for Check {
             Check::List(_) => "List",
             Check::Model(_) => "Model",
             Check::Emitter => "Emitter",
+            Check::Agent => "Agent",
         })
     }
 }
@@ -106,6 +109,8 @@ pub fn unknown_message(id: &str) -> (String, String) {
 }
 
 pub const MISSING_DESCRIPTION: &str = "missing-description";
+/// The id of the rule that finds tools of one agent a model cannot tell apart.
+pub const INDISTINGUISHABLE_TOOLS: &str = "indistinguishable-tools";
 /// The id of the rule that notes an MCP listing without `outputSchema`.
 pub const MCP_OUTPUT_SCHEMA_OMITTED: &str = "mcp-output-schema-omitted";
 
@@ -203,6 +208,15 @@ pub static RULES: &[Rule] = &[
         source: "seed lintModelFacingSchema (requireDescribe)",
         default_on: false,
         check: Check::Model(checks::missing_descriptions),
+    },
+    Rule {
+        id: INDISTINGUISHABLE_TOOLS,
+        grades: Grades::Any(W),
+        message: "Two tools of one agent named with the same words, or with near-identical descriptions (90% alike by the weight of their words in the agent's search index): a model may call one for the other.",
+        help: "say in the name and description of each what sets it apart from the other (what it takes, returns or changes), or merge them into one tool",
+        source: "Anthropic, \"Writing effective tools for AI agents\" (tools with overlapping purposes confuse agents); toolc-search's words and idf",
+        default_on: true,
+        check: Check::Agent,
     },
     rule!("responses-implicit-strict",
         [OAI: W],

@@ -28,5 +28,10 @@ fn main() -> Result<(), toolc::Error> {
         .file_name("secrets.rs")
         .toolset_name("secrets")
         .compile()?;
+    toolc::configure()
+        .manifest("../fixtures/codegen/search.yaml")
+        .file_name("search.rs")
+        .toolset_name("search")
+        .compile()?;
     Ok(())
 }

@@ -7,6 +7,7 @@
 
 mod docs;
 mod items;
+mod search;
 mod validate;
 
 pub use docs::sanitize as sanitize_doc;
@@ -173,16 +174,29 @@ pub fn generate(
             })
         })
         .collect();
-    let agents: Vec<TokenStream> = if options.send {
+    let (agents, search_statics): (Vec<TokenStream>, Vec<TokenStream>) = if options.send {
         let taken: std::collections::BTreeSet<String> = set
             .agents
             .iter()
             .map(|a| a.idents.pascal.trim_start_matches("r#").to_string())
             .collect();
-        set.agents.iter().map(|a| agent(set, a, &taken)).collect()
+        set.agents
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let index = lowered.search.get(i);
+                (
+                    agent(set, a, &taken, index.is_some()),
+                    index
+                        .map(|x| search::index_static(a, x))
+                        .unwrap_or_default(),
+                )
+            })
+            .unzip()
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
+    let search_module = search::module(&search_statics);
     for ((rule, _), used) in attrs.rules.iter().zip(attrs.used.borrow().iter()) {
         if !used {
             diags.push(error(
@@ -228,6 +242,7 @@ pub fn generate(
             #(#agents)*
         }
         #schemas
+        #search_module
     };
     let parsed: syn::File = syn::parse2(file).map_err(|e| {
         vec![error(
@@ -915,10 +930,13 @@ fn parts<'s>(
 /// An agent's wiring struct: one named field per toolbox and playbook, each
 /// its own type parameter bound by the trait it implements, and `build`.
 /// A field left out of the struct literal is a compile error that names it.
+/// `indexed`: the agent has a search index in `__search`, which `build` hands
+/// to the runtime.
 fn agent(
     set: &Toolset,
     a: &crate::model::Agent,
     taken: &std::collections::BTreeSet<String>,
+    indexed: bool,
 ) -> TokenStream {
     let struct_id = format_ident!("{}", a.idents.pascal.trim_start_matches("r#"));
     let parts = parts(set, a, taken);
@@ -1024,6 +1042,12 @@ fn agent(
         ));
     }
     let doc = docs::doc_attrs(&doc_text);
+    let with_index = if indexed {
+        let index = search::static_ident(a);
+        quote!(.with_search_index(&super::__search::#index))
+    } else {
+        TokenStream::new()
+    };
     let build_doc = format!(
         " The agent `{}`, its tools and plays served by these implementations through the execution contract.",
         a.name
@@ -1040,6 +1064,7 @@ fn agent(
                 #(#setup)*
                 ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#(#caps),*])
                     .expect("toolc checked that the agent's tool and play names are unique")
+                    #with_index
             }
         }
 

@@ -26,3 +26,8 @@ pub mod coverage {
 pub mod secrets {
     toolc_runtime::include_toolset!("secrets");
 }
+
+/// `tests/fixtures/codegen/search.yaml`: agents with their search indexes.
+pub mod search {
+    toolc_runtime::include_toolset!("search");
+}

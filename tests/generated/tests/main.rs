@@ -7,6 +7,7 @@ mod formats;
 mod numbers;
 mod refinements;
 mod sensitive;
+mod search;
 
 use std::future::Future;
 use toolc_runtime::{CallContext, ToolError, Toolbox};
