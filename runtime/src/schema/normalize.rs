@@ -4,7 +4,8 @@
 //!   `strict: true`) make every property required and the optional ones nullable, so a model
 //!   says "not given" with `null`. Such a `null` is read as the property's absence, but only
 //!   where the schema itself would refuse `null`, so a property nullable in the manifest keeps
-//!   its `null`.
+//!   its `null`. Inside a union, such a `null` is read by the branch that takes the value once
+//!   it is dropped, when no branch takes the value as it is.
 //! - An integral float where the schema wants an integer (`5.0`, `1e2`): JSON Schema counts
 //!   it as the integer, so it is read as one, and the handler's integer field takes it.
 
@@ -67,18 +68,29 @@ impl Schema {
             }
             _ => {}
         }
-        // A union: the branches the value matches shape it too.
-        for branch in schema
-            .any_of
-            .iter()
-            .chain(schema.one_of)
-            .chain(schema.all_of)
-        {
-            if !value.is_object() && !value.is_array() && !value.is_number() {
-                break;
-            }
+        // A union: the branches the value matches shape it too. When it matches none, a
+        // branch it matches once read as that branch means it (a strict-mode `null` for one
+        // of the branch's optional properties) reads it.
+        if !value.is_object() && !value.is_array() && !value.is_number() {
+            return;
+        }
+        let branches = || {
+            schema
+                .any_of
+                .iter()
+                .chain(schema.one_of)
+                .chain(schema.all_of)
+        };
+        let matched = branches().any(|b| b.is_valid(value));
+        for branch in branches() {
             if branch.is_valid(value) {
                 branch.normalize(value, depth + 1);
+            } else if !matched && !value.is_number() {
+                let mut read = value.clone();
+                branch.normalize(&mut read, depth + 1);
+                if branch.is_valid(&read) {
+                    *value = read;
+                }
             }
         }
     }
@@ -158,6 +170,55 @@ mod tests {
             v,
             json!({"nick": null, "must": null, "list": [{}, {"tag": "x"}]})
         );
+    }
+
+    static CLOSED_INNER: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("tag", &NAME), ("note", &NAME)],
+        required: &["tag"],
+        additional_properties: crate::schema::Additional::Forbidden,
+        ..Schema::ANY
+    };
+    static TAGS: Schema = Schema {
+        types: Types::ARRAY,
+        items: Some(&NAME),
+        ..Schema::ANY
+    };
+    static EITHER: Schema = Schema {
+        any_of: &[&TAGS, &CLOSED_INNER],
+        ..Schema::ANY
+    };
+    static NULLABLE_NOTE: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("tag", &NAME), ("note", &NULLABLE)],
+        ..Schema::ANY
+    };
+    static NULL_TAKER: Schema = Schema {
+        any_of: &[&CLOSED_INNER, &NULLABLE_NOTE],
+        ..Schema::ANY
+    };
+    static UNIONS: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("p", &EITHER), ("q", &NULL_TAKER)],
+        ..Schema::ANY
+    };
+
+    #[test]
+    fn a_strict_null_inside_a_union_is_read_by_the_branch_it_leaves_valid() {
+        // OpenAI strict mode sends the optional `note` of the object branch as null.
+        let mut v = json!({"p": {"tag": "a", "note": null}});
+        assert!(!UNIONS.is_valid(&v));
+        UNIONS.normalize_arguments(&mut v);
+        assert_eq!(v, json!({"p": {"tag": "a"}}));
+        assert!(UNIONS.is_valid(&v));
+        // A branch that takes the null as it is keeps it.
+        let mut v = json!({"q": {"tag": "a", "note": null}});
+        UNIONS.normalize_arguments(&mut v);
+        assert_eq!(v, json!({"q": {"tag": "a", "note": null}}));
+        // A value no branch takes, even read, is left for validation to refuse.
+        let mut v = json!({"p": {"note": null}});
+        UNIONS.normalize_arguments(&mut v);
+        assert_eq!(v, json!({"p": {"note": null}}));
     }
 
     static COUNTS: Schema = Schema {
