@@ -1,0 +1,214 @@
+//! Compiles every toolset of the agreement test into OUT_DIR, and describes
+//! them for the driver: per tool and play, its module, its canonical
+//! parameters schema, and its parameters as each dialect advertises them.
+//!
+//! Writes `<id>.rs` per toolset, `toolsets.rs` (the modules and a `check`
+//! function that picks a module's `check_arguments`) and `agreement.json`.
+
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use toolc::config::Options;
+use toolc::diag::Severity;
+use toolc::lint::{Finding, LintSettings};
+use toolc::lower::Dialect;
+use toolc::model::{ResolveOptions, Toolset};
+use toolc::pipeline::{self, ConfigSource};
+
+/// The toolsets, by id: the example manifests and the codegen fixtures;
+/// then every folder of `tests/fixtures/agreement` (generated toolsets).
+const FIXED: &[(&str, &str)] = &[
+    ("manifests", "../../manifests"),
+    ("constructs", "../fixtures/codegen/constructs.yaml"),
+    ("hostile", "../fixtures/codegen/hostile.yaml"),
+    ("defaults", "../fixtures/codegen/defaults.yaml"),
+];
+
+const GENERATED: &str = "../fixtures/agreement";
+
+fn main() {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let mut toolsets: Vec<(String, PathBuf)> = FIXED
+        .iter()
+        .map(|(id, p)| (id.to_string(), PathBuf::from(p)))
+        .collect();
+    println!("cargo:rerun-if-changed={GENERATED}");
+    let mut generated: Vec<PathBuf> = std::fs::read_dir(GENERATED)
+        .expect("tests/fixtures/agreement")
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    generated.sort();
+    for p in generated {
+        let id = p.file_name().unwrap().to_string_lossy().replace('-', "_");
+        toolsets.push((id, p));
+    }
+
+    let mut modules = String::from("// Every toolset of the agreement test.\n\n");
+    let mut arms = String::new();
+    let mut described = Vec::new();
+    for (id, path) in &toolsets {
+        let report = toolc::configure()
+            .manifest(path)
+            .file_name(format!("{id}.rs"))
+            .toolset_name(id.as_str())
+            .cargo_instructions(false)
+            .compile()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for input in &report.inputs {
+            println!("cargo:rerun-if-changed={}", input.display());
+        }
+        writeln!(
+            modules,
+            "pub mod {id} {{\n    toolc_runtime::include_toolset!(\"{id}\");\n}}\n"
+        )
+        .unwrap();
+        let (toolset, ops) = describe(id, path);
+        for op in &ops {
+            let group = op["group"].as_str().unwrap();
+            writeln!(
+                arms,
+                "        ({id:?}, {group:?}) => {id}::{}::check_arguments(tool, arguments),",
+                op["module"].as_str().unwrap()
+            )
+            .unwrap();
+        }
+        described.push(json!({
+            "toolset": id,
+            "source": path.to_string_lossy().trim_start_matches("../"),
+            "agents": toolset.agents.iter().map(|a| a.name.clone()).collect::<Vec<_>>(),
+            "operations": ops,
+        }));
+    }
+    // One arm per group is enough; the list above has one per operation.
+    let arms: BTreeSet<&str> = arms.lines().collect();
+    write!(
+        modules,
+        "/// A group's `check_arguments`, by toolset id and group (`toolboxes/<name>`,\n\
+         /// `playbooks/<name>`); `None` for a group that is not there.\n\
+         pub fn check(\n    toolset: &str,\n    group: &str,\n    tool: &str,\n    arguments: &str,\n\
+         ) -> Option<Result<serde_json::Value, toolc_runtime::ToolError>> {{\n\
+         \x20   Some(match (toolset, group) {{\n{}\n        _ => return None,\n    }})\n}}\n",
+        arms.into_iter().collect::<Vec<_>>().join("\n")
+    )
+    .unwrap();
+    std::fs::write(out.join("toolsets.rs"), modules).unwrap();
+    let text = serde_json::to_string_pretty(&json!({ "toolsets": described })).unwrap();
+    std::fs::write(out.join("agreement.json"), text).unwrap();
+}
+
+/// The operations of one toolset: names, modules, canonical schemas, and the
+/// parameters each dialect advertises.
+fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>) {
+    let analyzed = pipeline::analyze(
+        &[path.to_path_buf()],
+        &ResolveOptions {
+            name: Some(id.to_string()),
+        },
+        &ConfigSource::Discover,
+        &Options::default(),
+    );
+    let settings = analyzed.settings.clone().expect("the config checked");
+    let options = analyzed.config.options.lower_options();
+    let toolset = analyzed.toolset;
+    let lowered = toolc::lower::lower(&toolset, &Dialect::ALL, options);
+    // Each agent's lists: the rules that fail each one (none: it is advertised).
+    let lists: Vec<(Vec<usize>, Vec<BTreeSet<&'static str>>)> = toolset
+        .agents
+        .iter()
+        .map(|agent| {
+            let errors = Dialect::ALL
+                .into_iter()
+                .map(|d| {
+                    let list = pipeline::tool_list(&toolset, agent, d, &settings, options);
+                    errors(&list.findings, None, d)
+                })
+                .collect();
+            (toolset.agent_operations(agent), errors)
+        })
+        .collect();
+    // For tools no agent reaches: their own findings, in every dialect.
+    let every = LintSettings {
+        dialects: Dialect::ALL.to_vec(),
+        ..settings.clone()
+    };
+    let findings = toolc::lint::lint_toolset(&toolset, &lowered, &every);
+
+    let groups = toolset
+        .toolboxes
+        .iter()
+        .flat_map(|t| {
+            t.tools
+                .iter()
+                .map(move |_| ("toolboxes", t.name.as_str(), t.idents.snake.as_str()))
+        })
+        .chain(toolset.playbooks.iter().flat_map(|p| {
+            p.plays
+                .iter()
+                .map(move |_| ("playbooks", p.name.as_str(), p.idents.snake.as_str()))
+        }));
+    let ops = toolset
+        .operations()
+        .zip(groups)
+        .enumerate()
+        .map(|(op, (tool, (kind, group, snake)))| {
+            let reaching: Vec<&Vec<BTreeSet<&str>>> = lists
+                .iter()
+                .filter(|(ops, _)| ops.contains(&op))
+                .map(|(_, errors)| errors)
+                .collect();
+            let mut forms = Map::new();
+            let mut refused = Map::new();
+            for (i, d) in Dialect::ALL.into_iter().enumerate() {
+                // Advertised when some agent's list is, or, where no agent
+                // reaches the tool, when its own lint has no error.
+                let why: BTreeSet<&str> = if reaching.is_empty() {
+                    errors(&findings, Some(&tool.name), d)
+                } else if reaching.iter().any(|e| e[i].is_empty()) {
+                    BTreeSet::new()
+                } else {
+                    reaching.iter().flat_map(|e| e[i].iter().copied()).collect()
+                };
+                if !why.is_empty() {
+                    refused.insert(d.as_str().into(), json!(why));
+                } else {
+                    let form = lowered.form(op, d).expect("every dialect lowered");
+                    let params = form.parameters.as_ref().map(|p| p.json.clone());
+                    forms.insert(d.as_str().into(), params.unwrap_or(Value::Null));
+                }
+            }
+            json!({
+                "name": tool.name,
+                "kind": if kind == "toolboxes" { "tool" } else { "play" },
+                "group": format!("{kind}/{group}"),
+                "module": format!("{kind}::{snake}"),
+                "canonical": toolset.bundle(tool.parameters),
+                "reached_by": toolset
+                    .agents
+                    .iter()
+                    .zip(&lists)
+                    .filter(|(_, (ops, _))| ops.contains(&op))
+                    .map(|(a, _)| a.name.clone())
+                    .collect::<Vec<_>>(),
+                "advertised": forms,
+                "not_advertised": refused,
+            })
+        })
+        .collect();
+    (toolset, ops)
+}
+
+/// The rules with error findings in dialect `d` (or in none: model checks),
+/// about `tool` when given.
+fn errors(findings: &[Finding], tool: Option<&str>, d: Dialect) -> BTreeSet<&'static str> {
+    findings
+        .iter()
+        .filter(|f| {
+            f.severity == Severity::Error
+                && tool.is_none_or(|t| f.tool.as_deref() == Some(t))
+                && f.dialect.is_none_or(|x| x == d)
+        })
+        .map(|f| f.rule)
+        .collect()
+}
