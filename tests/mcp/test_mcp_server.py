@@ -88,7 +88,8 @@ async def test_tools_list_carries_schemas_titles_and_hints(mode: str) -> None:
         # Tools, then the capability's play.
         assert list(tools) == ["list_meetings", "whoami", "slug_and_span"]
         assert tools["slug_and_span"].output_schema["required"] == ["slug", "days"]
-        assert tools["whoami"].input_schema == {"type": "object", "properties": {}}
+        # A tool without parameters takes none: closed, as the dispatcher enforces.
+        assert tools["whoami"].input_schema == {"type": "object", "properties": {}, "additionalProperties": False}
 
 
 async def test_every_support_desk_tool_answers(mode: str) -> None:
