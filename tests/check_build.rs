@@ -2,7 +2,8 @@
 //! compiles: over the bad-input corpus, the codegen fixtures, and manifests
 //! generated at random from the schema vocabulary (some of them wrong on
 //! purpose). Every case that checks clean is built with the real binary, and
-//! all the Rust they produce is compiled together, clippy `-D warnings`.
+//! all the Rust they produce is compiled together, clippy `-D warnings`, and
+//! documented, rustdoc `-D warnings` (descriptions are generated Markdown).
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -111,6 +112,53 @@ fn schema(depth: u32) -> BoxedStrategy<Value> {
     .boxed()
 }
 
+/// A description written in Markdown: the constructs rustdoc and clippy
+/// read (lists followed by text, tables, fences, HTML, bare URLs, brackets
+/// that look like intra-doc links), joined in any order.
+fn description() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("Returns the matching rows.".to_string()),
+        Just("- first\n- second".to_string()),
+        Just("1. one\n2) two".to_string()),
+        Just("* star item".to_string()),
+        Just("> a quoted line".to_string()),
+        Just("| a | b |\n|---|---|\n| [x] | <y> |".to_string()),
+        Just("```\nlet x = [1];\n```".to_string()),
+        Just("```rust\nfn main() { panic!() }\n```".to_string()),
+        Just("```python\nprint('unclosed')".to_string()),
+        Just("    indented(code);".to_string()),
+        Just("<b>bold</b> and <details><summary>s</summary>".to_string()),
+        Just("see https://example.com/a_b?q=1&r=[2]. and http://x.y".to_string()),
+        Just("<https://example.com/auto>".to_string()),
+        Just("[Self] or [Vec<T>] or [text](not a url) or [ok](https://a.b/c)".to_string()),
+        Just("[missing_item] and [crate::Nope] and [`Unknown`]".to_string()),
+        Just("- [ ] a task\n- [x] done".to_string()),
+        Just("[ref]: https://example.com/ref".to_string()),
+        Just("`[code]` and ``double `tick` span`` and a lone `".to_string()),
+        Just("# Heading\n## Sub".to_string()),
+        Just("trailing backslash \\".to_string()),
+        Just("a_b*c**d __e".to_string()),
+        Just("footnote[^1]\n\n[^1]: note".to_string()),
+        Just("\t\ttabbed\r\nwindows line".to_string()),
+        Just("emoji 🦀, RTL \u{202E}text".to_string()),
+        Just("&amp; &lt; &#x1F980; & alone".to_string()),
+        Just("*/ end of comment /* and \"quotes\"".to_string()),
+        "[a-z \\[\\]<>`*_|#-]{0,24}",
+    ];
+    prop::collection::vec(
+        (piece, prop_oneof![Just("\n"), Just("\n\n"), Just(" ")]),
+        1..5,
+    )
+    .prop_map(|parts| {
+        let mut text = String::new();
+        for (p, sep) in parts {
+            text.push_str(&p);
+            text.push_str(sep);
+        }
+        text
+    })
+}
+
 /// A whole manifest: two named types (one recursive), a toolbox of tools
 /// whose parameters and results come from [`schema`], and a playbook.
 fn manifest() -> impl Strategy<Value = (Value, bool)> {
@@ -118,12 +166,16 @@ fn manifest() -> impl Strategy<Value = (Value, bool)> {
         prop::collection::vec((schema(3), prop::option::of(schema(2))), 1..4),
         schema(2),
         prop::bool::weighted(0.75),
+        prop::collection::vec(description(), 4),
     )
-        .prop_map(|(tools, leaf, mcp_only)| {
+        .prop_map(|(tools, leaf, mcp_only, docs)| {
             let mut toolbox = serde_json::Map::new();
-            for (i, (params, returns)) in tools.into_iter().enumerate() {
-                let mut t = json!({"description": format!("Tool {i}."), "parameters": {
-                    "type": "object", "properties": {"p": params}}});
+            for (i, (mut params, returns)) in tools.into_iter().enumerate() {
+                if let Value::Object(m) = &mut params {
+                    m.entry("description").or_insert(json!(docs[i % 4]));
+                }
+                let mut t = json!({"description": format!("Tool {i}. {}", docs[(i + 1) % 4]),
+                    "parameters": {"type": "object", "properties": {"p": params}}});
                 if let Some(r) = returns {
                     t["returns"] = r;
                 }
@@ -138,7 +190,7 @@ fn manifest() -> impl Strategy<Value = (Value, bool)> {
                         "next": {"$ref": "#/types/Node"}
                     }, "required": ["label"]}
                 },
-                "toolboxes": {"generated": {"description": "Generated tools.", "tools": toolbox}},
+                "toolboxes": {"generated": {"description": docs[3], "tools": toolbox}},
                 "playbooks": {"plays": {"description": "Generated plays.", "plays": {
                     "echo": {"description": "Echo.", "returns": {"type": "string"}}
                 }}}
@@ -279,22 +331,35 @@ fn check_passing_means_build_writes_everything_and_it_compiles() {
         ));
     }
     std::fs::write(krate.join("src/lib.rs"), lib).unwrap();
-    let out = Command::new(env!("CARGO"))
-        .args(["clippy", "--quiet", "--", "-D", "warnings"])
-        .current_dir(&krate)
-        .env(
-            "CARGO_TARGET_DIR",
-            repo().join("target").join("compile-tests"),
-        )
-        .env_remove("RUSTFLAGS")
-        .env("CARGO_TERM_COLOR", "never")
-        .output()
-        .expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "the output of a build that check passed does not compile:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // Clippy-clean, and its docs render without a rustdoc warning.
+    for (args, what) in [
+        (
+            &["clippy", "--quiet", "--", "-D", "warnings"][..],
+            "compile clippy-clean",
+        ),
+        (
+            &["doc", "--quiet", "--no-deps"][..],
+            "document without warnings",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO"))
+            .args(args)
+            .current_dir(&krate)
+            .env(
+                "CARGO_TARGET_DIR",
+                repo().join("target").join("compile-tests"),
+            )
+            .env_remove("RUSTFLAGS")
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .env("CARGO_TERM_COLOR", "never")
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "the output of a build that check passed does not {what}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 // ------------------------------------------------------------ agreement fixtures

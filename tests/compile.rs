@@ -1,7 +1,8 @@
 //! Compiles generated code for real: the example manifests and the codegen
 //! fixtures, from build scripts, in an edition-2024 and an edition-2021 crate
-//! under `#![deny(warnings)]`, then clippy with `-D warnings`, then a second
-//! build that must not rerun the build scripts.
+//! under `#![deny(warnings)]`, then clippy with `-D warnings`, then rustdoc
+//! with `-D warnings`, then a second build that must not rerun the build
+//! scripts.
 //!
 //! This runs cargo on a scratch workspace in its own target folder, so the
 //! first run compiles the dependencies once (a few minutes on two cores).
@@ -73,6 +74,7 @@ fn cargo(dir: &Path, target: &Path, args: &[&str]) -> (bool, String) {
         .env("CARGO_TARGET_DIR", target)
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env("RUSTDOCFLAGS", "-D warnings")
         .env("CARGO_TERM_COLOR", "never")
         .output()
         .expect("cargo runs");
@@ -110,6 +112,9 @@ fn generated_code_compiles_cleanly_in_both_editions_and_build_scripts_do_not_rer
         &["clippy", "--workspace", "--", "-D", "warnings"],
     );
     assert!(ok, "generated code is not clippy-clean:\n{log}");
+
+    let (ok, log) = cargo(&root, &target, &["doc", "--workspace", "--no-deps"]);
+    assert!(ok, "generated docs have rustdoc warnings:\n{log}");
 
     // Nothing changed: the build scripts must be fresh.
     let (ok, log) = cargo(&root, &target, &["build", "--workspace", "-v"]);

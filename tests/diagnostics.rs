@@ -309,14 +309,39 @@ fn wrong_type() {
 
 #[test]
 fn wrong_type_annotation_hint() {
-    // The MCP hints are booleans; other annotations are free.
+    // The MCP hints are booleans.
     only_yaml(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { read_only: \"yes\", cost: high }\n",
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { read_only: \"yes\" }\n",
         Code::WrongType,
         8,
         35,
-        "annotation `read_only` of tool `a` must be true or false, found a string",
+        "`read_only` of the annotations of tool `a` must be true or false, found a string",
     );
+}
+
+#[test]
+fn unknown_key_mcp_hint_spelling() {
+    // One spelling per hint: MCP's name is refused with toolc's.
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { readOnlyHint: true, read_only: false }\n",
+        Code::UnknownKey,
+        8,
+        24,
+        "unknown key `readOnlyHint` in the annotations of tool `a`: it is MCP's name for the hint toolc spells `read_only`",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("did you mean `read_only`? toolc sends it to MCP clients as `readOnlyHint`")
+    );
+    // Any other key is unknown too, with a suggestion when one is close.
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { destructve: true }\n",
+        Code::UnknownKey,
+        8,
+        24,
+        "unknown key `destructve` in the annotations of tool `a`",
+    );
+    assert_eq!(d.help.as_deref(), Some("did you mean `destructive`?"));
 }
 
 #[test]
@@ -705,6 +730,20 @@ fn unsupported_pattern() {
 }
 
 #[test]
+fn legacy_keyword() {
+    let found = check_texts(&[(
+        "t.yaml",
+        "version: 1\ntypes:\n  Range:\n    type: array\n    items: [{ type: integer }, { type: integer }]\n    minItems: 2\n    maxItems: 2\n",
+    )]);
+    only(
+        found,
+        Code::LegacyKeyword,
+        ("t.yaml", 5, 5),
+        "`items` as a list is the draft-07 spelling of a tuple: read as `prefixItems` (and `additionalItems` as `items`)",
+    );
+}
+
+#[test]
 fn invalid_example() {
     only_yaml(
         "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        parameters:\n          type: object\n          properties: { limit: { type: integer } }\n        examples:\n          - arguments: { limit: many }\n",
@@ -712,6 +751,39 @@ fn invalid_example() {
         12,
         33,
         "example 1 of tool `a`: the arguments do not match the parameters schema at `/limit`: \"many\" is not of type \"integer\"",
+    );
+}
+
+#[test]
+fn invalid_mcp_field() {
+    only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        icons: [{ src: \"http://x.example/a.png\" }]\n",
+        Code::InvalidMcpField,
+        8,
+        24,
+        "the icon source `http://x.example/a.png` of tool `a` is neither an `https:` URL nor a `data:` URI",
+    );
+    only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        icons: [{ src: \"https://x.example/a.svg\", sizes: [big] }]\n",
+        Code::InvalidMcpField,
+        8,
+        59,
+        "the icon size `big` of tool `a` is not `WxH` or `any`",
+    );
+    only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        meta: { dev.mcp/owner: me }\n",
+        Code::InvalidMcpField,
+        8,
+        17,
+        "the `meta` key `dev.mcp/owner` of tool `a` has a prefix reserved for the protocol",
+    );
+    // What MCP allows passes.
+    assert_eq!(
+        check_texts(&[(
+            "t.yaml",
+            "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        icons: [{ src: \"data:image/png;base64,iVBORw0KGgo=\", mime_type: image/png, sizes: [48x48, any], theme: dark }]\n        meta: { com.example/owner: me, plain: 1 }\n"
+        )]),
+        vec![]
     );
 }
 
@@ -877,11 +949,11 @@ fn unsupported_schema() {
         "`if` (a condition) is not supported in toolc schemas",
     );
     only_yaml(
-        "version: 1\ntypes:\n  Id: { type: [string, integer] }\n",
+        "version: 1\ntypes:\n  Pair: { type: array, prefixItems: [{ type: string }], minItems: 1 }\n",
         Code::UnsupportedSchema,
         3,
-        15,
-        "a value of several types (string, integer) has no Rust type",
+        37,
+        "a tuple that allows more items after its own has no Rust type",
     );
 }
 

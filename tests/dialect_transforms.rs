@@ -143,7 +143,7 @@ toolboxes:
             label: { type: string, enum: [a, b] }
           required: []
         returns: { type: array, items: { $ref: "#/types/Ticket" } }
-        annotations: { read_only: true, open_world: false, audience: staff }
+        annotations: { read_only: true, open_world: false, x-audience: staff }
       get:
         title: Get a ticket
         description: Get one ticket.
@@ -297,7 +297,7 @@ fn mcp_lists_hints_titles_and_object_results() {
     let f = load(TICKETS);
     let mcp = f.list(Dialect::Mcp).unwrap();
     let tools = mcp["tools"].as_array().unwrap();
-    // Keys of the manifest's own have no place in MCP's `ToolAnnotations`.
+    // The hints under their MCP names; `x-` keys stay in the manifest.
     assert_eq!(
         tools[0]["annotations"],
         json!({"readOnlyHint": true, "openWorldHint": false})
@@ -542,11 +542,15 @@ toolboxes:
     for r in [
         "exclusive-numeric-bound",
         "gemini-enum-non-string",
-        "gemini-additional-properties",
         "gemini-type-missing",
     ] {
         assert!(rules.contains(&r), "{r} missing from {rules:?}");
     }
+    // The map has an equivalent Gemini takes: a list of pairs.
+    assert!(
+        !rules.contains(&"gemini-additional-properties"),
+        "{rules:?}"
+    );
     let text = f.rendered(&findings);
     let line = f.line_of("amount:");
     let excl = text
@@ -841,4 +845,109 @@ agents:
         .unwrap();
     assert_eq!(f.tool.as_deref(), Some("unlisted"));
     assert_eq!(f.pointer, "/properties/n/exclusiveMinimum");
+}
+
+const EQUIVALENTS: &str = r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      eq:
+        description: Constructs some dialects have no place for, but an equivalent.
+        parameters:
+          type: object
+          properties:
+            labels: { type: object, additionalProperties: { type: string } }
+            pair:
+              type: array
+              prefixItems: [{ type: string }, { type: integer, minimum: 0 }]
+              items: false
+              minItems: 2
+            id: { type: [string, integer], minLength: 1, minimum: 1 }
+            person:
+              allOf:
+                - { type: object, properties: { name: { type: string } }, required: [name] }
+                - { type: object, properties: { age: { type: integer, minimum: 0 } } }
+            shape:
+              type: object
+              oneOf:
+                - type: object
+                  properties: { radius: { type: number } }
+                  required: [radius]
+                  additionalProperties: false
+                - type: object
+                  properties: { side: { type: number } }
+                  required: [side]
+                  additionalProperties: false
+          required: [labels, pair, id, person, shape]
+"##;
+
+#[test]
+fn maps_become_lists_of_pairs_where_no_open_object_is_allowed() {
+    let f = load(EQUIVALENTS);
+    let pairs = json!({"type": "array", "description": "Given as a list of `{key, value}` pairs, each key once.",
+        "items": {"type": "object", "properties": {"key": {"type": "string"}, "value": {"type": "string"}},
+        "required": ["key", "value"], "additionalProperties": false}});
+    assert_eq!(
+        f.params("eq", Dialect::OpenAiStrict)["properties"]["labels"],
+        pairs
+    );
+    // Dialects that take an open map keep it.
+    assert_eq!(
+        f.params("eq", Dialect::Anthropic)["properties"]["labels"],
+        json!({"type": "object", "additionalProperties": {"type": "string"}})
+    );
+}
+
+#[test]
+fn tuples_become_objects_keyed_by_position_for_gemini() {
+    let f = load(EQUIVALENTS);
+    let p = f.params("eq", Dialect::Gemini);
+    assert_eq!(p["properties"]["pair"]["type"], json!("object"));
+    assert_eq!(p["properties"]["pair"]["required"], json!(["0", "1"]));
+    assert_eq!(
+        p["properties"]["pair"]["properties"]["1"]["minimum"],
+        json!(0)
+    );
+    // JSON Schema dialects keep the tuple.
+    assert!(f.params("eq", Dialect::Mcp)["properties"]["pair"]["prefixItems"].is_array());
+}
+
+#[test]
+fn type_lists_become_any_of_for_gemini_each_branch_with_its_keywords() {
+    let f = load(EQUIVALENTS);
+    let id = &f.params("eq", Dialect::Gemini)["properties"]["id"];
+    assert_eq!(id["anyOf"][0], json!({"type": "string", "minLength": 1}));
+    assert_eq!(id["anyOf"][1]["type"], json!("integer"));
+    assert_eq!(id["anyOf"][1]["minimum"], json!(1));
+    assert!(id["anyOf"][1].get("minLength").is_none());
+}
+
+#[test]
+fn all_of_of_open_objects_is_merged_where_all_of_is_refused() {
+    let f = load(EQUIVALENTS);
+    let person = &f.params("eq", Dialect::OpenAiStrict)["properties"]["person"];
+    assert!(person.get("allOf").is_none(), "{person}");
+    assert_eq!(person["required"], json!(["name", "age"]));
+    // `age` is optional: nullable in strict mode.
+    assert_eq!(
+        person["properties"]["age"]["type"],
+        json!(["integer", "null"])
+    );
+    // Elsewhere `allOf` stays.
+    assert!(f.params("eq", Dialect::Mcp)["properties"]["person"]["allOf"].is_array());
+}
+
+#[test]
+fn a_union_of_closed_objects_told_apart_by_their_keys_is_any_of_without_a_redundant_type() {
+    let f = load(EQUIVALENTS);
+    let shape = &f.params("eq", Dialect::OpenAiStrict)["properties"]["shape"];
+    assert!(
+        shape.get("oneOf").is_none() && shape["anyOf"].is_array(),
+        "{shape}"
+    );
+    assert!(shape.get("type").is_none(), "{shape}");
+    // And the strict list has no error left.
+    assert!(f.list(Dialect::OpenAiStrict).is_ok());
 }

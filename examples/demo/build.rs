@@ -1,5 +1,5 @@
 //! Generates the toolset's Rust from the example manifests into OUT_DIR,
-//! and the benches' own small toolset beside it.
+//! and beside it the benches' own small toolset and the one of tests/results.rs.
 
 fn main() -> Result<(), toolc::Error> {
     toolc::compile("../../manifests")?;
@@ -7,6 +7,11 @@ fn main() -> Result<(), toolc::Error> {
         .manifest("benches/bench.yaml")
         .file_name("bench_toolset.rs")
         .toolset_name("bench")
+        .compile()?;
+    toolc::configure()
+        .manifest("tests/results.yaml")
+        .file_name("results_toolset.rs")
+        .toolset_name("results")
         .compile()?;
     Ok(())
 }

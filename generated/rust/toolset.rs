@@ -309,6 +309,8 @@ pub mod toolboxes {
                     timeout_ms: ::std::option::Option::None,
                 },
                 annotations: "{\"readOnlyHint\":true}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
             },
             ::toolc_runtime::ToolDescriptor {
                 name: "whoami",
@@ -331,6 +333,8 @@ pub mod toolboxes {
                     timeout_ms: ::std::option::Option::None,
                 },
                 annotations: "{\"readOnlyHint\":true}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
             },
         ];
     }
@@ -511,6 +515,8 @@ pub mod toolboxes {
                     timeout_ms: ::std::option::Option::None,
                 },
                 annotations: "{\"title\":\"Look up order\",\"readOnlyHint\":true,\"openWorldHint\":false}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
             },
         ];
     }
@@ -735,6 +741,12 @@ pub mod toolboxes {
                     timeout_ms: ::std::option::Option::None,
                 },
                 annotations: "{\"readOnlyHint\":true}",
+                icons: ::std::option::Option::Some(
+                    "[{\"src\":\"https://example.com/icons/tickets.svg\",\"mimeType\":\"image/svg+xml\",\"sizes\":[\"any\"]}]",
+                ),
+                meta: ::std::option::Option::Some(
+                    "{\"com.example/owner\":\"support-platform\"}",
+                ),
             },
             ::toolc_runtime::ToolDescriptor {
                 name: "update_ticket",
@@ -762,6 +774,8 @@ pub mod toolboxes {
                     timeout_ms: ::std::option::Option::Some(5000u64),
                 },
                 annotations: "{\"destructiveHint\":true,\"idempotentHint\":true}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
             },
         ];
     }
@@ -817,7 +831,7 @@ pub mod playbooks {
                 >,
             > + ::std::marker::Send;
         }
-        /// Serves a [`Recipes`] implementation: every failure comes back as an error envelope.
+        /// Serves a [`Recipes`] implementation: every failure comes back as a value, never a panic.
         pub struct RecipesPlaybook<T> {
             inner: T,
         }
@@ -845,7 +859,10 @@ pub mod playbooks {
                 arguments: &'a str,
             ) -> ::toolc_runtime::BoxFuture<
                 'a,
-                ::toolc_runtime::__private::serde_json::Value,
+                ::std::result::Result<
+                    ::toolc_runtime::__private::serde_json::Value,
+                    ::toolc_runtime::ToolError,
+                >,
             > {
                 ::std::boxed::Box::pin(async move {
                     match play {
@@ -859,7 +876,11 @@ pub mod playbooks {
                                 )
                                 .await
                         }
-                        _ => ::toolc_runtime::unknown_play(play),
+                        _ => {
+                            ::std::result::Result::Err(
+                                ::toolc_runtime::unknown_play(play),
+                            )
+                        }
                     }
                 })
             }
@@ -908,6 +929,8 @@ pub mod playbooks {
                     timeout_ms: ::std::option::Option::None,
                 },
                 annotations: "{}",
+                icons: ::std::option::Option::None,
+                meta: ::std::option::Option::None,
             },
         ];
     }
@@ -929,17 +952,18 @@ pub mod agents {
             super::playbooks::recipes::RecipesPlaybook::new(recipes),
         );
         ::toolc_runtime::Agent::new(
-            "assistant",
-            "The meeting assistant",
-            ::std::vec![
-                ::toolc_runtime::Capability { name : "meetings", description :
-                "Meeting management", manual :
-                ::std::option::Option::Some("Use list_meetings to see the day's schedule, and slug_and_span to name a meeting's notes."),
-                toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
-                meetings)), playbook :
-                ::std::option::Option::Some(::std::sync::Arc::clone(& recipes)), }
-            ],
-        )
+                "assistant",
+                "The meeting assistant",
+                ::std::vec![
+                    ::toolc_runtime::Capability { name : "meetings", description :
+                    "Meeting management", manual :
+                    ::std::option::Option::Some("Use list_meetings to see the day's schedule, and slug_and_span to name a meeting's notes."),
+                    toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
+                    meetings)), playbook :
+                    ::std::option::Option::Some(::std::sync::Arc::clone(& recipes)), }
+                ],
+            )
+            .expect("toolc checked that the agent's tool and play names are unique")
     }
     /// Agent `support-desk`: Answers customers about their tickets and orders.
     pub fn support_desk(
@@ -953,21 +977,22 @@ pub mod agents {
             super::toolboxes::orders::OrdersToolbox::new(orders),
         );
         ::toolc_runtime::Agent::new(
-            "support-desk",
-            "Answers customers about their tickets and orders.",
-            ::std::vec![
-                ::toolc_runtime::Capability { name : "support", description :
-                "Support ticket triage", manual :
-                ::std::option::Option::Some("You help the support team work their queue.\n\n- Call list_tickets with the customer's id before you answer\n  anything about their tickets.\n- Only call update_ticket when the customer or an agent asked for\n  the change; say what you changed.\n"),
-                toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
-                support)), playbook : ::std::option::Option::None, },
-                ::toolc_runtime::Capability { name : "orders", description :
-                "Order status", manual :
-                ::std::option::Option::Some("Use lookup_order when a customer asks where an order is."),
-                toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(& orders)),
-                playbook : ::std::option::Option::None, }
-            ],
-        )
+                "support-desk",
+                "Answers customers about their tickets and orders.",
+                ::std::vec![
+                    ::toolc_runtime::Capability { name : "support", description :
+                    "Support ticket triage", manual :
+                    ::std::option::Option::Some("You help the support team work their queue.\n\n- Call list_tickets with the customer's id before you answer\n  anything about their tickets.\n- Only call update_ticket when the customer or an agent asked for\n  the change; say what you changed.\n"),
+                    toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
+                    support)), playbook : ::std::option::Option::None, },
+                    ::toolc_runtime::Capability { name : "orders", description :
+                    "Order status", manual :
+                    ::std::option::Option::Some("Use lookup_order when a customer asks where an order is."),
+                    toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
+                    orders)), playbook : ::std::option::Option::None, }
+                ],
+            )
+            .expect("toolc checked that the agent's tool and play names are unique")
     }
 }
 /// Validation tables the dispatchers check arguments and results against.

@@ -120,6 +120,8 @@ const fn descriptor(parameters: &'static Schema, validate_returns: bool) -> Tool
         deprecated: false,
         policy: Policy::NONE,
         annotations: "{}",
+        icons: None,
+        meta: None,
     }
 }
 

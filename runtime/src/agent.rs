@@ -3,14 +3,18 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde_json::Value;
 
 use crate::context::CallContext;
-use crate::descriptor::ToolDescriptor;
-use crate::dispatch::{Playbook, Toolbox};
+use crate::descriptor::{OperationKind, ToolDescriptor};
+use crate::dispatch::{Playbook, Toolbox, error_envelope};
 use crate::errors::ToolError;
-use crate::result::ToolResult;
+use crate::registered::{Registered, RegisteredTool};
+use crate::result::{Metadata, ToolResult};
+use crate::schema::SchemaError;
+use crate::search::{SearchHit, Searcher};
 
 /// A toolbox and/or playbook with the manual that explains them to the model.
 #[derive(Clone)]
@@ -37,59 +41,219 @@ impl fmt::Debug for Capability {
     }
 }
 
+/// What serves a name.
 #[derive(Clone, Copy)]
 enum Target {
     Tool(usize),
     Play(usize),
+    Registered(usize),
 }
 
-/// The set of capabilities one model sees, callable by tool or play name.
+/// Where a name came from, for collision messages.
+struct Origin {
+    target: Target,
+    /// The toolbox or playbook instance (the address of its data, only compared), so that
+    /// one shared by two capabilities is not a collision with itself; 0 for none.
+    instance: usize,
+    what: String,
+}
+
+/// The address of the value behind `arc`, to tell instances apart.
+fn instance_of<T: ?Sized>(arc: &Arc<T>) -> usize {
+    Arc::as_ptr(arc).cast::<()>() as usize
+}
+
+/// Why an agent could not be built, or a tool not registered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AgentError {
+    /// Two tools or plays of the agent share a name (an agent serves each name once).
+    NameTaken {
+        /// The name.
+        name: String,
+        /// What already has it, e.g. `tool 'x' of toolbox 'support' (capability 'support')`.
+        existing: String,
+        /// What wanted it too.
+        new: String,
+    },
+    /// A registered tool's name is empty, too long or has characters providers refuse.
+    InvalidName {
+        /// The name given.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A registered tool's schema uses something the runtime's validator does not support,
+    /// or is not a JSON Schema.
+    Schema {
+        /// The tool.
+        tool: String,
+        /// `"parameters"` or `"returns"`.
+        which: &'static str,
+        /// The keyword, where, and why.
+        error: SchemaError,
+    },
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentError::NameTaken {
+                name,
+                existing,
+                new,
+            } => write!(
+                f,
+                "{new} cannot be added: {existing} already has the name '{name}'; an agent serves \
+                 each name once, so rename one of them"
+            ),
+            AgentError::InvalidName { name, reason } => {
+                write!(f, "cannot register a tool named {name:?}: {reason}")
+            }
+            AgentError::Schema { tool, which, error } => {
+                write!(
+                    f,
+                    "cannot register tool '{tool}': its {which} schema {error}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+/// The set of capabilities one model sees, callable by tool or play name, plus the tools the
+/// host registered at run time.
 pub struct Agent {
     name: &'static str,
     description: &'static str,
     capabilities: Vec<Capability>,
-    by_name: HashMap<&'static str, (Target, &'static ToolDescriptor)>,
+    registered: Vec<Registered>,
+    by_name: HashMap<&'static str, (Origin, &'static ToolDescriptor)>,
     order: Vec<&'static ToolDescriptor>,
+    searcher: Searcher,
 }
 
 impl Agent {
-    /// An agent over `capabilities`. Names are resolved once: a tool wins over a play of the
-    /// same name, and an earlier capability over a later one (the compiler rejects both
-    /// collisions, so this only matters for hand-built agents).
+    /// An agent over `capabilities`: every tool, then every play, in capability order.
+    ///
+    /// Two tools or plays of one name are an error ([`AgentError::NameTaken`]), whether in one
+    /// capability or two, tool against play or tool against tool; the same toolbox or playbook
+    /// instance (one `Arc`) bound by two capabilities is served once.
     pub fn new(
         name: &'static str,
         description: &'static str,
         capabilities: Vec<Capability>,
-    ) -> Agent {
-        let mut by_name = HashMap::new();
-        let mut order = Vec::new();
+    ) -> Result<Agent, AgentError> {
+        let mut agent = Agent {
+            name,
+            description,
+            capabilities: Vec::new(),
+            registered: Vec::new(),
+            by_name: HashMap::new(),
+            order: Vec::new(),
+            searcher: Searcher::default(),
+        };
         for (i, cap) in capabilities.iter().enumerate() {
             if let Some(tb) = &cap.toolbox {
+                let instance = instance_of(tb);
                 for d in tb.descriptors() {
-                    if !by_name.contains_key(d.name) {
-                        by_name.insert(d.name, (Target::Tool(i), d));
-                        order.push(d);
-                    }
+                    let what = format!(
+                        "tool '{}' of toolbox '{}' (capability '{}')",
+                        d.name,
+                        tb.name(),
+                        cap.name
+                    );
+                    agent.claim(d, Target::Tool(i), instance, what)?;
                 }
             }
         }
         for (i, cap) in capabilities.iter().enumerate() {
             if let Some(pb) = &cap.playbook {
+                let instance = instance_of(pb);
                 for d in pb.descriptors() {
-                    if !by_name.contains_key(d.name) {
-                        by_name.insert(d.name, (Target::Play(i), d));
-                        order.push(d);
-                    }
+                    let what = format!(
+                        "play '{}' of playbook '{}' (capability '{}')",
+                        d.name,
+                        pb.name(),
+                        cap.name
+                    );
+                    agent.claim(d, Target::Play(i), instance, what)?;
                 }
             }
         }
-        Agent {
-            name,
-            description,
-            capabilities,
-            by_name,
-            order,
+        agent.capabilities = capabilities;
+        Ok(agent)
+    }
+
+    /// Adds `d` under its name, unless the same instance already serves it.
+    fn claim(
+        &mut self,
+        d: &'static ToolDescriptor,
+        target: Target,
+        instance: usize,
+        what: String,
+    ) -> Result<(), AgentError> {
+        if let Some((existing, _)) = self.by_name.get(d.name) {
+            let same_instance = instance != 0
+                && existing.instance == instance
+                && std::mem::discriminant(&existing.target) == std::mem::discriminant(&target);
+            if same_instance {
+                return Ok(());
+            }
+            return Err(AgentError::NameTaken {
+                name: d.name.to_owned(),
+                existing: existing.what.clone(),
+                new: what,
+            });
         }
+        self.by_name.insert(
+            d.name,
+            (
+                Origin {
+                    target,
+                    instance,
+                    what,
+                },
+                d,
+            ),
+        );
+        self.order.push(d);
+        Ok(())
+    }
+
+    /// Adds a tool the host made at run time (a plugin, a tool of another MCP server): it is
+    /// listed after the agent's own tools and plays and called through the same contract
+    /// (its parameters validated against the schema compiled here, its policies, timeout,
+    /// panic containment and tracing).
+    ///
+    /// Fails, adding nothing, when the name is taken by any tool or play of the agent (never
+    /// shadowing), when the name is not one providers accept, or when a schema uses something
+    /// the validator does not support ([`AgentError::Schema`] names the keyword and where).
+    pub fn register(&mut self, tool: RegisteredTool) -> Result<(), AgentError> {
+        if let Some((existing, _)) = self.by_name.get(tool.name()) {
+            return Err(AgentError::NameTaken {
+                name: tool.name().to_owned(),
+                existing: existing.what.clone(),
+                new: format!("registered tool '{}'", tool.name()),
+            });
+        }
+        let registered = tool.build()?;
+        let d = registered.descriptor();
+        let what = format!("registered tool '{}'", d.name);
+        let index = self.registered.len();
+        self.claim(d, Target::Registered(index), 0, what)?;
+        self.registered.push(registered);
+        self.searcher.invalidate();
+        Ok(())
+    }
+
+    /// Uses a search index built at compile time for the agent's own tools (what generated
+    /// agent constructors pass). An index that does not fit them is ignored.
+    #[doc(hidden)]
+    pub fn with_search_index(mut self, index: &'static toolc_search::IndexRef<'static>) -> Agent {
+        self.searcher.set_prebuilt(index);
+        self
     }
 
     /// The agent's name.
@@ -107,7 +271,8 @@ impl Agent {
         &self.capabilities
     }
 
-    /// Every tool, then every play, in capability order, each name once.
+    /// Every tool, then every play, in capability order, then the registered tools in the
+    /// order they were registered.
     pub fn tools(&self) -> Vec<&'static ToolDescriptor> {
         self.order.clone()
     }
@@ -129,30 +294,78 @@ impl Agent {
         manuals.join("\n\n")
     }
 
-    /// Calls the tool or play called `name`. A play answers `Ok` with its value or its error
-    /// envelope; an unknown name fails with `unknown_tool`.
+    /// The `k` tools and plays that best match `query`, best first, each with its score
+    /// (BM25 over name, title, description and parameter names and descriptions; see
+    /// [`crate::search`]). Names split at `_`, `-` and camelCase humps, and words are folded
+    /// to their stems, so "list meetings" finds `listMeetings`. An empty or wordless query
+    /// finds nothing.
+    pub fn search_tools(&self, query: &str, k: usize) -> Vec<SearchHit> {
+        self.searcher.search(&self.order, query, k)
+    }
+
+    /// The typed outcome of calling `name`: the descriptor it named, if any, and the result.
+    async fn dispatch(
+        &self,
+        name: &str,
+        arguments: &str,
+        ctx: &CallContext,
+    ) -> (Option<&'static ToolDescriptor>, Result<Value, ToolError>) {
+        let Some((origin, desc)) = self.by_name.get(name) else {
+            return (None, Err(ToolError::unknown_tool(name)));
+        };
+        let result = match origin.target {
+            Target::Tool(i) => match &self.capabilities[i].toolbox {
+                Some(tb) => tb.call(name, arguments, ctx).await,
+                None => Err(ToolError::unknown_tool(name)),
+            },
+            Target::Play(i) => match &self.capabilities[i].playbook {
+                Some(pb) => pb.call(name, arguments).await,
+                None => Err(ToolError::unknown_tool(name)),
+            },
+            Target::Registered(i) => self.registered[i].call(arguments, ctx).await,
+        };
+        (Some(*desc), result)
+    }
+
+    /// Calls the tool or play called `name`. A tool's failure is `Err`; a play answers `Ok`
+    /// with its value or its error envelope `{ "error", "kind" }` (plays never fail past the
+    /// playbook); an unknown name fails with `unknown_tool`.
+    ///
+    /// [`Agent::call_result`] tells a play's failure apart without looking at the JSON.
     pub async fn call(
         &self,
         name: &str,
         arguments: &str,
         ctx: &CallContext,
     ) -> Result<Value, ToolError> {
-        match self.by_name.get(name) {
-            Some((Target::Tool(i), _)) => match &self.capabilities[*i].toolbox {
-                Some(tb) => tb.call(name, arguments, ctx).await,
-                None => Err(ToolError::unknown_tool(name)),
-            },
-            Some((Target::Play(i), _)) => match &self.capabilities[*i].playbook {
-                Some(pb) => Ok(pb.call(name, arguments).await),
-                None => Err(ToolError::unknown_tool(name)),
-            },
-            None => Err(ToolError::unknown_tool(name)),
+        match self.dispatch(name, arguments, ctx).await {
+            (Some(desc), Err(error)) if desc.kind == OperationKind::Play => {
+                Ok(error_envelope(&error))
+            }
+            (_, result) => result,
         }
     }
 
-    /// [`Agent::call`] as the envelope the model sees.
+    /// Calls `name` and answers the envelope the model and the host see: `ok: false` for any
+    /// failure, a play's included (decided from the dispatcher's outcome, never from the
+    /// JSON), `terminal` when a terminal tool succeeded, and the metadata: the call id, the
+    /// duration, the attempt, the tool kind and the entries the handler recorded with
+    /// [`ToolContext::set_metadata`](crate::ToolContext::set_metadata).
     pub async fn call_result(&self, name: &str, arguments: &str, ctx: &CallContext) -> ToolResult {
-        ToolResult::from(self.call(name, arguments, ctx).await)
+        let start = Instant::now();
+        let call = ctx.recording();
+        let (desc, outcome) = self.dispatch(name, arguments, &call).await;
+        let elapsed = start.elapsed();
+        let mut result = ToolResult::from(outcome);
+        result.terminal = result.ok && desc.is_some_and(|d| d.terminal);
+        result.metadata = Some(Metadata {
+            call_id: ctx.call_id().to_owned(),
+            tool_kind: desc.map(|d| d.kind),
+            duration_us: u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
+            attempt: ctx.attempt(),
+            entries: call.take_entries(),
+        });
+        result
     }
 }
 
@@ -161,6 +374,7 @@ impl fmt::Debug for Agent {
         f.debug_struct("Agent")
             .field("name", &self.name)
             .field("capabilities", &self.capabilities)
+            .field("registered", &self.registered.len())
             .finish()
     }
 }

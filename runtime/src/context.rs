@@ -2,9 +2,12 @@
 
 use std::any::Any;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value};
 
 use crate::errors::{ErrorKind, ToolError};
+use crate::store::PolicyStore;
 
 /// How strongly a caller is authenticated. Ordered: `None < User < Admin`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -32,6 +35,30 @@ impl AuthLevel {
 impl fmt::Display for AuthLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for AuthLevel {
+    type Err = String;
+
+    /// Reads the manifest spelling: `none`, `user` or `admin`.
+    fn from_str(text: &str) -> Result<AuthLevel, String> {
+        match text {
+            "none" => Ok(AuthLevel::None),
+            "user" => Ok(AuthLevel::User),
+            "admin" => Ok(AuthLevel::Admin),
+            other => Err(format!(
+                "an auth level is none, user or admin, not '{}'",
+                crate::errors::Truncated(other)
+            )),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for AuthLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<AuthLevel, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -99,13 +126,21 @@ impl Default for Caller {
     }
 }
 
-/// Everything the host knows about one call: its id, the caller and the bound scope.
+/// Where a handler's metadata entries go during one call: made by the agent per call, shared
+/// by the clones of that call's context.
+type Entries = Arc<Mutex<Map<String, Value>>>;
+
+/// Everything the host knows about one call: its id, the caller, the bound scope, which
+/// attempt it is, and the policy store its rate limits are kept in (if not the toolbox's own).
 #[derive(Clone)]
 pub struct CallContext {
     call_id: String,
     caller: Caller,
     scope: Option<Arc<dyn Any + Send + Sync>>,
     scope_type: Option<&'static str>,
+    attempt: u32,
+    entries: Option<Entries>,
+    store: Option<Arc<dyn PolicyStore>>,
 }
 
 impl CallContext {
@@ -116,6 +151,53 @@ impl CallContext {
             caller: Caller::anonymous(),
             scope: None,
             scope_type: None,
+            attempt: 1,
+            entries: None,
+            store: None,
+        }
+    }
+
+    /// Says which attempt at the same call this is (1, the default, for the first; 0 reads as
+    /// 1). A host that retries a `retryable` failure counts up; the result's metadata reports
+    /// it.
+    pub fn with_attempt(mut self, attempt: u32) -> CallContext {
+        self.attempt = attempt.max(1);
+        self
+    }
+
+    /// Which attempt at this call it is (1 for the first).
+    pub fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// Records `key: value` in the metadata of the call's [`ToolResult`](crate::ToolResult)
+    /// (a later entry of the same key replaces the earlier). Returns `false`, recording
+    /// nothing, when no agent is recording this call: outside
+    /// [`Agent::call_result`](crate::Agent::call_result) or the MCP server.
+    pub fn set_metadata(&self, key: impl Into<String>, value: impl Into<Value>) -> bool {
+        let Some(entries) = &self.entries else {
+            return false;
+        };
+        let mut map = entries.lock().unwrap_or_else(|p| p.into_inner());
+        map.insert(key.into(), value.into());
+        true
+    }
+
+    /// A copy of this context that records the handler's metadata entries apart from any
+    /// other call's.
+    pub(crate) fn recording(&self) -> CallContext {
+        let mut ctx = self.clone();
+        ctx.entries = Some(Arc::default());
+        ctx
+    }
+
+    /// The entries recorded so far, taken out.
+    pub(crate) fn take_entries(&self) -> Map<String, Value> {
+        match &self.entries {
+            Some(entries) => {
+                std::mem::take(&mut *entries.lock().unwrap_or_else(|p| p.into_inner()))
+            }
+            None => Map::new(),
         }
     }
 
@@ -139,9 +221,22 @@ impl CallContext {
         self
     }
 
+    /// Keeps this call's policy state (its rate-limit allowance) in `store` instead of the
+    /// toolbox's own in-memory [`Guard`](crate::Guard): calls that share a store share their
+    /// allowances, across toolbox instances and, with a shared backend, across processes.
+    pub fn with_store(mut self, store: Arc<dyn PolicyStore>) -> CallContext {
+        self.store = Some(store);
+        self
+    }
+
     /// The call id.
     pub fn call_id(&self) -> &str {
         &self.call_id
+    }
+
+    /// The policy store bound to this call, if any.
+    pub fn store(&self) -> Option<&Arc<dyn PolicyStore>> {
+        self.store.as_ref()
     }
 
     /// The caller.
@@ -171,6 +266,8 @@ impl fmt::Debug for CallContext {
             .field("call_id", &self.call_id)
             .field("caller", &self.caller)
             .field("scope", &self.scope_type)
+            .field("attempt", &self.attempt)
+            .field("store", &self.store.as_ref().map(|s| s.describe()))
             .finish()
     }
 }
@@ -239,6 +336,12 @@ impl<'a, S: Any> ToolContext<'a, S> {
     /// The whole call context.
     pub fn call(&self) -> &'a CallContext {
         self.call
+    }
+
+    /// Records `key: value` in the metadata of this call's result (see
+    /// [`CallContext::set_metadata`]); `false` when no agent is recording the call.
+    pub fn set_metadata(&self, key: impl Into<String>, value: impl Into<Value>) -> bool {
+        self.call.set_metadata(key, value)
     }
 }
 

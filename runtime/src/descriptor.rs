@@ -6,7 +6,9 @@ use crate::context::AuthLevel;
 use crate::schema::Schema;
 
 /// Whether an operation is a tool (errors are `Err`) or a play (errors are envelopes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Serialized as `"tool"` or `"play"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum OperationKind {
     /// A toolbox tool.
     Tool,
@@ -91,6 +93,20 @@ pub struct ToolDescriptor {
     /// The MCP annotations as JSON object text (`"{}"` when none): `title` and the hints
     /// (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`).
     pub annotations: &'static str,
+    /// The icons MCP lists for the tool (JSON array text), if any.
+    pub icons: Option<&'static str>,
+    /// The tool's MCP `_meta` (JSON object text), if any.
+    pub meta: Option<&'static str>,
+}
+
+impl OperationKind {
+    /// `"tool"` or `"play"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            OperationKind::Tool => "tool",
+            OperationKind::Play => "play",
+        }
+    }
 }
 
 impl ToolDescriptor {

@@ -39,15 +39,23 @@ pub trait Toolbox: Send + Sync {
     ) -> BoxFuture<'a, Result<Value, ToolError>>;
 }
 
-/// A set of plays. Plays never fail past the playbook: every failure is an error envelope
-/// `{ "error": message, "kind": kind }` (see [`error_envelope`], [`unknown_play`]).
+/// A set of plays. Plays never fail past the playbook: every failure (unknown play, invalid
+/// arguments, handler error, panic, output violation) comes back as a value, never a panic.
+///
+/// `call` answers the typed outcome, so the agent tells a failure from a success without
+/// looking at the JSON; where JSON is wanted ([`Agent::call`](crate::Agent::call)) a failure
+/// becomes its [`error_envelope`] `{ "error": message, "kind": kind }`.
 pub trait Playbook: Send + Sync {
     /// The playbook's name.
     fn name(&self) -> &'static str;
     /// Its plays, in manifest order.
     fn descriptors(&self) -> &'static [ToolDescriptor];
-    /// Runs `play` with argument text; the result or an error envelope.
-    fn call<'a>(&'a self, play: &'a str, arguments: &'a str) -> BoxFuture<'a, Value>;
+    /// Runs `play` with argument text: its value, or the failure an envelope is made from.
+    fn call<'a>(
+        &'a self,
+        play: &'a str,
+        arguments: &'a str,
+    ) -> BoxFuture<'a, Result<Value, ToolError>>;
 }
 
 /// The parameters of a tool that takes none: accepts any JSON object (the parameters schema,
@@ -83,13 +91,13 @@ pub fn error_envelope(error: &ToolError) -> Value {
     Value::Object(map)
 }
 
-/// The envelope for a play name that no playbook serves (kind `unknown_tool`).
-pub fn unknown_play(play: &str) -> Value {
-    error_envelope(&ToolError::new(
+/// The failure for a play name that no playbook serves (kind `unknown_tool`).
+pub fn unknown_play(play: &str) -> ToolError {
+    ToolError::new(
         ErrorKind::UnknownTool,
         play,
         format!("unknown play '{}'", Truncated(play)),
-    ))
+    )
 }
 
 fn noun(desc: &ToolDescriptor) -> &'static str {
@@ -102,7 +110,8 @@ fn noun(desc: &ToolDescriptor) -> &'static str {
 /// Runs one tool call through the execution contract.
 ///
 /// In order: a `started` event; the policies (auth level and roles → `forbidden`, rate limit
-/// per caller and tool → `rate_limited` with a retry-after); the arguments parsed
+/// per caller and tool → `rate_limited` with a retry-after, or `unavailable` when the policy
+/// store does not answer); the arguments parsed
 /// ([`parse_arguments`]) and validated against `desc.parameters`, every violation listed
 /// (→ `arguments_invalid`, the handler never runs); the arguments deserialized into `P`; the
 /// handler run, under `timeout_ms` when set (→ `timeout`, the handler's future dropped), a
@@ -128,7 +137,7 @@ where
 {
     let start = Instant::now();
     trace::started(ctx.call_id(), desc.name);
-    let result = match check_policy(desc, guard, ctx) {
+    let result = match check_policy(desc, guard, ctx).await {
         Ok(()) => execute(desc, arguments, handler).await,
         Err(e) => Err(e),
     };
@@ -139,14 +148,15 @@ where
     result
 }
 
-/// Runs one play: like [`run_tool`] without a context or policies, and never failing: every
-/// failure (invalid arguments, handler error, panic, output violation) comes back as an
-/// [`error_envelope`]. Its events carry an empty `call_id`.
+/// Runs one play: like [`run_tool`] without a context or policies. Every failure (invalid
+/// arguments, handler error, panic, output violation) is answered as `Err`, never a panic; the
+/// agent makes the [`error_envelope`] from it where JSON is wanted. Its events carry an empty
+/// `call_id`.
 pub async fn run_play<P, R, F, Fut>(
     desc: &'static ToolDescriptor,
     arguments: &str,
     handler: F,
-) -> Value
+) -> Result<Value, ToolError>
 where
     P: DeserializeOwned,
     R: Serialize,
@@ -155,16 +165,12 @@ where
 {
     let start = Instant::now();
     trace::started("", desc.name);
-    match execute(desc, arguments, handler).await {
-        Ok(value) => {
-            trace::completed("", desc.name, start.elapsed(), &value);
-            value
-        }
-        Err(error) => {
-            trace::failed("", desc.name, start.elapsed(), &error);
-            error_envelope(&error)
-        }
+    let result = execute(desc, arguments, handler).await;
+    match &result {
+        Ok(value) => trace::completed("", desc.name, start.elapsed(), value),
+        Err(error) => trace::failed("", desc.name, start.elapsed(), error),
     }
+    result
 }
 
 async fn execute<P, R, F, Fut>(

@@ -5,7 +5,12 @@ use std::fmt;
 use std::time::Duration;
 
 /// Why a tool or play call failed. The set is closed: every failure has exactly one kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// Serialized as its snake_case name (`"arguments_invalid"`, …).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// No tool or play of that name is served.
     UnknownTool,
@@ -21,6 +26,9 @@ pub enum ErrorKind {
     RateLimited,
     /// The handler did not finish within the tool's `timeout_ms`.
     Timeout,
+    /// A service the policies depend on (the policy store) did not answer; the call was not
+    /// run. See [`ToolError::retry_after`].
+    Unavailable,
     /// The handler panicked; the panic was contained to this call.
     Panicked,
     /// The handler returned its own error; see [`ToolError::handler_error`].
@@ -29,7 +37,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 9] = [
+    pub const ALL: [ErrorKind; 10] = [
         ErrorKind::UnknownTool,
         ErrorKind::ArgumentsInvalid,
         ErrorKind::OutputInvalid,
@@ -37,6 +45,7 @@ impl ErrorKind {
         ErrorKind::ScopeUnavailable,
         ErrorKind::RateLimited,
         ErrorKind::Timeout,
+        ErrorKind::Unavailable,
         ErrorKind::Panicked,
         ErrorKind::Handler,
     ];
@@ -51,6 +60,7 @@ impl ErrorKind {
             ErrorKind::ScopeUnavailable => "scope_unavailable",
             ErrorKind::RateLimited => "rate_limited",
             ErrorKind::Timeout => "timeout",
+            ErrorKind::Unavailable => "unavailable",
             ErrorKind::Panicked => "panicked",
             ErrorKind::Handler => "handler",
         }
@@ -63,10 +73,31 @@ impl ErrorKind {
 
     /// Whether the same call, repeated later, can succeed.
     ///
-    /// Only `rate_limited` (after the retry-after) and `timeout` (a transient slowness) can;
-    /// every other kind fails again for the same arguments and caller.
+    /// Only `rate_limited` (after the retry-after), `timeout` (a transient slowness) and
+    /// `unavailable` (after the retry-after) can; every other kind fails again for the same
+    /// arguments and caller.
     pub const fn retryable(self) -> bool {
-        matches!(self, ErrorKind::RateLimited | ErrorKind::Timeout)
+        matches!(
+            self,
+            ErrorKind::RateLimited | ErrorKind::Timeout | ErrorKind::Unavailable
+        )
+    }
+
+    /// Whether the failure is the call's (`validation`: the model named no tool or sent
+    /// arguments the schema refuses, and can fix the call) or the tool side's (`runtime`: the
+    /// call was well-formed and a policy, the handler, its result or its time budget failed).
+    pub const fn cause_kind(self) -> CauseKind {
+        match self {
+            ErrorKind::UnknownTool | ErrorKind::ArgumentsInvalid => CauseKind::Validation,
+            ErrorKind::OutputInvalid
+            | ErrorKind::Forbidden
+            | ErrorKind::ScopeUnavailable
+            | ErrorKind::RateLimited
+            | ErrorKind::Timeout
+            | ErrorKind::Unavailable
+            | ErrorKind::Panicked
+            | ErrorKind::Handler => CauseKind::Runtime,
+        }
     }
 
     /// A CamelCase name used as `ToolResult::cause.name` when no handler error type applies.
@@ -79,9 +110,39 @@ impl ErrorKind {
             ErrorKind::ScopeUnavailable => "ScopeUnavailable",
             ErrorKind::RateLimited => "RateLimited",
             ErrorKind::Timeout => "Timeout",
+            ErrorKind::Unavailable => "Unavailable",
             ErrorKind::Panicked => "Panicked",
             ErrorKind::Handler => "HandlerError",
         }
+    }
+}
+
+/// The coarse class of a failure, as `ToolResult::cause.kind`: whether the model can fix the
+/// call ([`ErrorKind::cause_kind`] says which kinds are which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CauseKind {
+    /// The call itself was wrong: no such tool, or arguments the parameters schema refuses.
+    /// The handler never ran; a corrected call can succeed.
+    Validation,
+    /// The call was well-formed and failed on the tool's side: a policy, the handler, its
+    /// result, a panic or the time budget.
+    Runtime,
+}
+
+impl CauseKind {
+    /// `"validation"` or `"runtime"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CauseKind::Validation => "validation",
+            CauseKind::Runtime => "runtime",
+        }
+    }
+}
+
+impl fmt::Display for CauseKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -13,6 +13,8 @@
 
 pub mod agent;
 pub mod arguments;
+#[cfg(feature = "mcp-http")]
+pub mod auth;
 pub mod context;
 pub mod descriptor;
 pub mod dispatch;
@@ -20,11 +22,14 @@ pub mod errors;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod policy;
+pub mod registered;
 pub mod result;
 pub mod schema;
+pub mod search;
+pub mod store;
 pub mod trace;
 
-pub use agent::{Agent, Capability};
+pub use agent::{Agent, AgentError, Capability};
 pub use arguments::{MAX_ARGUMENT_DEPTH, parse_arguments};
 pub use context::{AuthLevel, CallContext, Caller, ToolContext};
 pub use descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
@@ -32,10 +37,13 @@ pub use dispatch::{
     BoxFuture, NoParams, Playbook, Toolbox, check_arguments, error_envelope, run_play, run_tool,
     unknown_play,
 };
-pub use errors::{ErrorKind, HandlerError, ToolError, Violation, Violations};
+pub use errors::{CauseKind, ErrorKind, HandlerError, ToolError, Violation, Violations};
 pub use policy::Guard;
-pub use result::{Cause, ToolResult};
-pub use schema::{Additional, Format, Json, Num, Pattern, Schema, Types};
+pub use registered::{RegisteredTool, ToolHandler};
+pub use result::{Cause, Metadata, ToolResult};
+pub use schema::{Additional, Format, Json, Num, Pattern, Schema, SchemaError, Types};
+pub use search::SearchHit;
+pub use store::{MemoryStore, PolicyStore, RateDecision, StoreError};
 pub use trace::{RESULT_PREVIEW_LIMIT, result_preview};
 
 #[doc(hidden)]

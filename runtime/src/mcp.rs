@@ -26,45 +26,61 @@
 //!   annotations as hints.
 //! - `tools/call`: through the agent's dispatch, so the execution contract holds. A result is
 //!   its JSON as text, plus `structuredContent` (the same JSON) when the tool lists an output
-//!   schema. A failure of the contract, and a play's error envelope, is an `isError` result
-//!   whose text is `{"kind", "message", "retryable", …}`, also as `structuredContent` when no
-//!   output schema forbids it. An unknown tool is a protocol error (`-32602`).
+//!   schema. A failure of the contract, a play's included (told from the dispatcher's outcome,
+//!   never from the JSON), is an `isError` result whose text is
+//!   `{"kind", "message", "retryable", …}`, also as `structuredContent` when no output schema
+//!   forbids it. Every result's `_meta` has `toolc/terminal` (a terminal tool succeeded: end
+//!   the turn) and `toolc/metadata` (call id, duration, attempt, tool kind and the handler's
+//!   entries, as in [`ToolResult`]). An unknown tool is a protocol error (`-32602`).
 //!
 //! A panic anywhere in a call (a handler, a hand-written toolbox, the caller hook) fails that
 //! call with kind `panicked`; the server keeps serving.
 //!
+//! Deferred loading ([`McpServer::with_deferred_loading`]) lists only [`SEARCH_TOOL`] and the
+//! pinned tools; the tools a search finds become listed and callable, and the server sends
+//! `notifications/tools/list_changed`.
+//!
 //! Transports: stdio ([`McpServer::serve_stdio`]), any byte stream ([`McpServer::serve`]), and
-//! with the `mcp-http` feature MCP's streamable HTTP on a loopback address
-//! (`McpServer::serve_http`).
+//! with the `mcp-http` feature MCP's streamable HTTP (`McpServer::serve_http_with`): on a
+//! loopback address, or on any address behind an authenticator (`toolc_runtime::auth`).
+//!
+//! Rate limits are kept in each toolbox's own memory unless [`McpServer::with_store`] names a
+//! [`PolicyStore`] (a Redis shared by every replica, say). At most
+//! [`McpServer::with_max_concurrent_calls`] calls of one connection run at once; the next one
+//! fails with `rate_limited` until one finishes.
 
 use std::any::Any;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::Poll;
-use std::time::Duration;
 
 pub use rmcp;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool, ToolAnnotations,
+    Icon, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, ServerNotification, SubscriptionFilter, Tool, ToolAnnotations,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext, SubscriptionSink};
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 #[cfg(feature = "mcp-http")]
 #[path = "mcp_http.rs"]
-mod http;
+pub mod http;
+
+#[cfg(feature = "mcp-http")]
+pub use self::http::HttpConfig;
 
 use crate::agent::Agent;
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};
-use crate::errors::{ErrorKind, ToolError, Truncated, Violation};
+use crate::errors::{ErrorKind, Truncated, Violation};
+use crate::result::{Cause, ToolResult};
+use crate::store::PolicyStore;
 
 /// Serves `agent` over stdin and stdout until the client closes the connection, with every
 /// call made by an anonymous caller. See [`McpServer`] to set the caller.
@@ -100,6 +116,19 @@ impl<'a> McpRequest<'a> {
     pub fn context(&self) -> &'a RequestContext<RoleServer> {
         self.context
     }
+
+    /// Who the HTTP request was authenticated as, when the server has an authenticator
+    /// (`HttpConfig::authenticator`).
+    #[cfg(feature = "mcp-http")]
+    pub fn identity(&self) -> Option<&'a crate::auth::Identity> {
+        self.http_parts()?.extensions.get::<crate::auth::Identity>()
+    }
+
+    /// The HTTP request's parts, when the call came over HTTP.
+    #[cfg(feature = "mcp-http")]
+    pub fn http_parts(&self) -> Option<&'a ::http::request::Parts> {
+        self.context.extensions.get::<::http::request::Parts>()
+    }
 }
 
 impl fmt::Debug for McpRequest<'_> {
@@ -119,17 +148,66 @@ struct Listed {
     desc: &'static ToolDescriptor,
 }
 
+/// The tool a server with deferred loading lists first: it finds the agent's other tools.
+pub const SEARCH_TOOL: &str = "search_tools";
+
+/// How many tools one `search_tools` call answers at most.
+pub const MAX_SEARCH_LIMIT: u64 = 50;
+
+/// Deferred loading, as configured: which tools are listed from the start.
+struct Deferred {
+    /// Indexes into `tools` of the pinned tools.
+    pinned: BTreeSet<usize>,
+    search: Tool,
+    parameters: &'static crate::schema::Schema,
+}
+
+/// What one session of a server with deferred loading has found, and where to say so.
+#[derive(Default)]
+struct Session {
+    found: Mutex<BTreeSet<usize>>,
+    /// `subscriptions/listen` streams (protocol 2026-07-28) that asked for list changes.
+    sinks: Mutex<Vec<SubscriptionSink>>,
+}
+
 /// An MCP server for one [`Agent`]: build it, set the caller hook, then serve.
 ///
-/// Cloning is cheap; clones share the agent (and so its rate limits).
-#[derive(Clone)]
+/// Cloning is cheap; clones share the agent (and so its rate limits) and the policy store. With deferred loading
+/// ([`McpServer::with_deferred_loading`]) each clone, as each HTTP session is, keeps its own
+/// set of found tools.
 pub struct McpServer {
     agent: Arc<Agent>,
     tools: Arc<[Listed]>,
     by_name: Arc<HashMap<&'static str, usize>>,
     caller: Arc<CallerHook>,
     version: String,
+    store: Option<Arc<dyn PolicyStore>>,
+    max_calls: usize,
+    /// The call slots of a byte-stream connection ([`McpServer::serve`]).
+    slots: Arc<tokio::sync::Semaphore>,
+    deferred: Option<Arc<Deferred>>,
+    session: Arc<Session>,
 }
+
+impl Clone for McpServer {
+    fn clone(&self) -> McpServer {
+        McpServer {
+            agent: Arc::clone(&self.agent),
+            tools: Arc::clone(&self.tools),
+            by_name: Arc::clone(&self.by_name),
+            caller: Arc::clone(&self.caller),
+            version: self.version.clone(),
+            deferred: self.deferred.clone(),
+            session: Arc::default(),
+            store: self.store.clone(),
+            max_calls: self.max_calls,
+            slots: Arc::clone(&self.slots),
+        }
+    }
+}
+
+/// The default of [`McpServer::with_max_concurrent_calls`].
+const DEFAULT_MAX_CALLS: usize = 32;
 
 impl McpServer {
     /// A server for `agent`. Every call is made by an anonymous caller until
@@ -153,13 +231,119 @@ impl McpServer {
             agent,
             tools: tools.into(),
             by_name: Arc::new(by_name),
-            caller: Arc::new(|request: &McpRequest<'_>| CallContext::new(request.call_id())),
+            caller: Arc::new(default_context),
             version: env!("CARGO_PKG_VERSION").to_owned(),
+            store: None,
+            max_calls: DEFAULT_MAX_CALLS,
+            slots: Arc::new(tokio::sync::Semaphore::new(DEFAULT_MAX_CALLS)),
+            deferred: None,
+            session: Arc::default(),
         }
     }
 
+    /// Turns on deferred loading: `tools/list` lists only [`SEARCH_TOOL`] and the `pinned`
+    /// tools; a search answers the matching tools' descriptions (name, title, description,
+    /// schemas, score) and makes them listed and callable for the rest of the session, and the
+    /// server then sends `notifications/tools/list_changed` (through `subscriptions/listen`
+    /// under protocol 2026-07-28). A tool not yet found is not callable: calling it is an
+    /// unknown-tool error that says to search first.
+    ///
+    /// Fails when a pinned name is no tool or play of the agent, or when the agent has a tool
+    /// called `search_tools` itself.
+    pub fn with_deferred_loading<I, S>(mut self, pinned: I) -> Result<McpServer, ServeError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        if self.by_name.contains_key(SEARCH_TOOL) {
+            return Err(ServeError(format!(
+                "agent '{}' has a tool named '{SEARCH_TOOL}', the name deferred loading lists its \
+                 search under: rename that tool",
+                self.agent.name()
+            )));
+        }
+        let mut indexes = BTreeSet::new();
+        for name in pinned {
+            let name = name.as_ref();
+            match self.by_name.get(name) {
+                Some(&i) => {
+                    indexes.insert(i);
+                }
+                None => {
+                    return Err(ServeError(format!(
+                        "cannot pin '{}': agent '{}' serves no tool or play of that name",
+                        Truncated(name),
+                        self.agent.name()
+                    )));
+                }
+            }
+        }
+        let input = search_input_schema();
+        let parameters = crate::schema::compile(&input)
+            .map_err(|e| ServeError(format!("the {SEARCH_TOOL} schema does not compile: {e}")))?;
+        let Value::Object(input) = input else {
+            return Err(ServeError(format!(
+                "the {SEARCH_TOOL} schema is not an object"
+            )));
+        };
+        let Value::Object(output) = search_output_schema() else {
+            return Err(ServeError(format!(
+                "the {SEARCH_TOOL} schema is not an object"
+            )));
+        };
+        let search = Tool::new(
+            SEARCH_TOOL,
+            format!(
+                "Search the tools of '{}' by what you need done, in plain words; the tools \
+                 found become callable. Call it before any tool you do not see listed.",
+                self.agent.name()
+            ),
+            Arc::new(input),
+        )
+        .with_raw_output_schema(Arc::new(output))
+        .with_annotations(ToolAnnotations::new().read_only(true).open_world(false));
+        self.deferred = Some(Arc::new(Deferred {
+            pinned: indexes,
+            search,
+            parameters,
+        }));
+        Ok(self)
+    }
+
+    /// Whether tool `i` is listed and callable now.
+    fn visible(&self, i: usize) -> bool {
+        match &self.deferred {
+            None => true,
+            Some(d) => d.pinned.contains(&i) || lock(&self.session.found).contains(&i),
+        }
+    }
+
+    /// Keeps every call's policy state (rate-limit allowances) in `store` rather than in each
+    /// toolbox's memory: replicas that share a store (a `RedisStore`) share their limits. The
+    /// readiness endpoint of the HTTP transport pings it.
+    pub fn with_store(self, store: impl PolicyStore) -> McpServer {
+        self.with_shared_store(Arc::new(store))
+    }
+
+    /// [`McpServer::with_store`] with a store already behind an `Arc`.
+    pub fn with_shared_store(mut self, store: Arc<dyn PolicyStore>) -> McpServer {
+        self.store = Some(store);
+        self
+    }
+
+    /// How many calls of one connection may run at once (default 32, at least 1): of one
+    /// stdio stream, one MCP session over HTTP, or one HTTP connection for requests outside a
+    /// session. A call beyond it fails at once with `rate_limited` (retryable).
+    pub fn with_max_concurrent_calls(mut self, max: usize) -> McpServer {
+        self.max_calls = max.clamp(1, tokio::sync::Semaphore::MAX_PERMITS);
+        self.slots = Arc::new(tokio::sync::Semaphore::new(self.max_calls));
+        self
+    }
+
     /// Sets the hook that makes each call's context: its caller (id, auth level, roles) and
-    /// scope. It runs once per `tools/call`, before the policies are checked.
+    /// scope. It runs once per `tools/call`, before the policies are checked. Without one,
+    /// the caller is the authenticated identity's (over HTTP with an authenticator), else
+    /// anonymous.
     pub fn with_caller<F>(mut self, hook: F) -> McpServer
     where
         F: Fn(&McpRequest<'_>) -> CallContext + Send + Sync + 'static,
@@ -179,9 +363,20 @@ impl McpServer {
         &self.agent
     }
 
-    /// The tools as `tools/list` lists them.
+    /// The tools as `tools/list` lists them now: every tool and play, or with deferred
+    /// loading [`SEARCH_TOOL`], the pinned tools and those found so far.
     pub fn tools(&self) -> Vec<Tool> {
-        self.tools.iter().map(|l| l.tool.clone()).collect()
+        let search = self.deferred.as_ref().map(|d| d.search.clone());
+        search
+            .into_iter()
+            .chain(
+                self.tools
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| self.visible(*i))
+                    .map(|(_, l)| l.tool.clone()),
+            )
+            .collect()
     }
 
     /// Serves over stdin and stdout until the client closes the connection.
@@ -196,11 +391,13 @@ impl McpServer {
     /// A client that closes the stream, even before it starts a session, ends serving with
     /// `Ok`. A session that cannot start (its first message is neither `initialize`, `ping`,
     /// `server/discover` nor a request carrying 2026-07-28 metadata) is an error.
-    pub async fn serve<R, W>(self, reader: R, writer: W) -> Result<(), ServeError>
+    pub async fn serve<R, W>(mut self, reader: R, writer: W) -> Result<(), ServeError>
     where
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
+        // This connection's own call slots.
+        self.slots = Arc::new(tokio::sync::Semaphore::new(self.max_calls));
         let running = match ServiceExt::serve(self, (reader, writer)).await {
             Ok(running) => running,
             // The client left before a session began (or after only `server/discover`).
@@ -221,9 +418,24 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let name = request.name.as_ref();
-        let Some(listed) = self.by_name.get(name).map(|&i| &self.tools[i]) else {
+        if let Some(deferred) = &self.deferred
+            && name == SEARCH_TOOL
+        {
+            return Ok(self.search(deferred, &request, context).await);
+        }
+        let Some(&index) = self.by_name.get(name) else {
             return Err(unknown_tool(name));
         };
+        if !self.visible(index) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "tool '{}' is not loaded: call {SEARCH_TOOL} with what it does to load it",
+                    Truncated(name)
+                ),
+                Some(json!({ "kind": ErrorKind::UnknownTool.as_str() })),
+            ));
+        }
+        let listed = &self.tools[index];
         let arguments = match &request.arguments {
             Some(map) => serde_json::to_string(map).map_err(|e| {
                 ErrorData::invalid_params(format!("the arguments are not JSON: {e}"), None)
@@ -236,8 +448,19 @@ impl McpServer {
             call_id: &call_id,
             context,
         };
+        let slots = self.slots_of(context);
+        let Ok(_permit) = slots.try_acquire_owned() else {
+            let message = format!(
+                "too many calls at once on this connection: at most {} run concurrently; retry '{}' when one finishes",
+                self.max_calls, listed.desc.name
+            );
+            return Ok(error_result(listed, ErrorKind::RateLimited, &message, None));
+        };
         let ctx = match catch_unwind(AssertUnwindSafe(|| (self.caller)(&info))) {
-            Ok(ctx) => ctx,
+            Ok(ctx) => match (&self.store, ctx.store()) {
+                (Some(store), None) => ctx.with_store(Arc::clone(store)),
+                _ => ctx,
+            },
             Err(payload) => {
                 let message = format!(
                     "the MCP caller hook panicked on tool '{}': {}",
@@ -247,7 +470,7 @@ impl McpServer {
                 return Ok(error_result(listed, ErrorKind::Panicked, &message, None));
             }
         };
-        let call = catch_panic(self.agent.call(listed.desc.name, &arguments, &ctx));
+        let call = catch_panic(self.agent.call_result(listed.desc.name, &arguments, &ctx));
         let outcome = match context.ct.run_until_cancelled(call).await {
             Some(outcome) => outcome,
             None => {
@@ -258,10 +481,8 @@ impl McpServer {
                 ));
             }
         };
-        Ok(match outcome {
-            Ok(Ok(value)) => success_result(listed, value),
-            Ok(Err(e)) if e.kind() == ErrorKind::UnknownTool => return Err(unknown_tool(name)),
-            Ok(Err(e)) => error_result(listed, e.kind(), e.message(), Some(&e)),
+        let result = match outcome {
+            Ok(result) => result,
             Err(payload) => {
                 let message = format!(
                     "{} '{}' panicked: {}",
@@ -269,10 +490,151 @@ impl McpServer {
                     listed.desc.name,
                     panic_text(&*payload)
                 );
-                error_result(listed, ErrorKind::Panicked, &message, None)
+                return Ok(error_result(listed, ErrorKind::Panicked, &message, None));
             }
-        })
+        };
+        if result.cause.as_ref().map(|c| c.code) == Some(ErrorKind::UnknownTool) {
+            return Err(unknown_tool(name));
+        }
+        Ok(mcp_result(listed, result))
     }
+}
+
+impl McpServer {
+    /// The call slots of the connection `context` came from.
+    fn slots_of(&self, context: &RequestContext<RoleServer>) -> Arc<tokio::sync::Semaphore> {
+        #[cfg(feature = "mcp-http")]
+        if let Some(slots) = context
+            .extensions
+            .get::<::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<self::http::CallSlots>())
+        {
+            return Arc::clone(&slots.0);
+        }
+        let _ = context;
+        Arc::clone(&self.slots)
+    }
+
+    /// One `search_tools` call: the best matches, each made listed and callable.
+    async fn search(
+        &self,
+        deferred: &Deferred,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+        let violations = deferred.parameters.validate(&arguments);
+        if !violations.is_empty() {
+            let message = format!(
+                "tool '{SEARCH_TOOL}' arguments are invalid: {}",
+                crate::errors::Violations(violations.clone())
+            );
+            let payload = error_payload(ErrorKind::ArgumentsInvalid, &message, &violations, None);
+            return CallToolResult::error(vec![ContentBlock::text(payload.to_string())]);
+        }
+        let query = arguments["query"].as_str().unwrap_or_default();
+        let limit = arguments
+            .get("limit")
+            .and_then(Value::as_u64)
+            .unwrap_or(5)
+            .clamp(1, MAX_SEARCH_LIMIT);
+        let hits = self
+            .agent
+            .search_tools(query, usize::try_from(limit).unwrap_or(5));
+        let mut found = Vec::new();
+        let mut newly = false;
+        for hit in hits {
+            let Some(&i) = self.by_name.get(hit.tool.name) else {
+                continue;
+            };
+            if !self.visible(i) {
+                lock(&self.session.found).insert(i);
+                newly = true;
+            }
+            let mut tool = match serde_json::to_value(&self.tools[i].tool) {
+                Ok(Value::Object(tool)) => tool,
+                _ => Map::new(),
+            };
+            tool.insert("score".into(), json!(hit.score));
+            found.push(Value::Object(tool));
+        }
+        if newly {
+            self.announce_list_changed(context).await;
+        }
+        CallToolResult::structured(json!({ "tools": found }))
+    }
+
+    /// Sends `notifications/tools/list_changed`: on the session (protocol 2025-11-25 and
+    /// before), or on each `subscriptions/listen` stream that asked for it (2026-07-28). A
+    /// client that left is not an error.
+    async fn announce_list_changed(&self, context: &RequestContext<RoleServer>) {
+        let per_request = context
+            .protocol_version()
+            .is_some_and(|v| !v.has_initialize());
+        if !per_request {
+            let _ = context.peer.notify_tool_list_changed().await;
+            return;
+        }
+        let sinks: Vec<SubscriptionSink> = lock(&self.session.sinks).clone();
+        for sink in sinks {
+            let notification = ServerNotification::ToolListChangedNotification(Default::default());
+            if sink.send(notification).await.is_err() {
+                lock(&self.session.sinks).retain(|s| s.id() != sink.id());
+            }
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The parameters of [`SEARCH_TOOL`].
+fn search_input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "query": {
+                "type": "string",
+                "minLength": 1,
+                "description": "What you need a tool for, in plain words (e.g. \"refund an order\")."
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_SEARCH_LIMIT,
+                "description": "How many tools to answer at most (default 5)."
+            }
+        },
+        "required": ["query"],
+        "additionalProperties": false
+    })
+}
+
+/// The result of [`SEARCH_TOOL`]: the tools found, as `tools/list` would list them, each with
+/// its score.
+fn search_output_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "tools": {
+                "type": "array",
+                "description": "Best first: each tool as tools/list lists it, plus its score.",
+                "items": {"type": "object"}
+            }
+        },
+        "required": ["tools"]
+    })
+}
+
+/// The context of a call when no hook is set: the authenticated caller, else anonymous.
+fn default_context(request: &McpRequest<'_>) -> CallContext {
+    let ctx = CallContext::new(request.call_id());
+    #[cfg(feature = "mcp-http")]
+    if let Some(identity) = request.identity() {
+        return ctx.with_caller(identity.caller.clone());
+    }
+    ctx
 }
 
 impl fmt::Debug for McpServer {
@@ -281,6 +643,8 @@ impl fmt::Debug for McpServer {
             .field("agent", &self.agent.name())
             .field("tools", &self.tools.len())
             .field("version", &self.version)
+            .field("store", &self.store.as_ref().map(|s| s.describe()))
+            .field("max_concurrent_calls", &self.max_calls)
             .finish()
     }
 }
@@ -292,8 +656,15 @@ impl ServerHandler for McpServer {
         if !description.is_empty() {
             server.description = Some(description.to_owned());
         }
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(server);
+        let capabilities = if self.deferred.is_some() {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
+        let mut info = ServerConfig::new(capabilities).with_server_info(server);
         let instructions = self.agent.instructions();
         if !instructions.is_empty() {
             info = info.with_instructions(instructions);
@@ -310,7 +681,31 @@ impl ServerHandler for McpServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.by_name.get(name).map(|&i| self.tools[i].tool.clone())
+        if let Some(d) = &self.deferred
+            && name == SEARCH_TOOL
+        {
+            return Some(d.search.clone());
+        }
+        let i = *self.by_name.get(name)?;
+        self.visible(i).then(|| self.tools[i].tool.clone())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.deferred
+            .as_ref()
+            .map(|_| SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let sink = context.sink().clone();
+        let id = sink.id().clone();
+        lock(&self.session.sinks).push(sink);
+        context.cancelled().await;
+        lock(&self.session.sinks).retain(|s| *s.id() != id);
+        Ok(())
     }
 
     async fn call_tool(
@@ -324,8 +719,9 @@ impl ServerHandler for McpServer {
     }
 }
 
-/// Why serving ended with an error: the session never started (the first message was no
-/// `initialize`, or the transport failed), or its task failed.
+/// Why serving ended with an error (the session never started: the first message was no
+/// `initialize`, or the transport failed; or its task failed), or why the server could not be
+/// configured as asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServeError(String);
 
@@ -338,8 +734,8 @@ impl fmt::Display for ServeError {
 impl std::error::Error for ServeError {}
 
 /// The MCP `Tool` of a descriptor, as the compiler made it: name, title, description, input
-/// schema, output schema (listed only for a plain-object result that the runtime validates)
-/// and annotations. Nothing is recomputed here: `toolc dump --dialect mcp` lists the same.
+/// schema, output schema (listed only for a result that is always an object and that the
+/// runtime validates), annotations, icons and `_meta`. Nothing is recomputed here: `toolc dump --dialect mcp` lists the same.
 pub fn mcp_tool(desc: &ToolDescriptor) -> Tool {
     let object = |v: Value| match v {
         Value::Object(m) => Some(m),
@@ -358,15 +754,45 @@ pub fn mcp_tool(desc: &ToolDescriptor) -> Tool {
     {
         tool = tool.with_annotations(annotations);
     }
+    tool.icons = desc
+        .icons
+        .and_then(|text| serde_json::from_str::<Vec<Icon>>(text).ok());
+    tool.meta = desc
+        .meta
+        .and_then(|text| serde_json::from_str::<Map<String, Value>>(text).ok())
+        .map(MetaObject);
     tool
 }
 
-/// A successful call: the JSON as text, and as `structuredContent` when an output schema is
-/// listed. A play's error envelope becomes an error result.
-fn success_result(listed: &Listed, value: Value) -> CallToolResult {
-    if let Some((kind, message)) = play_failure(listed.desc, &value) {
-        return error_result(listed, kind, &message, None);
+/// The MCP result of a call's [`ToolResult`]: decided by its `ok`, never by the JSON's shape
+/// (a play whose `returns` accepts `{"error", "kind"}` still fails as `isError`). `_meta`
+/// carries `toolc/terminal` and `toolc/metadata` (call id, duration, attempt, tool kind, the
+/// handler's entries).
+fn mcp_result(listed: &Listed, result: ToolResult) -> CallToolResult {
+    let mut meta = Map::new();
+    meta.insert("toolc/terminal".into(), Value::Bool(result.terminal));
+    if let Some(metadata) = &result.metadata
+        && let Ok(value) = serde_json::to_value(metadata)
+    {
+        meta.insert("toolc/metadata".into(), value);
     }
+    let mut out = match (&result.cause, result.ok) {
+        (None, true) => success_result(listed, result.value.unwrap_or(Value::Null)),
+        (cause, _) => {
+            let message = result.error.as_deref().unwrap_or("the call failed");
+            match cause {
+                Some(c) => error_result(listed, c.code, message, Some(c)),
+                None => error_result(listed, ErrorKind::Handler, message, None),
+            }
+        }
+    };
+    out.meta = Some(MetaObject(meta));
+    out
+}
+
+/// A successful call: the JSON as text, and as `structuredContent` when an output schema is
+/// listed.
+fn success_result(listed: &Listed, value: Value) -> CallToolResult {
     if listed.tool.output_schema.is_none() {
         return CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
     }
@@ -382,34 +808,19 @@ fn success_result(listed: &Listed, value: Value) -> CallToolResult {
     error_result(listed, ErrorKind::OutputInvalid, &message, None)
 }
 
-/// `Some((kind, message))` when a play answered with its error envelope
-/// `{"error": message, "kind": kind}` rather than a value its returns schema accepts.
-fn play_failure(desc: &ToolDescriptor, value: &Value) -> Option<(ErrorKind, String)> {
-    if desc.kind != OperationKind::Play {
-        return None;
-    }
-    let map = value.as_object().filter(|m| m.len() == 2)?;
-    let message = map.get("error")?.as_str()?;
-    let kind = ErrorKind::from_name(map.get("kind")?.as_str()?)?;
-    if desc.returns.is_some_and(|schema| schema.is_valid(value)) {
-        return None;
-    }
-    Some((kind, message.to_owned()))
-}
-
 /// A failed call: `isError`, the error as JSON text, and the same JSON as `structuredContent`
 /// unless the tool lists an output schema (clients check `structuredContent` against it).
 fn error_result(
     listed: &Listed,
     kind: ErrorKind,
     message: &str,
-    error: Option<&ToolError>,
+    cause: Option<&Cause>,
 ) -> CallToolResult {
     let payload = error_payload(
         kind,
         message,
-        error.map(ToolError::violations).unwrap_or_default(),
-        error.and_then(ToolError::retry_after),
+        cause.map(|c| c.violations.as_slice()).unwrap_or_default(),
+        cause.and_then(|c| c.retry_after_ms),
     );
     let mut result = CallToolResult::error(vec![ContentBlock::text(payload.to_string())]);
     if listed.tool.output_schema.is_none() {
@@ -423,7 +834,7 @@ fn error_payload(
     kind: ErrorKind,
     message: &str,
     violations: &[Violation],
-    retry_after: Option<Duration>,
+    retry_after_ms: Option<u64>,
 ) -> Value {
     let mut payload = json!({
         "kind": kind.as_str(),
@@ -433,8 +844,8 @@ fn error_payload(
     if !violations.is_empty() {
         payload["violations"] = json!(violations);
     }
-    if let Some(after) = retry_after {
-        payload["retry_after_ms"] = json!(u64::try_from(after.as_millis()).unwrap_or(u64::MAX));
+    if let Some(after) = retry_after_ms {
+        payload["retry_after_ms"] = json!(after);
     }
     payload
 }
@@ -483,12 +894,7 @@ mod tests {
 
     #[test]
     fn error_payloads_say_kind_message_and_retry() {
-        let p = error_payload(
-            ErrorKind::RateLimited,
-            "slow down",
-            &[],
-            Some(Duration::from_millis(1500)),
-        );
+        let p = error_payload(ErrorKind::RateLimited, "slow down", &[], Some(1500));
         assert_eq!(
             p,
             json!({"kind": "rate_limited", "message": "slow down", "retryable": true, "retry_after_ms": 1500})

@@ -1,78 +1,49 @@
 //! Policies enforced before a handler runs (contract rule 4): auth level, roles, and rate
-//! limits kept per caller and tool in a [`Guard`].
+//! limits kept per caller and tool in a [`PolicyStore`].
 
-use std::collections::HashMap;
 use std::fmt;
-use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use governor::clock::{Clock, DefaultClock};
-use governor::state::keyed::DefaultKeyedStateStore;
-use governor::{Quota, RateLimiter};
-
 use crate::context::CallContext;
-use crate::descriptor::{RateLimit, ToolDescriptor};
+use crate::descriptor::ToolDescriptor;
 use crate::errors::{ErrorKind, ToolError};
+use crate::store::{MemoryStore, PolicyStore, RateDecision};
 
-type KeyedLimiter = RateLimiter<String, DefaultKeyedStateStore<String>, DefaultClock>;
+/// How long a caller is told to wait when the policy store does not answer.
+const UNAVAILABLE_RETRY: Duration = Duration::from_secs(1);
 
-/// How many checks pass between sweeps of callers whose limits have fully replenished.
-const SWEEP_EVERY: u64 = 4096;
-
-/// Rate-limit state of one toolbox instance: one keyed limiter per tool, keyed by caller id.
-/// Generated toolboxes hold one and pass it to [`run_tool`](crate::run_tool).
+/// The policy state of one toolbox instance: its rate limits, per caller and tool, in a
+/// [`PolicyStore`] (in memory unless told otherwise). Generated toolboxes hold one and pass it
+/// to [`run_tool`](crate::run_tool). A store bound to the call's context
+/// ([`CallContext::with_store`]) takes precedence over the guard's.
+#[derive(Clone)]
 pub struct Guard {
-    limiters: Mutex<HashMap<&'static str, Arc<KeyedLimiter>>>,
-    checks: AtomicU64,
+    store: Arc<dyn PolicyStore>,
 }
 
 impl Guard {
-    /// An empty guard: every caller starts with a full allowance.
+    /// A guard over a fresh [`MemoryStore`]: every caller starts with a full allowance.
     pub fn new() -> Guard {
         Guard {
-            limiters: Mutex::new(HashMap::new()),
-            checks: AtomicU64::new(0),
+            store: Arc::new(MemoryStore::new()),
         }
     }
 
-    fn limiter(&self, tool: &'static str, limit: RateLimit) -> Option<Arc<KeyedLimiter>> {
-        let count = NonZeroU32::new(limit.count)?;
-        let period = limit.period();
-        let replenish = period.checked_div(limit.count)?;
-        let quota = Quota::with_period(replenish)?.allow_burst(count);
-        let mut map = self.limiters.lock().unwrap_or_else(|p| p.into_inner());
-        Some(Arc::clone(
-            map.entry(tool)
-                .or_insert_with(|| Arc::new(RateLimiter::keyed(quota))),
-        ))
+    /// A guard over `store`.
+    pub fn with_store(store: Arc<dyn PolicyStore>) -> Guard {
+        Guard { store }
     }
 
-    /// Takes one call from `caller`'s allowance for `tool`, or says how long until one is free.
-    pub fn check_rate(
-        &self,
-        tool: &'static str,
-        limit: RateLimit,
-        caller: &String,
-    ) -> Result<(), Duration> {
-        if limit.period_secs == 0 {
-            return Ok(());
-        }
-        if limit.count == 0 {
-            return Err(limit.period());
-        }
-        let Some(limiter) = self.limiter(tool, limit) else {
-            // A period too short to split into `count` nanosecond steps: no effective limit.
-            return Ok(());
-        };
-        if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
-            limiter.retain_recent();
-        }
-        match limiter.check_key(caller) {
-            Ok(()) => Ok(()),
-            Err(not_until) => Err(not_until.wait_time_from(limiter.clock().now())),
-        }
+    /// The guard's store.
+    pub fn store(&self) -> &Arc<dyn PolicyStore> {
+        &self.store
+    }
+
+    /// The store that keeps `ctx`'s policy state: the one bound to the context, else the
+    /// guard's. Every policy that keeps per-caller state reads and writes it here.
+    pub fn store_for<'a>(&'a self, ctx: &'a CallContext) -> &'a Arc<dyn PolicyStore> {
+        ctx.store().unwrap_or(&self.store)
     }
 }
 
@@ -84,17 +55,27 @@ impl Default for Guard {
 
 impl fmt::Debug for Guard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let map = self.limiters.lock().unwrap_or_else(|p| p.into_inner());
         f.debug_struct("Guard")
-            .field("limited_tools", &map.keys().collect::<Vec<_>>())
+            .field("store", &self.store.describe())
             .finish()
     }
 }
 
+/// The key of `caller`'s allowance for `tool`: `<tool>:<caller id>` (tool names hold no `:`).
+pub fn rate_key(tool: &str, caller: &str) -> String {
+    let mut key = String::with_capacity(tool.len() + 1 + caller.len());
+    key.push_str(tool);
+    key.push(':');
+    key.push_str(caller);
+    key
+}
+
 /// Checks the descriptor's auth, roles and rate limit against the context's caller.
 ///
-/// Auth and roles come first, so a forbidden caller never spends rate-limit allowance.
-pub fn check_policy(
+/// Auth and roles come first, so a forbidden caller never spends rate-limit allowance. The
+/// rate limit is taken from the context's store if one is bound, else from the guard's; a
+/// store that does not answer fails the call with kind `unavailable` (retryable).
+pub async fn check_policy(
     desc: &'static ToolDescriptor,
     guard: &Guard,
     ctx: &CallContext,
@@ -124,12 +105,49 @@ pub fn check_policy(
             ),
         ));
     }
-    if let Some(limit) = policy.rate_limit
-        && let Err(wait) = guard.check_rate(desc.name, limit, &caller.id)
-    {
+    let Some(limit) = policy.rate_limit else {
+        return Ok(());
+    };
+    if limit.period_secs == 0 {
+        return Ok(());
+    }
+    let store = guard.store_for(ctx);
+    let decision = if limit.count == 0 {
+        RateDecision::Limited {
+            retry_after: limit.period(),
+        }
+    } else {
+        match store
+            .check_rate(&rate_key(desc.name, &caller.id), limit)
+            .await
+        {
+            Ok(decision) => decision,
+            Err(e) => {
+                // The details (addresses, errors) are for the operator, not the caller.
+                tracing::warn!(
+                    target: "toolc_runtime::store",
+                    call_id = ctx.call_id(),
+                    tool = desc.name,
+                    error = %e,
+                    "the policy store did not answer a rate-limit check; the call fails closed"
+                );
+                return Err(ToolError::new(
+                    ErrorKind::Unavailable,
+                    desc.name,
+                    format!(
+                        "tool '{}' is rate limited, and the store that keeps its allowances did not answer; retry after {} ms",
+                        desc.name,
+                        UNAVAILABLE_RETRY.as_millis()
+                    ),
+                )
+                .with_retry_after(UNAVAILABLE_RETRY));
+            }
+        }
+    };
+    if let RateDecision::Limited { retry_after } = decision {
         // Round up to whole milliseconds so a retry at `retry_after` is never early.
         let wait = Duration::from_millis(
-            u64::try_from(wait.as_nanos().div_ceil(1_000_000)).unwrap_or(u64::MAX),
+            u64::try_from(retry_after.as_nanos().div_ceil(1_000_000)).unwrap_or(u64::MAX),
         );
         return Err(ToolError::new(
             ErrorKind::RateLimited,

@@ -1,11 +1,15 @@
-//! The result envelope every call yields for the model (contract rule 8).
+//! The result envelope every call yields for the model and the host (contract rule 8).
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::errors::ToolError;
+use crate::descriptor::OperationKind;
+use crate::errors::{CauseKind, ErrorKind, ToolError, Violation};
 
-/// The outcome of one call, as the model sees it: `{ ok, value?, error?, cause? }`.
+/// The outcome of one call: `{ ok, value?, error?, cause?, terminal?, metadata? }`.
+///
+/// [`Agent::call_result`](crate::Agent::call_result) makes it from the dispatcher's own
+/// outcome: a play's failure is `ok: false` here whatever JSON the play's `returns` accepts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolResult {
     /// Whether the call succeeded.
@@ -19,17 +23,73 @@ pub struct ToolResult {
     /// What failed, when not `ok`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cause: Option<Cause>,
+    /// The call succeeded and the tool is `terminal`: the host ends the agent's turn with
+    /// this result instead of asking the model again. Never set on a failure.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub terminal: bool,
+    /// How the call ran (call id, duration, attempt, tool kind) and the handler's own entries;
+    /// `None` when the result was made from a bare `Result` rather than by an agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Metadata>,
 }
 
 /// The typed cause of a failed call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cause {
-    /// The error kind's snake_case name (`"arguments_invalid"`, …).
-    pub kind: String,
+    /// `validation` (the call was wrong; a corrected call can succeed) or `runtime` (it failed
+    /// on the tool's side); see [`ErrorKind::cause_kind`].
+    pub kind: CauseKind,
+    /// The kind in the closed taxonomy (`"arguments_invalid"`, `"rate_limited"`, …).
+    pub code: ErrorKind,
     /// The handler error's type name, or the kind's CamelCase name.
     pub name: String,
     /// The cause's own message (the handler error's text, or the violations).
     pub message: String,
+    /// Whether the same call, repeated later, can succeed ([`ErrorKind::retryable`]).
+    pub retryable: bool,
+    /// For `rate_limited`: milliseconds until the caller may call again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
+    /// For `arguments_invalid` and `output_invalid`: every violation, with its JSON pointer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<Violation>,
+}
+
+/// How one call ran, for the host: logs, retries, UIs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metadata {
+    /// The call id of the [`CallContext`](crate::CallContext).
+    pub call_id: String,
+    /// `"tool"` or `"play"`; absent when no tool or play of that name is served.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_kind: Option<OperationKind>,
+    /// Wall-clock time of the whole call (policies, validation, handler), in microseconds.
+    pub duration_us: u64,
+    /// Which attempt at this call it was, from
+    /// [`CallContext::with_attempt`](crate::CallContext::with_attempt) (1 for the first).
+    pub attempt: u32,
+    /// What the handler recorded with
+    /// [`ToolContext::set_metadata`](crate::ToolContext::set_metadata), by key.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub entries: Map<String, Value>,
+}
+
+impl Cause {
+    /// The cause of `error`.
+    pub fn of(error: &ToolError) -> Cause {
+        let kind = error.kind();
+        Cause {
+            kind: kind.cause_kind(),
+            code: kind,
+            name: error.cause_name().to_owned(),
+            message: error.cause_message(),
+            retryable: kind.retryable(),
+            retry_after_ms: error
+                .retry_after()
+                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            violations: error.violations().to_vec(),
+        }
+    }
 }
 
 impl ToolResult {
@@ -40,6 +100,8 @@ impl ToolResult {
             value: Some(value),
             error: None,
             cause: None,
+            terminal: false,
+            metadata: None,
         }
     }
 
@@ -49,32 +111,16 @@ impl ToolResult {
             ok: false,
             value: None,
             error: Some(error.message().to_owned()),
-            cause: Some(Cause {
-                kind: error.kind().as_str().to_owned(),
-                name: error.cause_name().to_owned(),
-                message: error.cause_message(),
-            }),
+            cause: Some(Cause::of(error)),
+            terminal: false,
+            metadata: None,
         }
     }
 
     /// This result as a JSON value.
     pub fn to_value(&self) -> Value {
-        let mut map = serde_json::Map::new();
-        map.insert("ok".into(), Value::Bool(self.ok));
-        if let Some(v) = &self.value {
-            map.insert("value".into(), v.clone());
-        }
-        if let Some(e) = &self.error {
-            map.insert("error".into(), Value::String(e.clone()));
-        }
-        if let Some(c) = &self.cause {
-            let mut cause = serde_json::Map::new();
-            cause.insert("kind".into(), Value::String(c.kind.clone()));
-            cause.insert("name".into(), Value::String(c.name.clone()));
-            cause.insert("message".into(), Value::String(c.message.clone()));
-            map.insert("cause".into(), Value::Object(cause));
-        }
-        Value::Object(map)
+        // Every field is a string, number, bool or JSON value: serializing cannot fail.
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 

@@ -4,14 +4,15 @@
 mod common;
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use common::{DemoToolbox, Operator, OutOfStock, Recipes};
+use common::{DemoToolbox, DownStore, Operator, OutOfStock, Recipes};
 use serde_json::{Value, json};
 use toolc_runtime::{
-    AuthLevel, CallContext, Caller, ErrorKind, Playbook, ToolContext, ToolError, ToolResult,
-    Toolbox, Violations,
+    AuthLevel, CallContext, Caller, CauseKind, ErrorKind, MemoryStore, Playbook, PolicyStore,
+    ToolContext, ToolError, ToolResult, Toolbox, Violations, error_envelope,
 };
 
 fn ctx() -> CallContext {
@@ -309,6 +310,51 @@ async fn rule4_rate_limits_are_per_caller_and_tool_with_a_retry_after() {
 }
 
 #[tokio::test]
+async fn rule4_a_store_bound_to_the_context_is_shared_across_toolboxes() {
+    let store: Arc<dyn PolicyStore> = Arc::new(MemoryStore::new());
+    let alice = || as_caller(Caller::new("alice")).with_store(Arc::clone(&store));
+    let (first, second) = (DemoToolbox::new(), DemoToolbox::new());
+    assert!(first.call("limited", "{}", &alice()).await.is_ok());
+    assert!(second.call("limited", "{}", &alice()).await.is_ok());
+    // Two per hour across both instances: their own guards are not consulted.
+    let e = first.call("limited", "{}", &alice()).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
+    let e = second.call("limited", "{}", &alice()).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
+    // Without the shared store, each instance's own allowance is untouched.
+    assert!(
+        first
+            .call("limited", "{}", &as_caller(Caller::new("alice")))
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn rule4_a_store_that_does_not_answer_fails_closed_and_retryable() {
+    let tb = DemoToolbox::new();
+    let down = || as_caller(Caller::new("alice")).with_store(Arc::new(DownStore));
+    let e = tb.call("limited", "{}", &down()).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unavailable);
+    assert!(e.retryable());
+    assert_eq!(e.retry_after(), Some(Duration::from_secs(1)));
+    assert!(
+        e.message().contains("did not answer") && !e.message().contains("10.9.8.7"),
+        "the message names the failure, not the store's address: {e}"
+    );
+    assert_eq!(
+        tb.inner.invocations.load(Ordering::SeqCst),
+        0,
+        "the handler never ran"
+    );
+    // Tools without a rate limit never ask the store and keep being served.
+    assert!(tb.call("greet", r#"{"name":"x"}"#, &down()).await.is_ok());
+    // A forbidden caller is refused before the store is asked.
+    let e = tb.call("limited_admin", "{}", &down()).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden);
+}
+
+#[tokio::test]
 async fn rule4_a_forbidden_call_spends_no_rate_limit() {
     let tb = DemoToolbox::new();
     let anon = || as_caller(Caller::new("mallory"));
@@ -371,13 +417,14 @@ async fn rule5_the_scope_is_read_typed_or_reported_unavailable() {
     assert_eq!(ToolContext::<u32>::new(&wrong).scope(), Some(&42));
 }
 
-// Rule 6: plays never fail past the playbook.
+// Rule 6: plays never fail past the playbook: every failure is a typed outcome, made into
+// an envelope where JSON is wanted.
 
 #[tokio::test]
 async fn rule6_plays_answer_every_failure_with_an_envelope() {
     let pb = Recipes;
     assert_eq!(
-        pb.call("slug", r#"{"title":"A B"}"#).await,
+        pb.call("slug", r#"{"title":"A B"}"#).await.unwrap(),
         json!({ "slug": "a-b" })
     );
     let cases = [
@@ -414,7 +461,9 @@ async fn rule6_plays_answer_every_failure_with_an_envelope() {
         ),
     ];
     for (play, args, kind, message) in cases {
-        let v = pb.call(play, args).await;
+        let e = pb.call(play, args).await.expect_err("a failure");
+        assert_eq!(e.kind().as_str(), kind);
+        let v = error_envelope(&e);
         let obj = v.as_object().expect("an envelope object");
         assert_eq!(obj.len(), 2, "{v}");
         assert_eq!(obj["kind"], json!(kind), "{v}");
@@ -438,6 +487,7 @@ async fn rule7_every_kind_is_reachable_closed_and_backtrace_free() {
             "scope_unavailable",
             "rate_limited",
             "timeout",
+            "unavailable",
             "panicked",
             "handler"
         ]
@@ -446,7 +496,10 @@ async fn rule7_every_kind_is_reachable_closed_and_backtrace_free() {
         assert_eq!(ErrorKind::from_name(k.as_str()), Some(k));
         assert_eq!(
             k.retryable(),
-            matches!(k, ErrorKind::RateLimited | ErrorKind::Timeout),
+            matches!(
+                k,
+                ErrorKind::RateLimited | ErrorKind::Timeout | ErrorKind::Unavailable
+            ),
             "{k}"
         );
     }
@@ -472,11 +525,31 @@ async fn rule7_every_kind_is_reachable_closed_and_backtrace_free() {
             assert!(!e.message().contains("backtrace"), "{e}");
             assert!(!e.message().contains(".rs:"), "{e}");
             let result = ToolResult::from(Err::<Value, _>(e));
-            seen.insert(result.cause.expect("a cause").kind);
+            let cause = result.cause.expect("a cause");
+            assert_eq!(cause.kind, cause.code.cause_kind());
+            assert_eq!(cause.retryable, cause.code.retryable());
+            seen.insert(cause.code.as_str().to_owned());
         }
     }
+    let down = ctx().with_store(Arc::new(DownStore));
+    let e = tb.call("limited", "{}", &down).await.unwrap_err();
+    seen.insert(
+        ToolResult::from(Err::<Value, _>(e))
+            .cause
+            .expect("a cause")
+            .code
+            .as_str()
+            .to_owned(),
+    );
     let all: BTreeSet<String> = names.iter().map(|s| s.to_string()).collect();
     assert_eq!(seen, all);
+    // Only what the model sent wrong is `validation`; the rest is `runtime`.
+    let validation: Vec<&str> = ErrorKind::ALL
+        .iter()
+        .filter(|k| k.cause_kind() == CauseKind::Validation)
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(validation, ["unknown_tool", "arguments_invalid"]);
 }
 
 // Rule 8: every call yields a ToolResult (events are tested in tests/tracing.rs).
@@ -493,7 +566,9 @@ async fn rule8_every_call_yields_a_tool_result() {
     let v = serde_json::to_value(&failed).unwrap();
     assert_eq!(v["ok"], json!(false));
     assert_eq!(v["error"], json!("tool 'fail' failed: A-1 is out of stock"));
-    assert_eq!(v["cause"]["kind"], json!("handler"));
+    assert_eq!(v["cause"]["kind"], json!("runtime"));
+    assert_eq!(v["cause"]["code"], json!("handler"));
+    assert_eq!(v["cause"]["retryable"], json!(false));
     assert_eq!(v["cause"]["message"], json!("A-1 is out of stock"));
     assert!(
         v["cause"]["name"].as_str().unwrap().ends_with("OutOfStock"),
@@ -506,8 +581,10 @@ async fn rule8_every_call_yields_a_tool_result() {
 
     let invalid = ToolResult::from(call(&tb, "greet", "[]").await);
     let cause = invalid.cause.unwrap();
-    assert_eq!(cause.kind, "arguments_invalid");
+    assert_eq!(cause.kind, CauseKind::Validation);
+    assert_eq!(cause.code, ErrorKind::ArgumentsInvalid);
     assert_eq!(cause.name, "ArgumentsInvalid");
+    assert_eq!(cause.violations.len(), 1);
     assert_eq!(
         cause.message,
         "(root): arguments must be a JSON object, got an array"

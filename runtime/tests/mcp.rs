@@ -89,6 +89,8 @@ const fn tool(
         deprecated: false,
         policy: Policy::NONE,
         annotations: "{}",
+        icons: None,
+        meta: None,
     }
 }
 
@@ -96,6 +98,10 @@ static TOOLS: [ToolDescriptor; 6] = [
     ToolDescriptor {
         title: Some("Echo"),
         annotations: r#"{"title":"Echo","readOnlyHint":true,"openWorldHint":false}"#,
+        icons: Some(
+            r#"[{"src":"https://example.com/echo.png","mimeType":"image/png","sizes":["48x48"]}]"#,
+        ),
+        meta: Some(r#"{"com.example/owner":"platform"}"#),
         ..tool(
             "echo",
             TEXT_SCHEMA,
@@ -134,18 +140,30 @@ static TOOLS: [ToolDescriptor; 6] = [
     ),
 ];
 
-static PLAYS: [ToolDescriptor; 1] = [ToolDescriptor {
-    kind: OperationKind::Play,
-    ..tool(
-        "halve",
-        r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#,
-        &N_PARAMS,
-        Some((
-            r#"{"type":"object","properties":{"half":{"type":"number"}},"required":["half"]}"#,
-            &HALF,
-        )),
-    )
-}];
+static PLAYS: [ToolDescriptor; 2] = [
+    ToolDescriptor {
+        kind: OperationKind::Play,
+        ..tool(
+            "halve",
+            r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#,
+            &N_PARAMS,
+            Some((
+                r#"{"type":"object","properties":{"half":{"type":"number"}},"required":["half"]}"#,
+                &HALF,
+            )),
+        )
+    },
+    // Its `returns` accepts any object, the error envelope's shape included.
+    ToolDescriptor {
+        kind: OperationKind::Play,
+        ..tool(
+            "loose",
+            r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#,
+            &N_PARAMS,
+            Some((r#"{"type":"object"}"#, &EMPTY)),
+        )
+    },
+];
 
 #[derive(Deserialize, Serialize)]
 struct Text {
@@ -268,7 +286,11 @@ impl Playbook for Plays {
         &PLAYS
     }
 
-    fn call<'a>(&'a self, play: &'a str, arguments: &'a str) -> BoxFuture<'a, Value> {
+    fn call<'a>(
+        &'a self,
+        play: &'a str,
+        arguments: &'a str,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move {
             match play {
                 "halve" => {
@@ -282,7 +304,16 @@ impl Playbook for Plays {
                     })
                     .await
                 }
-                other => unknown_play(other),
+                "loose" => {
+                    run_play(&PLAYS[1], arguments, |p: N| async move {
+                        if p.n < 0 {
+                            return Err(HandlerError::msg("negative"));
+                        }
+                        Ok(json!({ "n": p.n }))
+                    })
+                    .await
+                }
+                other => Err(unknown_play(other)),
             }
         })
     }
@@ -300,6 +331,7 @@ fn agent(lab: Arc<Lab>) -> Agent {
             playbook: Some(Arc::new(Plays)),
         }],
     )
+    .expect("names are unique")
 }
 
 /// A JSON-RPC client over one end of a duplex stream.
@@ -424,7 +456,8 @@ async fn tools_list_converts_every_descriptor() {
             "secret",
             "numbers",
             "echo_boom",
-            "halve"
+            "halve",
+            "loose"
         ]
     );
     let echo = &tools[0];
@@ -436,7 +469,14 @@ async fn tools_list_converts_every_descriptor() {
         echo["annotations"],
         json!({"title": "Echo", "readOnlyHint": true, "openWorldHint": false})
     );
+    // Icons and `_meta` pass through as the compiler wrote them.
+    assert_eq!(
+        echo["icons"],
+        json!([{"src": "https://example.com/echo.png", "mimeType": "image/png", "sizes": ["48x48"]}])
+    );
+    assert_eq!(echo["_meta"], json!({"com.example/owner": "platform"}));
     let secret = &tools[3];
+    assert!(secret.get("icons").is_none() && secret.get("_meta").is_none());
     assert_eq!(
         secret["annotations"],
         json!({"destructiveHint": true, "idempotentHint": false})
@@ -508,9 +548,18 @@ async fn contract_errors_are_error_results_with_their_kind() {
         "{r}"
     );
 
-    // A play's error envelope is an error result too.
+    // A play's failure is an error result too, and every result says how it ran in `_meta`.
     let r = client.call("halve", json!({"n": 3})).await;
     assert!(is_error(&r), "{r}");
+    assert_eq!(r["_meta"]["toolc/terminal"], false, "{r}");
+    assert_eq!(r["_meta"]["toolc/metadata"]["tool_kind"], "play", "{r}");
+    assert_eq!(r["_meta"]["toolc/metadata"]["attempt"], 1, "{r}");
+    assert!(
+        r["_meta"]["toolc/metadata"]["call_id"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("mcp-")),
+        "{r}"
+    );
     let e = text_json(&r);
     assert_eq!(e["kind"], "handler");
     assert!(
@@ -520,6 +569,13 @@ async fn contract_errors_are_error_results_with_their_kind() {
         "{e}"
     );
     assert!(r.get("structuredContent").is_none(), "{r}");
+    // Though the play's `returns` accepts the envelope `{error, kind}`, its failure is one.
+    let r = client.call("loose", json!({"n": -1})).await;
+    assert!(is_error(&r), "{r}");
+    assert_eq!(text_json(&r)["kind"], "handler", "{r}");
+    let r = client.call("loose", json!({"n": 1})).await;
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(r["structuredContent"], json!({"n": 1}));
     let r = client.call("halve", json!({"n": "x"})).await;
     assert_eq!(text_json(&r)["kind"], "arguments_invalid");
 
@@ -743,4 +799,38 @@ async fn streamable_http_serves_until_shutdown() {
         .expect("shutdown ends serving")
         .expect("no panic");
     assert_eq!(ended, Ok(()));
+}
+
+#[tokio::test]
+async fn deferred_loading_lists_the_search_tool_and_refuses_unknown_pins() {
+    let server = McpServer::new(agent(Arc::default()))
+        .with_deferred_loading(["echo"])
+        .expect("echo is a tool");
+    let names: Vec<String> = server.tools().iter().map(|t| t.name.to_string()).collect();
+    assert_eq!(names, ["search_tools", "echo"]);
+    // Each clone (each HTTP session) finds tools on its own.
+    let (mut client, _, _task) = start(server.clone()).await;
+    let r = client
+        .call("search_tools", json!({"query": "halve", "limit": 1}))
+        .await;
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(r["structuredContent"]["tools"][0]["name"], "halve", "{r}");
+    let r = client.call("halve", json!({"n": 4})).await;
+    assert_eq!(r["structuredContent"], json!({"half": 2.0}), "{r}");
+    assert_eq!(server.tools().len(), 2, "the original server found nothing");
+    let refused = client
+        .request(
+            "tools/call",
+            json!({"name": "loose", "arguments": {"n": 1}}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+
+    let e = McpServer::new(agent(Arc::default()))
+        .with_deferred_loading(["nope"])
+        .expect_err("no such tool");
+    assert_eq!(
+        e.to_string(),
+        "cannot pin 'nope': agent 'lab-agent' serves no tool or play of that name"
+    );
 }

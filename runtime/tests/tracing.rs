@@ -91,7 +91,8 @@ fn a_failed_call_emits_failed_with_its_kind() {
     assert!(failed["error"].starts_with("tool 'greet' arguments are invalid"));
     let preview: Value = serde_json::from_str(&failed["result_preview"]).unwrap();
     assert_eq!(preview["ok"], Value::Bool(false));
-    assert_eq!(preview["cause"]["kind"], "arguments_invalid");
+    assert_eq!(preview["cause"]["kind"], "validation");
+    assert_eq!(preview["cause"]["code"], "arguments_invalid");
 }
 
 #[test]
@@ -107,4 +108,37 @@ fn the_result_preview_is_capped_valid_json() {
     );
     let v: Value = serde_json::from_str(preview).expect("valid JSON");
     assert!(v["blob"].as_str().unwrap().ends_with('…'));
+}
+
+#[test]
+fn a_registered_tool_emits_the_same_events() {
+    use serde_json::json;
+    use toolc_runtime::{Agent, HandlerError, RegisteredTool};
+
+    let mut agent = Agent::new("a", "", Vec::new()).expect("empty agent");
+    agent
+        .register(RegisteredTool::new(
+            "plugin_echo",
+            "Echoes.",
+            json!({"type": "object", "properties": {"x": {"type": "integer"}}}),
+            |args: Value, _: CallContext| async move { Ok::<_, HandlerError>(args) },
+        ))
+        .expect("registers");
+    let recorder = Recorder::default();
+    let ctx = CallContext::new("id-plugin");
+    tracing::subscriber::with_default(recorder.clone(), || {
+        let rt = common::runtime();
+        let _ = rt.block_on(agent.call("plugin_echo", r#"{"x": 1}"#, &ctx));
+        let _ = rt.block_on(agent.call("plugin_echo", r#"{"x": "one"}"#, &ctx));
+    });
+    let events = recorder.0.lock().unwrap();
+    let kinds: Vec<&str> = events.iter().map(|e| e["event"].as_str()).collect();
+    assert_eq!(kinds, ["started", "completed", "started", "failed"]);
+    assert!(
+        events
+            .iter()
+            .all(|e| e["call_id"] == "id-plugin" && e["tool"] == "plugin_echo")
+    );
+    assert_eq!(events[1]["result_preview"], r#"{"x":1}"#);
+    assert_eq!(events[3]["kind"], "arguments_invalid");
 }

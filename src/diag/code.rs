@@ -60,8 +60,10 @@ codes! {
     UndeclaredRequired => "undeclared-required", "A name in `required` that the object does not declare under `properties`.";
     InvalidDefault => "invalid-default", "A `default` that its own schema does not accept, or that the generated Rust type cannot hold.";
     UnsupportedPattern => "unsupported-pattern", "A `pattern` uses look-around or a back-reference, which the generated validators cannot run.";
-    UnresolvedRef => "unresolved-ref", "A `$ref` that does not point at a named type.";
+    UnresolvedRef => "unresolved-ref", "A `$ref` that does not point at a named type or at a definition of the schema's own.";
+    LegacyKeyword => "legacy-keyword", "A schema keyword in an older draft's spelling (the draft-07 tuple `items: [...]`), read as its 2020-12 equivalent: a note.";
     InvalidExample => "invalid-example", "An example's arguments or result do not match the tool's schemas.";
+    InvalidMcpField => "invalid-mcp-field", "A tool's `icons` or `meta` that MCP would refuse: an icon source that is not `https:` or `data:`, a malformed size, theme or media type, a `meta` key the protocol reserves or does not allow.";
     ManualPath => "manual-path", "A manual `file` that is absolute or leads outside the manifest root.";
     ManualUnreadable => "manual-unreadable", "A manual `file` that cannot be read.";
     ManualTemplate => "manual-template", "A `{{ ... }}` in a manual that is not `tool(\"name\")` or `play(\"name\")`.";

@@ -418,23 +418,16 @@ pub fn mcp_annotation_contradiction(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
         let Some(a) = cx.entries[i].get("annotations") else {
             continue;
         };
-        if a.get("readOnlyHint") != Some(&Value::Bool(true)) {
-            continue;
-        }
-        if a.get("destructiveHint") == Some(&Value::Bool(true)) {
+        // Clients read `destructiveHint` and `idempotentHint` only for tools
+        // that are not read-only, so for a read-only tool only a
+        // destructive claim says something the other hint denies.
+        if a.get("readOnlyHint") == Some(&Value::Bool(true))
+            && a.get("destructiveHint") == Some(&Value::Bool(true))
+        {
             out.push(Hit::tool(
                 i,
                 format!(
-                    "tool `{}` is marked both read-only and destructive",
-                    cx.name(i)
-                ),
-            ));
-        }
-        if a.get("idempotentHint").is_some() {
-            out.push(Hit::tool(
-                i,
-                format!(
-                    "tool `{}` is read-only, so its `idempotent` hint is ignored",
+                    "tool `{}` is marked both read-only and destructive; clients take it as read-only",
                     cx.name(i)
                 ),
             ));

@@ -2,7 +2,8 @@
 //! out.
 
 use super::{Dialect, Form};
-use crate::model::Tool;
+use crate::model::schema::JsonType;
+use crate::model::{SchemaId, Schemas, Tool};
 use serde_json::{Map, Value, json};
 
 /// Whether a parameters form is an object with no properties (Gemini takes
@@ -28,46 +29,79 @@ pub fn is_empty_object(v: &Value) -> bool {
 }
 
 /// Why a tool's MCP entry has no `outputSchema`, when it has `returns`:
-/// `structuredContent` is an object, so only a plain-object result that the
+/// `structuredContent` is an object, so only a result that is always an
+/// object (a plain object, or a union whose branches all are) and that the
 /// runtime validates is listed with one.
-pub(super) fn mcp_output_omitted(tool: &Tool, form: &Value) -> Option<String> {
+pub(super) fn mcp_output_omitted(
+    schemas: &Schemas,
+    tool: &Tool,
+    returns: SchemaId,
+) -> Option<String> {
     if !tool.validate_returns {
         return Some("has `validate_returns: false`".to_string());
     }
-    let plain = form.as_object().is_some_and(|m| {
-        m.get("type") == Some(&Value::String("object".into()))
-            && !m.contains_key("anyOf")
-            && !m.contains_key("oneOf")
-    });
-    if plain {
+    if only_objects(schemas, returns, 0) {
         return None;
     }
-    let found = match form.get("type") {
-        Some(Value::String(t)) if t != "object" => format!("`type: {t}`"),
-        Some(Value::Array(_)) => "an object that may also be null".to_string(),
-        Some(_) => "a union of objects".to_string(),
-        None => "no `type`".to_string(),
+    let node = schemas.resolved(returns);
+    let found = if node.nullable == Some(true) || node.types.contains(&JsonType::Null) {
+        "a value that may be null".to_string()
+    } else if let [t] = node.types.as_slice() {
+        format!("`type: {}`", t.as_str())
+    } else if node.any_of.is_some() || node.one_of.is_some() {
+        "a union whose branches are not all objects".to_string()
+    } else {
+        "no `type`".to_string()
     };
-    Some(format!("returns {found}, not a plain object"))
+    Some(format!("returns {found}, not always an object"))
+}
+
+/// Whether every value `id` accepts is an object: a `type: object` that is
+/// not nullable, a union whose branches all are, or an `allOf` one of whose
+/// parts is.
+fn only_objects(schemas: &Schemas, id: SchemaId, depth: u32) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    let n = schemas.resolved(id);
+    if n.boolean.is_some() || n.nullable == Some(true) {
+        return false;
+    }
+    if !n.types.is_empty() {
+        return n.types == [JsonType::Object];
+    }
+    if let Some(branches) = n.any_of.as_ref().or(n.one_of.as_ref()) {
+        return !branches.is_empty()
+            && branches
+                .iter()
+                .all(|b| only_objects(schemas, *b, depth + 1));
+    }
+    n.all_of
+        .as_ref()
+        .is_some_and(|parts| parts.iter().any(|p| only_objects(schemas, *p, depth + 1)))
+}
+
+/// MCP's `outputSchema` root must say `type: object`; a union of objects
+/// gets it written above the union, which changes nothing it accepts.
+pub(super) fn mcp_output_root(form: &mut Value) {
+    if let Value::Object(m) = form
+        && !m.contains_key("type")
+    {
+        let rest = std::mem::take(m);
+        m.insert("type".into(), Value::String("object".into()));
+        m.extend(rest);
+    }
 }
 
 /// MCP annotations: the title (for clients that read `annotations.title`)
-/// and the manifest's hints under their MCP names. Other annotation keys of
-/// the manifest have no place in MCP's `ToolAnnotations` and are not sent.
+/// and the hints written, under their MCP names.
 fn mcp_annotations(tool: &Tool) -> Option<Map<String, Value>> {
     let mut out = Map::new();
     if let Some(t) = &tool.title {
         out.insert("title".into(), Value::String(t.clone()));
     }
-    for (k, v) in &tool.annotations {
-        let key = match (k.as_str(), v) {
-            ("read_only", Value::Bool(_)) => "readOnlyHint",
-            ("destructive", Value::Bool(_)) => "destructiveHint",
-            ("idempotent", Value::Bool(_)) => "idempotentHint",
-            ("open_world", Value::Bool(_)) => "openWorldHint",
-            _ => continue,
-        };
-        out.insert(key.to_string(), v.clone());
+    for (name, v) in tool.annotations.mcp_names() {
+        out.insert(name.to_string(), Value::Bool(v));
     }
     (!out.is_empty()).then_some(out)
 }
@@ -130,6 +164,15 @@ pub(super) fn entry(
             }
             if let Some(a) = mcp_annotations(tool) {
                 e.insert("annotations".into(), Value::Object(a));
+            }
+            if !tool.icons.is_empty() {
+                e.insert(
+                    "icons".into(),
+                    Value::Array(tool.icons.iter().map(|i| i.mcp_json()).collect()),
+                );
+            }
+            if let Some(meta) = &tool.meta {
+                e.insert("_meta".into(), Value::Object(meta.clone()));
             }
             Value::Object(e)
         }

@@ -133,13 +133,18 @@ fn tool_form(
         (!(dialect == Dialect::Gemini && is_empty_object(&params.json))).then_some(params);
     let (returns, output_omitted) = match tool.returns {
         Some(r) if dialect.sends_returns() => {
-            let form = lower_schema(toolset, r, dialect, options, count);
+            let mut form = lower_schema(toolset, r, dialect, options, count);
             let omitted = (dialect == Dialect::Mcp)
-                .then(|| entry::mcp_output_omitted(tool, &form.json))
+                .then(|| entry::mcp_output_omitted(&toolset.schemas, tool, r))
                 .flatten();
             match omitted {
                 Some(why) => (None, Some(why)),
-                None => (Some(form), None),
+                None => {
+                    if dialect == Dialect::Mcp {
+                        entry::mcp_output_root(&mut form.json);
+                    }
+                    (Some(form), None)
+                }
             }
         }
         _ => (None, None),

@@ -89,6 +89,14 @@ struct Flags {
     drop_additional_false: bool,
     wrap_ref_siblings: bool,
     bounds: bool,
+    /// Open maps as lists of `{key, value}` pairs (no open objects there).
+    maps_as_pairs: bool,
+    /// Tuples as objects with positional keys (no tuples there).
+    tuples_as_objects: bool,
+    /// Several types in one `type` as `anyOf` (a `type` is one value there).
+    split_type_lists: bool,
+    /// `allOf` of open objects merged into one (no `allOf` there).
+    merge_all_of: bool,
 }
 
 fn flags(d: Dialect) -> Flags {
@@ -102,6 +110,10 @@ fn flags(d: Dialect) -> Flags {
         drop_additional_false: d == Dialect::Gemini,
         wrap_ref_siblings: d.is_openai_strict() || d == Dialect::GeminiJsonSchema,
         bounds: d.states_bounds(),
+        maps_as_pairs: d.is_openai_strict() || d == Dialect::AnthropicStrict || gemini,
+        tuples_as_objects: gemini,
+        split_type_lists: gemini,
+        merge_all_of: d.is_openai_strict() || gemini,
     }
 }
 
@@ -122,6 +134,34 @@ impl View {
             id,
             parts: schemas.get(id).keywords().map(|k| (k, id)).collect(),
             owners: vec![id],
+        }
+    }
+
+    /// The view without the keywords `drop`.
+    fn without(&self, drop: &[Keyword]) -> View {
+        View {
+            id: self.id,
+            parts: self
+                .parts
+                .iter()
+                .filter(|(k, _)| !drop.contains(k))
+                .copied()
+                .collect(),
+            owners: self.owners.clone(),
+        }
+    }
+
+    /// The view with only the keywords `keep` (and annotations when `annotations`).
+    fn only(&self, keep: impl Fn(Keyword) -> bool) -> View {
+        View {
+            id: self.id,
+            parts: self
+                .parts
+                .iter()
+                .filter(|(k, _)| keep(*k))
+                .copied()
+                .collect(),
+            owners: Vec::new(),
         }
     }
 
@@ -201,6 +241,27 @@ impl View {
             const_value: get(Keyword::Const).and_then(|n| n.const_value.clone()),
             ..SchemaNode::default()
         }
+    }
+}
+
+/// Whether keyword `k` says something about values of type `t` (for
+/// splitting a `type` list into branches).
+fn applies_to(k: Keyword, t: JsonType) -> bool {
+    use Keyword::*;
+    match k {
+        Minimum | Maximum | ExclusiveMinimum | ExclusiveMaximum | MultipleOf => {
+            matches!(t, JsonType::Integer | JsonType::Number)
+        }
+        MinLength | MaxLength | Pattern | ContentEncoding | ContentMediaType => {
+            t == JsonType::String
+        }
+        Format => matches!(t, JsonType::String | JsonType::Integer | JsonType::Number),
+        Items | PrefixItems | AdditionalItems | MinItems | MaxItems | UniqueItems => {
+            t == JsonType::Array
+        }
+        Properties | Required | AdditionalProperties | PropertyNames => t == JsonType::Object,
+        Enum | Const => true,
+        _ => false,
     }
 }
 
@@ -521,7 +582,7 @@ impl Lowerer<'_> {
     /// A node as it is, rewritten keyword by keyword.
     #[inline(never)]
     fn plain(&mut self, view: View, out: &str) -> Value {
-        let mut m = self.body(&view, out, Skip::default());
+        let mut m = self.content(&view, out, Skip::default());
         self.post(&mut m, &view);
         Value::Object(m)
     }
@@ -593,7 +654,7 @@ impl Lowerer<'_> {
 
     #[inline(never)]
     fn nullable_typed(&mut self, view: View, out: &str) -> Value {
-        let mut m = self.body(&view, out, Self::NULLABLE_SKIP);
+        let mut m = self.content(&view, out, Self::NULLABLE_SKIP);
         if let Some(t) = m.get("type").cloned() {
             let mut list = match t {
                 Value::Array(l) => l,
@@ -614,7 +675,7 @@ impl Lowerer<'_> {
         let mut m = self.annotations(&view);
         let inner_out = format!("{out}/anyOf/0");
         self.record(&inner_out, view.id);
-        let mut inner = self.body(
+        let mut inner = self.content(
             &view,
             &inner_out,
             Skip {
@@ -656,9 +717,318 @@ impl Lowerer<'_> {
     }
 
     fn strips(&self, k: Keyword) -> bool {
-        k == Keyword::RustType
+        // A schema's own definitions go under the root's `$defs` when reached.
+        matches!(k, Keyword::RustType | Keyword::Defs | Keyword::Definitions)
             || (self.f.gemini
                 && matches!(k, Keyword::SchemaDialect | Keyword::Id | Keyword::Comment))
+    }
+
+    /// The node's content: its keywords in the dialect's form, or, where the
+    /// dialect has no place for a construct but has an equivalent, the
+    /// equivalent (docs/lint-rules.md lists each, and the reading that turns
+    /// the model's arguments back).
+    fn content(&mut self, view: &View, out: &str, skip: Skip) -> Map<String, Value> {
+        let at_root = out.is_empty();
+        if self.f.maps_as_pairs && !at_root && self.is_open_map(view) {
+            return self.map_pairs(view, out, skip);
+        }
+        if self.f.tuples_as_objects && self.is_tuple(view) {
+            return self.tuple_object(view, out, skip);
+        }
+        if self.f.split_type_lists && self.type_list(view).len() > 1 {
+            return self.type_any_of(view, out, skip);
+        }
+        if self.f.merge_all_of && self.mergeable_all_of(view).is_some() {
+            return self.merged_all_of(view, out, skip);
+        }
+        if (self.f.strict_openai || self.f.close_objects) && !at_root && self.redundant_object(view)
+        {
+            return self.body(&view.without(&[Keyword::Type]), out, skip);
+        }
+        self.body(view, out, skip)
+    }
+
+    /// An object with no named properties that takes other keys: a map.
+    fn is_open_map(&self, view: &View) -> bool {
+        let schemas = self.schemas;
+        let types = view.types(schemas);
+        let objecty = types == [JsonType::Object]
+            || (types.is_empty()
+                && (view.has(Keyword::AdditionalProperties) || view.has(Keyword::PropertyNames)));
+        let no_props = view
+            .node(schemas, Keyword::Properties)
+            .is_none_or(|n| n.props().is_empty());
+        let open = view
+            .node(schemas, Keyword::AdditionalProperties)
+            .and_then(|n| n.additional_properties)
+            .is_none_or(|a| !schemas.get(a).is_nothing());
+        let plain = ![
+            Keyword::Ref,
+            Keyword::AnyOf,
+            Keyword::OneOf,
+            Keyword::AllOf,
+            Keyword::Not,
+        ]
+        .iter()
+        .any(|k| view.has(*k));
+        objecty && no_props && open && plain
+    }
+
+    /// A map as a list of `{key, value}` pairs.
+    #[inline(never)]
+    fn map_pairs(&mut self, view: &View, out: &str, skip: Skip) -> Map<String, Value> {
+        let schemas = self.schemas;
+        let mut m = if skip.annotations {
+            Map::new()
+        } else {
+            self.annotations(view)
+        };
+        if !skip.annotations {
+            append_description(
+                &mut m,
+                "Given as a list of `{key, value}` pairs, each key once.",
+            );
+        }
+        let pair = format!("{out}/items");
+        self.record(&pair, view.id);
+        let key = match view
+            .node(schemas, Keyword::PropertyNames)
+            .and_then(|n| n.property_names)
+        {
+            Some(names) => {
+                let mut k = self.node(names, &format!("{pair}/properties/key"), false);
+                // Property names are strings, whether or not the schema says so.
+                if let Value::Object(k) = &mut k {
+                    k.entry("type").or_insert_with(|| json!("string"));
+                }
+                k
+            }
+            None => json!({"type": "string"}),
+        };
+        let value = match view
+            .node(schemas, Keyword::AdditionalProperties)
+            .and_then(|n| n.additional_properties)
+        {
+            Some(v) => self.node(v, &format!("{pair}/properties/value"), false),
+            None => json!({}),
+        };
+        let mut item = Map::new();
+        item.insert("type".into(), json!("object"));
+        item.insert("properties".into(), json!({"key": key, "value": value}));
+        item.insert("required".into(), json!(["key", "value"]));
+        if self.f.close_objects {
+            item.insert("additionalProperties".into(), Value::Bool(false));
+        }
+        m.insert("type".into(), json!("array"));
+        m.insert("items".into(), Value::Object(item));
+        m
+    }
+
+    /// A tuple (`prefixItems`, or the draft-07 list `items`).
+    fn is_tuple(&self, view: &View) -> bool {
+        view.has(Keyword::PrefixItems)
+            || view
+                .node(self.schemas, Keyword::Items)
+                .is_some_and(|n| n.draft07_tuple)
+    }
+
+    /// A tuple as an object whose keys are the positions: `{"0": a, "1": b}`.
+    #[inline(never)]
+    fn tuple_object(&mut self, view: &View, out: &str, skip: Skip) -> Map<String, Value> {
+        let schemas = self.schemas;
+        let prefix = view
+            .node(schemas, Keyword::PrefixItems)
+            .or_else(|| view.node(schemas, Keyword::Items))
+            .and_then(|n| n.prefix_items.clone())
+            .unwrap_or_default();
+        let mut m = if skip.annotations {
+            Map::new()
+        } else {
+            self.annotations(view)
+        };
+        if !skip.annotations {
+            append_description(
+                &mut m,
+                "Given as an object whose keys are the positions, from \"0\".",
+            );
+        }
+        let mut props = Map::new();
+        for (i, p) in prefix.iter().enumerate() {
+            let v = self.node(*p, &format!("{out}/properties/{i}"), false);
+            props.insert(i.to_string(), v);
+        }
+        let keys: Vec<Value> = (0..prefix.len())
+            .map(|i| Value::String(i.to_string()))
+            .collect();
+        m.insert("type".into(), json!("object"));
+        m.insert("properties".into(), Value::Object(props));
+        m.insert("required".into(), Value::Array(keys));
+        m
+    }
+
+    /// The non-null types of a `type` list.
+    fn type_list(&self, view: &View) -> Vec<JsonType> {
+        let composite = [Keyword::Ref, Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf]
+            .iter()
+            .any(|k| view.has(*k));
+        if composite {
+            return Vec::new();
+        }
+        view.types(self.schemas)
+            .iter()
+            .copied()
+            .filter(|t| *t != JsonType::Null)
+            .collect()
+    }
+
+    /// Several types as `anyOf`, each branch with the keywords of its type.
+    #[inline(never)]
+    fn type_any_of(&mut self, view: &View, out: &str, skip: Skip) -> Map<String, Value> {
+        let types = self.type_list(view);
+        let mut m = if skip.annotations {
+            Map::new()
+        } else {
+            self.annotations(view)
+        };
+        let mut branches = Vec::new();
+        for (i, t) in types.iter().enumerate() {
+            let branch_out = format!("{out}/anyOf/{i}");
+            self.record(&branch_out, view.id);
+            let t = *t;
+            let part = view.only(|k| applies_to(k, t));
+            let mut b = self.body(
+                &part,
+                &branch_out,
+                Skip {
+                    annotations: true,
+                    ..skip
+                },
+            );
+            b.insert("type".into(), json!(t.as_str()));
+            for k in ["enum"] {
+                if let Some(Value::Array(values)) = b.get_mut(k) {
+                    values.retain(|v| {
+                        JsonType::of(v) == t || (t == JsonType::Number && v.is_number())
+                    });
+                }
+            }
+            self.post(&mut b, &part);
+            branches.push(Value::Object(b));
+        }
+        m.insert("anyOf".into(), Value::Array(branches));
+        if view.types(self.schemas).contains(&JsonType::Null) {
+            m.insert("nullable".into(), Value::Bool(true));
+        }
+        m
+    }
+
+    /// The branches of an `allOf` that can be merged into one object: open
+    /// objects (no `additionalProperties: false`, so merging keeps what they
+    /// accept together), each property declared once or alike.
+    fn mergeable_all_of(&self, view: &View) -> Option<Vec<SchemaId>> {
+        let schemas = self.schemas;
+        let branches = view.node(schemas, Keyword::AllOf)?.all_of.clone()?;
+        if branches.len() < 2
+            || [
+                Keyword::Ref,
+                Keyword::AnyOf,
+                Keyword::OneOf,
+                Keyword::Properties,
+            ]
+            .iter()
+            .any(|k| view.has(*k))
+        {
+            return None;
+        }
+        let mut seen: std::collections::BTreeMap<String, Value> = Default::default();
+        for b in &branches {
+            let n = schemas.resolved(*b);
+            let object =
+                n.types == [JsonType::Object] || (n.types.is_empty() && n.properties.is_some());
+            let simple = n.keywords().all(|k| {
+                matches!(k, Keyword::Type | Keyword::Properties | Keyword::Required)
+                    || k.is_annotation()
+            });
+            if !object || !simple {
+                return None;
+            }
+            for p in n.props() {
+                let j = schemas.write_json(p.schema, JsonOptions::VALIDATION);
+                if seen.get(&p.name).is_some_and(|x| *x != j) {
+                    return None;
+                }
+                seen.insert(p.name.clone(), j);
+            }
+        }
+        Some(branches.iter().map(|b| schemas.deref(*b)).collect())
+    }
+
+    /// `allOf` of open objects as one object with every branch's properties.
+    #[inline(never)]
+    fn merged_all_of(&mut self, view: &View, out: &str, skip: Skip) -> Map<String, Value> {
+        let schemas = self.schemas;
+        let branches = self.mergeable_all_of(view).unwrap_or_default();
+        let mut m = self.body(&view.without(&[Keyword::AllOf, Keyword::Type]), out, skip);
+        let required: Vec<String> = branches
+            .iter()
+            .flat_map(|b| {
+                schemas
+                    .get(*b)
+                    .required_names()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .fold(Vec::new(), |mut acc, r| {
+                if !acc.contains(&r) {
+                    acc.push(r);
+                }
+                acc
+            });
+        let mut props = Map::new();
+        for b in &branches {
+            for p in schemas.get(*b).props().to_vec() {
+                if props.contains_key(&p.name) {
+                    continue;
+                }
+                let optional = self.f.strict_openai && !required.contains(&p.name);
+                let po = format!(
+                    "{out}/properties/{}",
+                    crate::manifest::node::escape_pointer_token(&p.name)
+                );
+                let v = self.node(p.schema, &po, optional);
+                props.insert(p.name.clone(), v);
+            }
+        }
+        m.insert("type".into(), json!("object"));
+        m.insert("properties".into(), Value::Object(props));
+        m.insert(
+            "required".into(),
+            Value::Array(required.into_iter().map(Value::String).collect()),
+        );
+        m
+    }
+
+    /// `type: object` over a union whose every branch is an object: the type
+    /// says nothing the branches do not, and strict forms read a typed
+    /// object without properties as an open map.
+    fn redundant_object(&self, view: &View) -> bool {
+        let schemas = self.schemas;
+        if view.types(schemas) != [JsonType::Object] || view.has(Keyword::Properties) {
+            return false;
+        }
+        let branches = view
+            .node(schemas, Keyword::OneOf)
+            .and_then(|n| n.one_of.clone())
+            .or_else(|| {
+                view.node(schemas, Keyword::AnyOf)
+                    .and_then(|n| n.any_of.clone())
+            });
+        branches.is_some_and(|b| {
+            b.iter().all(|x| {
+                let n = schemas.resolved(*x);
+                n.types == [JsonType::Object] || (n.types.is_empty() && n.properties.is_some())
+            })
+        })
     }
 
     /// The node's keywords in the dialect's form, children lowered.
@@ -675,12 +1045,7 @@ impl Lowerer<'_> {
                 continue;
             }
             if let Some(v) = self.value(view, k, out) {
-                let key = if k == Keyword::OneOf && self.one_of_as_any_of(view) {
-                    "anyOf"
-                } else {
-                    k.as_str()
-                };
-                m.insert(key.to_string(), v);
+                m.insert(self.key(view, k).to_string(), v);
             }
         }
         // Gemini's schema is a closed set of fields: extensions never go there.
@@ -712,7 +1077,11 @@ impl Lowerer<'_> {
         let at = self.keyword_pointer(view, k, out);
         let n = self.schemas.get(owner);
         match k {
-            Keyword::Items => Some(self.node(n.items?, &at, false)),
+            // The draft-07 tuple keeps its spelling.
+            Keyword::Items if n.draft07_tuple => self.list(n.prefix_items.clone()?, &at),
+            Keyword::Items | Keyword::AdditionalItems => Some(self.node(n.items?, &at, false)),
+            Keyword::PrefixItems => self.list(n.prefix_items.clone()?, &at),
+            Keyword::PropertyNames => Some(self.node(n.property_names?, &at, false)),
             Keyword::AdditionalProperties => Some(self.node(n.additional_properties?, &at, false)),
             Keyword::Not => Some(self.node(n.not?, &at, false)),
             Keyword::Properties => Some(self.properties(view, owner, &at)),
@@ -721,15 +1090,25 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The key keyword `k` of the view is written under: `anyOf` for a
+    /// disjoint `oneOf` where the dialect has no `oneOf`, and the 2020-12
+    /// spelling of a draft-07 tuple (`prefixItems`, with `items` for the rest).
+    fn key(&self, view: &View, k: Keyword) -> &'static str {
+        let draft07 = view
+            .node(self.schemas, Keyword::Items)
+            .is_some_and(|n| n.draft07_tuple);
+        match k {
+            Keyword::OneOf if self.one_of_as_any_of(view) => "anyOf",
+            Keyword::Items if draft07 => "prefixItems",
+            Keyword::AdditionalItems => "items",
+            k => k.as_str(),
+        }
+    }
+
     /// Where keyword `k` of the view goes in the output.
     #[inline(never)]
     fn keyword_pointer(&self, view: &View, k: Keyword, out: &str) -> String {
-        let key = if k == Keyword::OneOf && self.one_of_as_any_of(view) {
-            "anyOf"
-        } else {
-            k.as_str()
-        };
-        format!("{out}/{key}")
+        format!("{out}/{}", self.key(view, k))
     }
 
     /// A keyword with no subschema: its JSON (a `$ref` noted for `$defs`).
@@ -759,6 +1138,17 @@ impl Lowerer<'_> {
             m.insert(p.name.clone(), v);
         }
         Value::Object(m)
+    }
+
+    /// A list of subschemas, each lowered in place.
+    #[inline(never)]
+    fn list(&mut self, ids: Vec<SchemaId>, at: &str) -> Option<Value> {
+        let items = ids
+            .into_iter()
+            .enumerate()
+            .map(|(i, id)| self.node(id, &format!("{at}/{i}"), false))
+            .collect();
+        Some(Value::Array(items))
     }
 
     /// `anyOf`, `oneOf` or `allOf`, each branch lowered; Gemini drops `null`
@@ -854,6 +1244,20 @@ impl Lowerer<'_> {
                     }
                 }
             }
+            // A numeric `const`: the one number both bounds allow.
+            if let Some(Value::Number(c)) = o.get("const").cloned()
+                && !o.contains_key("enum")
+            {
+                o.remove("const");
+                let t = if is_integral_number(&c) {
+                    "integer"
+                } else {
+                    "number"
+                };
+                o.entry("type").or_insert_with(|| json!(t));
+                o.insert("minimum".into(), Value::Number(c.clone()));
+                o.insert("maximum".into(), Value::Number(c));
+            }
             if types_of(o) == ["integer"] {
                 exclusive_to_inclusive(o);
             }
@@ -874,6 +1278,10 @@ impl Lowerer<'_> {
             }
         }
     }
+}
+
+fn is_integral_number(n: &Number) -> bool {
+    crate::model::schema::is_integral(n)
 }
 
 fn int_value(i: i128) -> Value {
@@ -1014,8 +1422,9 @@ fn tag(schemas: &Schemas, id: SchemaId) -> Option<&Value> {
 }
 
 /// Do the `oneOf` branches exclude each other, so `anyOf` means the same?
-/// Yes when each has a distinct tag on one required property, or each is
-/// one distinct primitive type.
+/// Yes when each has a distinct tag on one required property, when each is
+/// a closed object requiring a property the others do not declare, or when
+/// each is one distinct primitive type.
 pub fn disjoint(schemas: &Schemas, branches: &[SchemaId]) -> bool {
     let nodes: Vec<&SchemaNode> = branches.iter().map(|b| schemas.resolved(*b)).collect();
     if nodes.len() < 2 {
@@ -1035,6 +1444,25 @@ pub fn disjoint(schemas: &Schemas, branches: &[SchemaId]) -> bool {
                 },
             );
         if ok {
+            return true;
+        }
+    }
+    // Closed objects, each requiring a property no other declares: an
+    // object matching one has a key the others refuse.
+    let closed = |n: &SchemaNode| {
+        n.additional_properties
+            .is_some_and(|a| schemas.get(a).is_nothing())
+    };
+    if nodes.iter().all(|n| closed(n)) {
+        let own_key = |i: usize| {
+            nodes[i].required_names().any(|r| {
+                nodes
+                    .iter()
+                    .enumerate()
+                    .all(|(j, other)| j == i || other.property(r).is_none())
+            })
+        };
+        if (0..nodes.len()).all(own_key) {
             return true;
         }
     }

@@ -38,6 +38,8 @@ pub const TOOL_KEYS: &[&str] = &[
     "rate_limit",
     "timeout_ms",
     "annotations",
+    "icons",
+    "meta",
     "deprecated",
     "examples",
 ];
@@ -51,9 +53,22 @@ pub const PLAY_KEYS: &[&str] = &[
     "returns",
     "validate_returns",
     "annotations",
+    "icons",
+    "meta",
     "deprecated",
     "examples",
 ];
+/// The keys of a tool's `annotations`: the MCP hints, in toolc's spelling.
+pub const HINT_KEYS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
+/// MCP's names of the hints, each with toolc's.
+const MCP_HINT_NAMES: &[(&str, &str)] = &[
+    ("readOnlyHint", "read_only"),
+    ("destructiveHint", "destructive"),
+    ("idempotentHint", "idempotent"),
+    ("openWorldHint", "open_world"),
+];
+/// The keys of an icon.
+pub const ICON_KEYS: &[&str] = &["src", "mime_type", "sizes", "theme"];
 /// The keys of an example.
 pub const EXAMPLE_KEYS: &[&str] = &["arguments", "result", "description"];
 /// The keys of a manual.
@@ -401,7 +416,9 @@ fn tool(e: &Entry, is_play: bool, diags: &mut Vec<Diagnostic>) -> Option<RawTool
         roles: Vec::new(),
         rate_limit: None,
         timeout_ms: None,
-        annotations: None,
+        annotations: RawHints::default(),
+        icons: Vec::new(),
+        meta: None,
         deprecated: None,
         examples: Vec::new(),
     };
@@ -427,12 +444,28 @@ fn tool(e: &Entry, is_play: bool, diags: &mut Vec<Diagnostic>) -> Option<RawTool
             }
         });
     }
-    t.annotations = o.get("annotations").and_then(|d| match &d.value.value {
+    if let Some(a) = o.get("annotations") {
+        t.annotations = hints(&a.value, &what, diags);
+    }
+    if let Some(i) = o.get("icons") {
+        match &i.value.value {
+            Value::Seq(items) => t
+                .icons
+                .extend(items.iter().filter_map(|item| icon(item, &what, diags))),
+            other => diags.push(wrong_type(
+                i.value.span,
+                &format!("`icons` of {what}"),
+                "a list of icons, each `{src: ...}`",
+                other,
+            )),
+        }
+    }
+    t.meta = o.get("meta").and_then(|d| match &d.value.value {
         Value::Map(_) => Some(d.value.clone()),
         other => {
             diags.push(wrong_type(
                 d.value.span,
-                &format!("`annotations` of {what}"),
+                &format!("`meta` of {what}"),
                 "a mapping",
                 other,
             ));
@@ -481,6 +514,68 @@ fn tool(e: &Entry, is_play: bool, diags: &mut Vec<Diagnostic>) -> Option<RawTool
         })
     });
     Some(t)
+}
+
+/// A tool's `annotations`. MCP's own names of the hints (`readOnlyHint`)
+/// are refused with toolc's spelling, so each hint has one.
+fn hints(node: &Node, owner: &str, diags: &mut Vec<Diagnostic>) -> RawHints {
+    let what = format!("the annotations of {owner}");
+    let Some(mut o) = Obj::new(node, &what, diags) else {
+        return RawHints::default();
+    };
+    let mut flag = |key: &str| o.get(key).and_then(|d| boolean(d, &what, diags));
+    let out = RawHints {
+        read_only: flag("read_only"),
+        destructive: flag("destructive"),
+        idempotent: flag("idempotent"),
+        open_world: flag("open_world"),
+    };
+    o.finish_with(&what, HINT_KEYS, diags, |entry| {
+        if let Some((mcp, ours)) = MCP_HINT_NAMES.iter().find(|(m, _)| *m == entry.key) {
+            return Some(
+                Diagnostic::new(
+                    Code::UnknownKey,
+                    format!("unknown key `{mcp}` in {what}: it is MCP's name for the hint toolc spells `{ours}`"),
+                )
+                .at(entry.key_span)
+                .help(format!("did you mean `{ours}`? toolc sends it to MCP clients as `{mcp}`")),
+            );
+        }
+        (entry.key == "title").then(|| {
+            Diagnostic::new(
+                Code::UnknownKey,
+                format!("unknown key `title` in {what}"),
+            )
+            .at(entry.key_span)
+            .help("give the title as the tool's own `title`; toolc sends it in MCP's annotations too")
+        })
+    });
+    out
+}
+
+/// One of a tool's `icons`.
+fn icon(node: &Node, owner: &str, diags: &mut Vec<Diagnostic>) -> Option<RawIcon> {
+    let what = format!("an icon of {owner}");
+    let mut o = Obj::new(node, &what, diags)?;
+    let src = o.get("src").and_then(|d| string(d, &what, diags));
+    if o.get("src").is_none() {
+        diags.push(missing(node.span, "src", &what));
+    }
+    let mime_type = o.get("mime_type").and_then(|d| string(d, &what, diags));
+    let sizes = o
+        .get("sizes")
+        .and_then(|d| string_list(d, &what, diags))
+        .map(|l| l.value)
+        .unwrap_or_default();
+    let theme = o.get("theme").and_then(|d| string(d, &what, diags));
+    o.finish(&what, ICON_KEYS, diags);
+    Some(RawIcon {
+        span: node.span,
+        src,
+        mime_type,
+        sizes,
+        theme,
+    })
 }
 
 fn example(node: &Node, owner: &str, diags: &mut Vec<Diagnostic>) -> Option<RawExample> {

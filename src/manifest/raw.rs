@@ -73,9 +73,31 @@ pub struct RawTool {
     pub rate_limit: Option<Sp<String>>,
     /// Kept as a float so `0`, `-5` and `1.5` reach the policy check intact.
     pub timeout_ms: Option<Sp<f64>>,
-    pub annotations: Option<Node>,
+    pub annotations: RawHints,
+    pub icons: Vec<RawIcon>,
+    /// MCP's `_meta`, as written.
+    pub meta: Option<Node>,
     pub deprecated: Option<Sp<RawDeprecated>>,
     pub examples: Vec<RawExample>,
+}
+
+/// A tool's `annotations`: the behaviour hints MCP clients read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RawHints {
+    pub read_only: Option<Sp<bool>>,
+    pub destructive: Option<Sp<bool>>,
+    pub idempotent: Option<Sp<bool>>,
+    pub open_world: Option<Sp<bool>>,
+}
+
+/// One of a tool's `icons`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawIcon {
+    pub span: Span,
+    pub src: Option<Sp<String>>,
+    pub mime_type: Option<Sp<String>>,
+    pub sizes: Vec<Sp<String>>,
+    pub theme: Option<Sp<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -4,6 +4,7 @@
 //! downstream looks a name up by string again.
 
 pub mod manual;
+pub mod mcp;
 pub mod names;
 pub mod policy;
 mod resolve;
@@ -11,6 +12,7 @@ pub mod rust;
 pub mod schema;
 
 pub use manual::{ManualRef, RefKind};
+pub use mcp::{Hints, Icon};
 pub use policy::{AuthLevel, RateLimit};
 pub use resolve::{ResolveOptions, resolve};
 pub use schema::{SchemaId, Schemas};
@@ -125,7 +127,10 @@ pub struct Tool {
     pub validate_returns: bool,
     pub terminal: bool,
     pub policy: Policy,
-    pub annotations: serde_json::Map<String, serde_json::Value>,
+    pub annotations: Hints,
+    pub icons: Vec<Icon>,
+    /// MCP's `_meta` for the tool, as written.
+    pub meta: Option<serde_json::Map<String, serde_json::Value>>,
     pub deprecated: Option<Deprecation>,
     pub examples: Vec<Example>,
     #[serde(skip)]

@@ -13,9 +13,6 @@ use crate::manifest::node::Node;
 use crate::manifest::raw::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// The annotations emitted as MCP tool hints, which must be booleans.
-const ANNOTATION_HINTS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
-
 /// Options of the resolve stage.
 #[derive(Debug, Clone, Default)]
 pub struct ResolveOptions {
@@ -42,6 +39,7 @@ impl Ctx<'_> {
         let before = errors(&self.diags);
         let id = Reader::new(&mut self.schemas, &mut self.diags).read(node);
         schema::read::link(&mut self.schemas, id, what, &mut self.diags);
+        schema::read::promote(&mut self.schemas, id);
         schema::check::check_tree(&self.schemas, id, &mut self.diags);
         (id, errors(&self.diags) == before)
     }
@@ -251,6 +249,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     for t in types.values() {
         let what = format!("type `{}`", t.name);
         schema::read::link(&mut ctx.schemas, t.root, &what, &mut ctx.diags);
+        schema::read::promote(&mut ctx.schemas, t.root);
     }
     for t in types.values() {
         schema::check::check_tree(&ctx.schemas, t.root, &mut ctx.diags);
@@ -522,37 +521,12 @@ fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Option<Tool> {
         }
     }
 
-    let annotations = match &raw.annotations {
-        Some(node) => {
-            // The MCP hints are booleans; other keys pass through as written.
-            for e in node.as_map().unwrap_or_default() {
-                if ANNOTATION_HINTS.contains(&e.key.as_str())
-                    && !matches!(e.value.value, crate::manifest::node::Value::Bool(_))
-                {
-                    ctx.push(
-                        Diagnostic::new(
-                            Code::WrongType,
-                            format!(
-                                "annotation `{}` of {what} must be true or false, found {}",
-                                e.key,
-                                e.value.value.type_name()
-                            ),
-                        )
-                        .at(e.value.span)
-                        .help(format!(
-                            "the MCP hints {} are booleans",
-                            ANNOTATION_HINTS.join(", ")
-                        )),
-                    );
-                }
-            }
-            match node.to_json("", &mut Default::default()) {
-                serde_json::Value::Object(m) => m,
-                _ => Default::default(),
-            }
-        }
-        None => Default::default(),
-    };
+    let annotations = super::mcp::Hints::from_raw(&raw.annotations);
+    let icons = super::mcp::icons(&raw.icons, &what, &mut ctx.diags);
+    let meta = raw
+        .meta
+        .as_ref()
+        .and_then(|m| super::mcp::meta(m, &what, &mut ctx.diags));
 
     let mut examples = Vec::new();
     let params_validator = params_ok
@@ -610,6 +584,8 @@ fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Option<Tool> {
         terminal: raw.terminal.as_ref().is_some_and(|v| v.value),
         policy,
         annotations,
+        icons,
+        meta,
         deprecated: raw.deprecated.as_ref().and_then(|d| match &d.value {
             RawDeprecated::Flag(false) => None,
             RawDeprecated::Flag(true) => Some(Deprecation { note: None }),

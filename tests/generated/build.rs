@@ -6,5 +6,10 @@ fn main() -> Result<(), toolc::Error> {
         .file_name("defaults.rs")
         .toolset_name("defaults")
         .compile()?;
+    toolc::configure()
+        .manifest("../fixtures/codegen/coverage.yaml")
+        .file_name("coverage.rs")
+        .toolset_name("coverage")
+        .compile()?;
     Ok(())
 }

@@ -68,7 +68,7 @@ function failed(result, kind, structured) {
   assert.equal(error.kind, kind, JSON.stringify(error));
   assert.equal(typeof error.message, "string");
   assert.ok(error.message.length > 0);
-  assert.equal(error.retryable, kind === "rate_limited" || kind === "timeout");
+  assert.equal(error.retryable, ["rate_limited", "timeout", "unavailable"].includes(kind));
   if (structured) {
     assert.deepEqual(result.structuredContent, error);
   } else {
@@ -108,6 +108,10 @@ test("tools/list: schemas, titles and hints", async () => {
     assert.equal(byName.update_ticket.outputSchema.type, "object");
     assert.equal(byName.update_ticket.outputSchema.$ref, undefined);
     assert.deepEqual(byName.list_tickets.annotations, { readOnlyHint: true });
+    assert.deepEqual(byName.list_tickets.icons, [
+      { src: "https://example.com/icons/tickets.svg", mimeType: "image/svg+xml", sizes: ["any"] },
+    ]);
+    assert.deepEqual(byName.list_tickets._meta, { "com.example/owner": "support-platform" });
     assert.deepEqual(byName.update_ticket.annotations, { destructiveHint: true, idempotentHint: true });
     assert.equal(byName.lookup_order.title, "Look up order");
     assert.deepEqual(byName.lookup_order.annotations, {

@@ -42,9 +42,15 @@ def mode(request: pytest.FixtureRequest) -> str:
 
 
 @asynccontextmanager
-async def connect(agent: str, env: dict[str, str] | None = None, mode: str = "legacy") -> AsyncIterator[Client]:
-    params = StdioServerParameters(command=server_path(), args=[agent], env=env or {})
-    async with Client(params, mode=mode) as client:
+async def connect(
+    agent: str,
+    env: dict[str, str] | None = None,
+    mode: str = "legacy",
+    args: tuple[str, ...] = (),
+    message_handler: Any = None,
+) -> AsyncIterator[Client]:
+    params = StdioServerParameters(command=server_path(), args=[agent, *args], env=env or {})
+    async with Client(params, mode=mode, message_handler=message_handler) as client:
         yield client
 
 

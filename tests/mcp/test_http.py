@@ -94,7 +94,7 @@ def test_a_foreign_host_header_is_refused(support_url: str) -> None:
     assert raised.value.code == 403
 
 
-def test_only_loopback_addresses_are_served() -> None:
+def test_other_addresses_need_an_authenticator() -> None:
     result = subprocess.run(
         [server_path(), "support-desk", "--http", "0.0.0.0:0"],
         env={**os.environ},
@@ -104,4 +104,4 @@ def test_only_loopback_addresses_are_served() -> None:
         timeout=30,
     )
     assert result.returncode == 2
-    assert "loopback" in result.stderr
+    assert "TOOLC_JWT_ISSUER" in result.stderr and "loopback" in result.stderr

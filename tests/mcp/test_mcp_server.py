@@ -38,7 +38,7 @@ def failed(result: Any, kind: str, structured: bool) -> dict[str, Any]:
     error = text_json(result)
     assert error["kind"] == kind, error
     assert isinstance(error["message"], str) and error["message"], error
-    assert error["retryable"] is (kind in ("rate_limited", "timeout")), error
+    assert error["retryable"] is (kind in ("rate_limited", "timeout", "unavailable")), error
     if structured:
         assert result.structured_content == error
     else:
@@ -77,6 +77,10 @@ async def test_tools_list_carries_schemas_titles_and_hints(mode: str) -> None:
         assert tools["lookup_order"].output_schema["required"] == ["order_id", "status"]
         # The manifest's annotations and title.
         assert tools["list_tickets"].annotations.read_only_hint is True
+        # Its icons and `_meta`, as the manifest gives them.
+        icon = tools["list_tickets"].icons[0]
+        assert (icon.src, icon.mimeType, icon.sizes) == ("https://example.com/icons/tickets.svg", "image/svg+xml", ["any"])
+        assert tools["list_tickets"].meta == {"com.example/owner": "support-platform"}
         update = tools["update_ticket"].annotations
         assert (update.destructive_hint, update.idempotent_hint, update.read_only_hint) == (True, True, None)
         lookup = tools["lookup_order"]

@@ -379,7 +379,7 @@ async fn rule_6_plays_answer_with_envelopes() {
 
 #[tokio::test]
 async fn rule_7_one_closed_taxonomy() {
-    assert_eq!(ErrorKind::ALL.len(), 9);
+    assert_eq!(ErrorKind::ALL.len(), 10);
     let names: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
     assert_eq!(
         names,
@@ -391,6 +391,7 @@ async fn rule_7_one_closed_taxonomy() {
             "scope_unavailable",
             "rate_limited",
             "timeout",
+            "unavailable",
             "panicked",
             "handler"
         ]
@@ -400,7 +401,7 @@ async fn rule_7_one_closed_taxonomy() {
         .filter(|k| k.retryable())
         .map(|k| k.as_str())
         .collect();
-    assert_eq!(retryable, ["rate_limited", "timeout"]);
+    assert_eq!(retryable, ["rate_limited", "timeout", "unavailable"]);
     let err = toolc_example::support_desk()
         .call("nope", "{}", &CallContext::new("c"))
         .await
@@ -451,14 +452,23 @@ fn rule_8_tool_results_and_call_events() {
             (ok, failed)
         })
     });
-    let ok: Value = serde_json::to_value(&ok).expect("serializes");
+    let mut ok: Value = serde_json::to_value(&ok).expect("serializes");
+    let duration = ok["metadata"]
+        .as_object_mut()
+        .and_then(|m| m.remove("duration_us"));
+    assert!(duration.is_some_and(|d| d.is_u64()), "{ok}");
     assert_eq!(
         ok,
-        json!({"ok": true, "value": {"order_id": "A-1001", "status": "in_transit"}})
+        json!({
+            "ok": true,
+            "value": {"order_id": "A-1001", "status": "in_transit"},
+            "metadata": {"call_id": "call", "tool_kind": "tool", "attempt": 1}
+        })
     );
     let failed_json: Value = serde_json::to_value(&failed).expect("serializes");
     assert_eq!(failed_json["ok"], false);
-    assert_eq!(failed_json["cause"]["kind"], "arguments_invalid");
+    assert_eq!(failed_json["cause"]["kind"], "validation");
+    assert_eq!(failed_json["cause"]["code"], "arguments_invalid");
     assert!(failed_json["error"].is_string());
     let back: ToolResult = serde_json::from_value(failed_json).expect("round trip");
     assert!(!back.ok);

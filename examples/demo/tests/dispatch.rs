@@ -200,3 +200,76 @@ fn the_agents_list_their_tools_and_manuals() {
             .contains("Use list_meetings to see the day's schedule")
     );
 }
+
+#[test]
+fn search_finds_generated_tools_by_what_they_do() {
+    let agent = toolc_example::support_desk();
+    let top = |q: &str| agent.search_tools(q, 3).first().map(|h| h.tool.name);
+    assert_eq!(top("where is my order"), Some("lookup_order"));
+    assert_eq!(top("open tickets of a customer"), Some("list_tickets"));
+    assert_eq!(
+        top("change the priority of a ticket"),
+        Some("update_ticket")
+    );
+    assert_eq!(top("lookupOrder"), Some("lookup_order"));
+    assert!(agent.search_tools("", 3).is_empty());
+}
+
+#[tokio::test]
+async fn a_generated_agent_takes_registered_tools_under_the_same_contract() {
+    use toolc_runtime::{AgentError, HandlerError, RegisteredTool};
+
+    let mut agent = toolc_example::support_desk();
+    let handler = |args: Value, _: CallContext| async move {
+        Ok::<_, HandlerError>(json!({"order_id": args["order_id"], "eta_days": 2}))
+    };
+    let schema = json!({
+        "type": "object",
+        "properties": {"order_id": {"type": "string", "pattern": "^A-[0-9]+$"}},
+        "required": ["order_id"]
+    });
+    // A generated tool's name is taken: never shadowed.
+    let taken = agent
+        .register(RegisteredTool::new(
+            "lookup_order",
+            "",
+            schema.clone(),
+            handler,
+        ))
+        .expect_err("taken");
+    assert!(
+        matches!(taken, AgentError::NameTaken { ref existing, .. } if existing.contains("toolbox 'orders'")),
+        "{taken}"
+    );
+    agent
+        .register(
+            RegisteredTool::new("order_eta", "Days until an order arrives.", schema, handler)
+                .auth(AuthLevel::User),
+        )
+        .expect("registers");
+    let ctx = support_caller();
+    assert_eq!(
+        ok(&agent, "order_eta", json!({"order_id": "A-1001"}), &ctx).await,
+        json!({"order_id": "A-1001", "eta_days": 2})
+    );
+    let err = agent
+        .call("order_eta", r#"{"order_id": "B-1"}"#, &ctx)
+        .await
+        .expect_err("pattern");
+    assert_eq!(err.kind(), ErrorKind::ArgumentsInvalid);
+    let err = agent
+        .call(
+            "order_eta",
+            r#"{"order_id": "A-1"}"#,
+            &CallContext::new("anon"),
+        )
+        .await
+        .expect_err("auth");
+    assert_eq!(err.kind(), ErrorKind::Forbidden);
+    assert_eq!(
+        agent.search_tools("when will my order arrive", 1)[0]
+            .tool
+            .name,
+        "order_eta"
+    );
+}

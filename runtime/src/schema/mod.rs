@@ -5,6 +5,7 @@
 //! 2020-12 semantics and reports every violation with its JSON pointer. No schema compiler
 //! runs in the user's program: the tree is the compiled form.
 
+mod compile;
 mod equal;
 mod format;
 mod normalize;
@@ -14,6 +15,8 @@ mod validate;
 
 use std::fmt;
 
+pub(crate) use compile::compile;
+pub use compile::{MAX_SCHEMA_DEPTH, SchemaError};
 pub use format::Format;
 pub use pattern::Pattern;
 

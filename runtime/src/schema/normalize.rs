@@ -8,6 +8,11 @@
 //!   it is dropped, when no branch takes the value as it is.
 //! - An integral float where the schema wants an integer (`5.0`, `1e2`): JSON Schema counts
 //!   it as the integer, so it is read as one, and the handler's integer field takes it.
+//! - The equivalents the compiler shows dialects that have no place for a construct: a map
+//!   given as a list of `{key, value}` pairs, a tuple given as an object keyed by positions
+//!   (`{"0": a, "1": b}`), are read back as the object and the array the schema describes.
+//!   Where the schema wants an object, a list can never be valid, and the other way round, so
+//!   the reading cannot change the meaning of arguments that were valid as sent.
 
 use super::{Schema, Types};
 use serde_json::{Number, Value};
@@ -26,12 +31,16 @@ impl Schema {
         }
         let mut schema = self;
         // A `$ref` carries the shape of the named type.
-        while schema.properties.is_empty() && schema.items.is_none() {
+        while schema.properties.is_empty()
+            && schema.items.is_none()
+            && schema.prefix_items.is_empty()
+        {
             match schema.reference {
                 Some(r) if !std::ptr::eq(r, schema) => schema = r,
                 _ => break,
             }
         }
+        read_equivalent(schema, value);
         match value {
             Value::Object(map) => {
                 for (name, prop) in schema.properties {
@@ -55,9 +64,10 @@ impl Schema {
                 }
             }
             Value::Array(items) => {
-                if let Some(item) = schema.items {
-                    for v in items {
-                        item.normalize(v, depth + 1);
+                for (i, v) in items.iter_mut().enumerate() {
+                    match schema.prefix_items.get(i).copied().or(schema.items) {
+                        Some(item) => item.normalize(v, depth + 1),
+                        None => break,
                     }
                 }
             }
@@ -93,6 +103,45 @@ impl Schema {
                 }
             }
         }
+    }
+}
+
+/// A map sent as `{key, value}` pairs, or a tuple sent as an object keyed by positions, read
+/// back as the object or array the schema describes.
+fn read_equivalent(s: &Schema, value: &mut Value) {
+    let object = s.types.contains(Types::OBJECT);
+    let array = s.types.contains(Types::ARRAY);
+    match value {
+        Value::Array(items)
+            if object
+                && !array
+                && s.properties.is_empty()
+                && !matches!(s.additional_properties, super::Additional::Forbidden) =>
+        {
+            let mut map = serde_json::Map::new();
+            for item in items.iter() {
+                let Value::Object(pair) = item else { return };
+                let (Some(Value::String(key)), Some(v), 2) =
+                    (pair.get("key"), pair.get("value"), pair.len())
+                else {
+                    return;
+                };
+                if map.insert(key.clone(), v.clone()).is_some() {
+                    // A key twice: no object says that; left to fail validation.
+                    return;
+                }
+            }
+            *value = Value::Object(map);
+        }
+        Value::Object(map) if array && !object && !s.prefix_items.is_empty() => {
+            let n = map.len();
+            if n != s.prefix_items.len() || (0..n).any(|i| !map.contains_key(&i.to_string())) {
+                return;
+            }
+            let items = (0..n).filter_map(|i| map.remove(&i.to_string())).collect();
+            *value = Value::Array(items);
+        }
+        _ => {}
     }
 }
 
@@ -240,5 +289,47 @@ mod tests {
         let mut v = json!({"n": 5.5});
         COUNTS.normalize_arguments(&mut v);
         assert_eq!(v["n"], json!(5.5));
+    }
+
+    static PAIR_VALUE: Schema = Schema {
+        types: Types::INTEGER,
+        ..Schema::ANY
+    };
+    static MAP: Schema = Schema {
+        types: Types::OBJECT,
+        additional_properties: crate::schema::Additional::Schema(&PAIR_VALUE),
+        ..Schema::ANY
+    };
+    static TUPLE: Schema = Schema {
+        types: Types::ARRAY,
+        prefix_items: &[&NAME, &COUNT],
+        items: Some(&Schema::NOTHING),
+        ..Schema::ANY
+    };
+    static HOLDER: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("map", &MAP), ("tuple", &TUPLE)],
+        ..Schema::ANY
+    };
+
+    #[test]
+    fn equivalent_forms_are_read_back() {
+        let mut v = json!({
+            "map": [{"key": "a", "value": 1.0}, {"key": "b", "value": 2}],
+            "tuple": {"1": 3.0, "0": "x"}
+        });
+        HOLDER.normalize_arguments(&mut v);
+        assert_eq!(v, json!({"map": {"a": 1, "b": 2}, "tuple": ["x", 3]}));
+        assert!(HOLDER.is_valid(&v));
+        // Not the equivalent form: left as sent, for validation to refuse.
+        for odd in [
+            json!({"map": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}),
+            json!({"map": [{"key": "a"}]}),
+            json!({"tuple": {"0": "x", "2": 1}}),
+        ] {
+            let mut v = odd.clone();
+            HOLDER.normalize_arguments(&mut v);
+            assert_eq!(v, odd);
+        }
     }
 }

@@ -86,6 +86,8 @@ const fn tool(
         deprecated: false,
         policy: Policy::NONE,
         annotations: "{}",
+        icons: None,
+        meta: None,
     }
 }
 
@@ -408,7 +410,11 @@ impl Playbook for Recipes {
         &PLAYS
     }
 
-    fn call<'a>(&'a self, play: &'a str, arguments: &'a str) -> BoxFuture<'a, Value> {
+    fn call<'a>(
+        &'a self,
+        play: &'a str,
+        arguments: &'a str,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move {
             match play {
                 "slug" => {
@@ -440,7 +446,7 @@ impl Playbook for Recipes {
                     })
                     .await
                 }
-                _ => unknown_play(play),
+                _ => Err(unknown_play(play)),
             }
         })
     }
@@ -452,4 +458,47 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .enable_time()
         .build()
         .expect("a tokio runtime")
+}
+
+/// A policy store that never answers, as a Redis that is down.
+pub struct DownStore;
+
+impl toolc_runtime::PolicyStore for DownStore {
+    fn check_rate<'a>(
+        &'a self,
+        _key: &'a str,
+        _limit: RateLimit,
+    ) -> BoxFuture<'a, Result<toolc_runtime::RateDecision, toolc_runtime::StoreError>> {
+        Box::pin(std::future::ready(Err(self.error())))
+    }
+
+    fn put_if_absent<'a>(
+        &'a self,
+        _key: &'a str,
+        _value: &'a [u8],
+        _ttl: Duration,
+    ) -> BoxFuture<'a, Result<bool, toolc_runtime::StoreError>> {
+        Box::pin(std::future::ready(Err(self.error())))
+    }
+
+    fn take<'a>(
+        &'a self,
+        _key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Vec<u8>>, toolc_runtime::StoreError>> {
+        Box::pin(std::future::ready(Err(self.error())))
+    }
+
+    fn ping(&self) -> BoxFuture<'_, Result<(), toolc_runtime::StoreError>> {
+        Box::pin(std::future::ready(Err(self.error())))
+    }
+
+    fn describe(&self) -> String {
+        "redis at 10.9.8.7:6379".to_owned()
+    }
+}
+
+impl DownStore {
+    fn error(&self) -> toolc_runtime::StoreError {
+        toolc_runtime::StoreError::new("redis at 10.9.8.7:6379 did not answer within 500 ms")
+    }
 }

@@ -133,6 +133,12 @@ fn keyword_schema(takes: Takes) -> Value {
         Takes::SchemaMap => {
             json!({ "type": "object", "additionalProperties": reference("Schema") })
         }
+        Takes::SchemaOrList => json!({
+            "anyOf": [
+                reference("Schema"),
+                { "type": "array", "minItems": 1, "items": reference("Schema") }
+            ]
+        }),
         Takes::SchemaList => {
             json!({ "type": "array", "minItems": 1, "items": reference("Schema") })
         }
@@ -153,7 +159,10 @@ fn keyword_schema(takes: Takes) -> Value {
             json!({ "type": "array", "items": { "type": "string" }, "uniqueItems": true })
         }
         Takes::Format => json!({ "anyOf": [{ "enum": FORMATS }, { "type": "string" }] }),
-        Takes::Ref => json!({ "type": "string", "pattern": "^#/types/[A-Z][A-Za-z0-9]*$" }),
+        Takes::Ref => json!({
+            "type": "string",
+            "pattern": "^#/(types/[A-Z][A-Za-z0-9]*|\\$defs/[^/]+|definitions/[^/]+)$"
+        }),
         Takes::RustType => json!({ "enum": ["json"] }),
     }
 }
@@ -267,17 +276,43 @@ fn tool_properties(play: bool) -> Vec<(&'static str, Value)> {
     p.extend([
         (
             "annotations",
+            closed(
+                "Hints about the tool's behaviour, sent to MCP clients under MCP's names (`read_only` as `readOnlyHint`, and so on). Each hint has this one spelling.",
+                vec![
+                    ("read_only", json!({ "description": "true: the tool changes nothing (MCP readOnlyHint).", "type": "boolean" })),
+                    ("destructive", json!({ "description": "true: the tool may destroy or overwrite data (MCP destructiveHint); read only when `read_only` is not true.", "type": "boolean" })),
+                    ("idempotent", json!({ "description": "true: calling it again with the same arguments has no further effect (MCP idempotentHint); read only when `read_only` is not true.", "type": "boolean" })),
+                    ("open_world", json!({ "description": "true: the tool reaches outside systems (MCP openWorldHint).", "type": "boolean" })),
+                ],
+                &[],
+                Value::Null,
+            ),
+        ),
+        (
+            "icons",
             described(
-                "Hints about the tool's behaviour: `read_only`, `destructive`, `idempotent`, `open_world` (booleans, sent to MCP clients as hints); other keys are passed through as written.",
+                &format!("Icons MCP clients may show for the {what}, listed as MCP's `icons`."),
                 json!({
-                    "type": "object",
-                    "properties": {
-                        "read_only": { "description": "true: the tool changes nothing (MCP readOnlyHint).", "type": "boolean" },
-                        "destructive": { "description": "true: the tool may destroy or overwrite data (MCP destructiveHint).", "type": "boolean" },
-                        "idempotent": { "description": "true: calling it again with the same arguments has no further effect (MCP idempotentHint).", "type": "boolean" },
-                        "open_world": { "description": "true: the tool reaches outside systems (MCP openWorldHint).", "type": "boolean" },
-                    },
+                    "type": "array",
+                    "items": closed(
+                        "One icon.",
+                        vec![
+                            ("src", json!({ "description": "An `https://` URL or a `data:image/...` URI.", "type": "string", "pattern": "^(https://|data:image/)" })),
+                            ("mime_type", json!({ "description": "The image's media type, such as `image/png` (MCP mimeType).", "type": "string", "pattern": "^[^/ ]+/[^/ ]+$" })),
+                            ("sizes", json!({ "description": "Sizes as `WxH`, or `any` for a scalable image.", "type": "array", "items": { "type": "string", "pattern": "^([1-9][0-9]*x[1-9][0-9]*|any)$" } })),
+                            ("theme", json!({ "description": "The background the icon is drawn for.", "enum": ["light", "dark"] })),
+                        ],
+                        &["src"],
+                        Value::Null,
+                    ),
                 }),
+            ),
+        ),
+        (
+            "meta",
+            described(
+                &format!("MCP's `_meta` for the {what}, passed as written. Keys are `name` or `prefix/name` under a prefix of your own (`com.example/owner`); the protocol reserves prefixes whose second label is `mcp` or `modelcontextprotocol`."),
+                json!({ "type": "object" }),
             ),
         ),
         (

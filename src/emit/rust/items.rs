@@ -44,6 +44,15 @@ pub fn ty_tokens(ty: &Ty, paths: &Paths) -> TokenStream {
             let t = ty_tokens(t, paths);
             quote!(::std::collections::BTreeMap<::std::string::String, #t>)
         }
+        Ty::EnumMap(k, v) => {
+            let k = ty_tokens(k, paths);
+            let v = ty_tokens(v, paths);
+            quote!(::std::collections::BTreeMap<#k, #v>)
+        }
+        Ty::Tuple(items) => {
+            let items = items.iter().map(|t| ty_tokens(t, paths));
+            quote!((#(#items,)*))
+        }
         Ty::Option(t) => {
             let t = ty_tokens(t, paths);
             quote!(::std::option::Option<#t>)
@@ -95,6 +104,26 @@ fn lit_tokens(lit: &Lit, ty: &Ty, paths: &Paths) -> TokenStream {
             let t = inner(ty);
             let items = items.iter().map(|l| lit_tokens(l, &t, paths));
             quote!(::std::vec::Vec::from([#(#items),*]))
+        }
+        Lit::Tuple(items) => {
+            let tys: Vec<Ty> = match ty {
+                Ty::Tuple(t) => t.clone(),
+                _ => vec![Ty::Json; items.len()],
+            };
+            let items = items.iter().zip(&tys).map(|(l, t)| lit_tokens(l, t, paths));
+            quote!((#(#items,)*))
+        }
+        Lit::EnumMap(entries) => {
+            let (k, v) = match ty {
+                Ty::EnumMap(k, v) => ((**k).clone(), (**v).clone()),
+                _ => (Ty::Json, Ty::Json),
+            };
+            let entries = entries.iter().map(|(key, l)| {
+                let key = lit_tokens(key, &k, paths);
+                let l = lit_tokens(l, &v, paths);
+                quote!((#key, #l))
+            });
+            quote!(::std::collections::BTreeMap::from([#(#entries),*]))
         }
         Lit::Map(entries) => {
             let t = inner(ty);

@@ -315,6 +315,8 @@ fn descriptor(
         None => quote!(::std::option::Option::None),
     };
     let annotations = field("annotations").unwrap_or_else(|| "{}".to_string());
+    let icons = opt_str(field("icons").as_deref());
+    let meta = opt_str(field("_meta").as_deref());
     quote! {
         ::toolc_runtime::ToolDescriptor {
             name: #name,
@@ -335,6 +337,8 @@ fn descriptor(
                 timeout_ms: #timeout,
             },
             annotations: #annotations,
+            icons: #icons,
+            meta: #meta,
         }
     }
 }
@@ -609,7 +613,7 @@ fn server(
     } else {
         (
             format!(
-                " Serves a [`{trait_name}`] implementation: every failure comes back as an error envelope."
+                " Serves a [`{trait_name}`] implementation: every failure comes back as a value, never a panic."
             ),
             quote!(),
             quote!(),
@@ -627,11 +631,11 @@ fn server(
                         &'a self,
                         play: &'a str,
                         arguments: &'a str,
-                    ) -> ::toolc_runtime::BoxFuture<'a, ::toolc_runtime::__private::serde_json::Value> {
+                    ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError>> {
                         ::std::boxed::Box::pin(async move {
                             match play {
                                 #(#arms)*
-                                _ => ::toolc_runtime::unknown_play(play),
+                                _ => ::std::result::Result::Err(::toolc_runtime::unknown_play(play)),
                             }
                         })
                     }
@@ -757,6 +761,7 @@ fn agent(set: &Toolset, a: &crate::model::Agent) -> TokenStream {
         pub fn #fn_id(#(#args),*) -> ::toolc_runtime::Agent {
             #(#setup)*
             ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#(#caps),*])
+                .expect("toolc checked that the agent's tool and play names are unique")
         }
     }
 }

@@ -37,10 +37,21 @@ pub fn type_static(name: &str) -> proc_macro2::Ident {
 
 impl<'a> Tables<'a> {
     pub fn new(set: &'a Toolset) -> Self {
+        // One static per definition, named after its Rust type, distinct.
+        let mut taken = std::collections::BTreeSet::new();
         let named = set
-            .types
-            .keys()
-            .map(|n| (n.clone(), type_static(n)))
+            .schemas
+            .named_types()
+            .map(|(n, _)| {
+                let rust = set.rust.type_names.get(n).map_or(n, String::as_str);
+                let mut id = type_static(rust);
+                let mut k = 2;
+                while !taken.insert(id.to_string()) {
+                    id = format_ident!("{}_{k}", type_static(rust));
+                    k += 1;
+                }
+                (n.to_string(), id)
+            })
             .collect();
         let mut t = Tables {
             set,
@@ -49,9 +60,9 @@ impl<'a> Tables<'a> {
             named,
             seen: HashMap::new(),
         };
-        for (name, ty) in &set.types {
+        for (name, root) in set.schemas.named_types() {
             let id = t.named[name].clone();
-            let body = t.body(ty.root);
+            let body = t.body(root);
             let doc = format!(" Validation table of type `{name}`.");
             t.statics.push(quote! {
                 #[doc = #doc]
@@ -163,9 +174,17 @@ impl<'a> Tables<'a> {
         if n.unique_items == Some(true) {
             fields.push(quote!(unique_items: true));
         }
+        if let Some(prefix) = &n.prefix_items {
+            let cs: Vec<TokenStream> = prefix.iter().map(|p| self.child(*p)).collect();
+            fields.push(quote!(prefix_items: &[#(#cs),*]));
+        }
         if let Some(items) = n.items {
             let c = self.child(items);
             fields.push(quote!(items: ::std::option::Option::Some(#c)));
+        }
+        if let Some(names) = n.property_names {
+            let c = self.child(names);
+            fields.push(quote!(property_names: ::std::option::Option::Some(#c)));
         }
         if let Some(props) = &n.properties {
             let ps: Vec<TokenStream> = props

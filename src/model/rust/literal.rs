@@ -22,7 +22,10 @@ pub enum Lit {
     /// Free-form JSON.
     Json(Value),
     Vec(Vec<Lit>),
+    Tuple(Vec<Lit>),
     Map(Vec<(String, Lit)>),
+    /// A map keyed by an enum: each key a literal of the enum.
+    EnumMap(Vec<(Lit, Lit)>),
     Some(Box<Lit>),
     None,
     Box(Box<Lit>),
@@ -202,6 +205,22 @@ impl<'a> Cx<'a> {
                     .iter()
                     .map(|x| self.lit(inner, x, d))
                     .collect::<Result<_, _>>()?,
+            ),
+            (Ty::Tuple(tys), Value::Array(items)) if tys.len() == items.len() => Lit::Tuple(
+                tys.iter()
+                    .zip(items)
+                    .map(|(t, x)| self.lit(t, x, d))
+                    .collect::<Result<_, _>>()?,
+            ),
+            (Ty::EnumMap(key, inner), Value::Object(m)) => Lit::EnumMap(
+                m.iter()
+                    .map(|(k, x)| {
+                        Ok((
+                            self.lit(key, &Value::String(k.clone()), d)?,
+                            self.lit(inner, x, d)?,
+                        ))
+                    })
+                    .collect::<Result<_, String>>()?,
             ),
             (Ty::Map(inner), Value::Object(m)) => Lit::Map(
                 m.iter()

@@ -8,9 +8,11 @@
 
 mod literal;
 mod plan;
+mod variants;
 
 pub use literal::Lit;
-pub use plan::{added_integer_bounds, field_ident, integer_range, plan, variant_ident};
+pub use plan::{added_integer_bounds, field_ident, integer_range, plan};
+pub use variants::variant_idents;
 
 use std::collections::BTreeSet;
 
@@ -27,7 +29,11 @@ pub enum Ty {
     Unit,
     Json,
     Vec(Box<Ty>),
+    /// A tuple, for `prefixItems` of a fixed length.
+    Tuple(Vec<Ty>),
     Map(Box<Ty>),
+    /// A map keyed by an enum (`propertyNames` with an `enum`): key, value.
+    EnumMap(Box<Ty>, Box<Ty>),
     Option(Box<Ty>),
     Box(Box<Ty>),
     /// A named type of the toolset (`types::X`).
@@ -151,7 +157,7 @@ impl Module {
         self.items.iter().find(|i| i.name() == name)
     }
 
-    fn unique(&mut self, hint: &str) -> String {
+    pub(crate) fn unique(&mut self, hint: &str) -> String {
         if self.exact.as_deref() == Some(hint) {
             self.exact = None;
             return hint.to_string();
@@ -188,6 +194,9 @@ pub struct GroupPlan {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RustPlan {
     pub types: Module,
+    /// Each definition (named type, or a schema's own definition) → its Rust
+    /// name in the `types` module.
+    pub type_names: std::collections::BTreeMap<String, String>,
     pub toolboxes: Vec<GroupPlan>,
     pub playbooks: Vec<GroupPlan>,
 }

@@ -5,11 +5,12 @@
 //! `x-rust-type: json` or a schema without `type`.
 
 use super::literal;
+use super::variants::variant_idents;
 use super::{Field, GroupPlan, Item, Module, RustPlan, Signature, Ty};
 use crate::diag::{Code, Diagnostic, Span};
 use crate::model::names::{pascal_ident, snake_ident};
 use crate::model::schema::{
-    JsonType, Keyword, RustTypeHint, SchemaId, SchemaNode, Schemas, is_integral,
+    JsonOptions, JsonType, Keyword, RustTypeHint, SchemaId, SchemaNode, Schemas, is_integral,
 };
 use crate::model::{Tool, Toolset};
 use std::collections::{BTreeMap, BTreeSet};
@@ -123,26 +124,47 @@ struct Gen<'a> {
     indirect: bool,
     /// The named type being defined, when inside one.
     within: Option<&'a str>,
+    /// Each definition's Rust name in the `types` module.
+    rust_names: BTreeMap<String, String>,
     diags: Vec<Diagnostic>,
 }
 
 /// Decides the Rust types of a toolset. Problems are added to `diags`.
 pub fn plan(set: &Toolset, diags: &mut Vec<Diagnostic>) -> RustPlan {
     let schemas = &set.schemas;
+    let mut out = RustPlan::default();
+    // The manifest's named types keep their (PascalCase) names; a schema's
+    // own definitions get theirs made PascalCase and distinct.
+    for name in set.types.keys() {
+        out.types.reserve(name);
+    }
+    let mut rust_names = BTreeMap::new();
+    for (name, _) in schemas.named_types() {
+        let rust = if set.types.contains_key(name) {
+            name.to_string()
+        } else {
+            let pascal = pascal_ident(name).trim_start_matches("r#").to_string();
+            out.types.unique(if pascal.is_empty() {
+                "Definition"
+            } else {
+                &pascal
+            })
+        };
+        rust_names.insert(name.to_string(), rust);
+    }
     let mut g = Gen {
         schemas,
         cycles: schemas.cycles(),
         indirect: false,
         within: None,
+        rust_names,
         diags: Vec::new(),
     };
-    let mut out = RustPlan::default();
-    for name in set.types.keys() {
-        out.types.reserve(name);
+    for (name, root) in schemas.named_types() {
+        let rust = g.rust_names[name].clone();
+        g.named_type(name, &rust, root, &mut out.types);
     }
-    for (name, t) in &set.types {
-        g.named_type(name, t.root, &mut out.types);
-    }
+    out.type_names = g.rust_names.clone();
     for tb in &set.toolboxes {
         out.toolboxes
             .push(g.group(&tb.idents.pascal, "Toolbox", &tb.tools));
@@ -194,14 +216,14 @@ impl<'a> Gen<'a> {
 
     /// The item for a named type, generated into the `types` module (whose
     /// names must all have been reserved first).
-    fn named_type(&mut self, name: &'a str, root: SchemaId, module: &mut Module) {
+    fn named_type(&mut self, name: &'a str, rust: &str, root: SchemaId, module: &mut Module) {
         self.within = Some(name);
-        module.exact = Some(name.to_string());
-        let ty = self.ty(root, name, module);
+        module.exact = Some(rust.to_string());
+        let ty = self.ty(root, rust, module);
         module.exact = None;
-        if ty != Ty::Local(name.to_string()) {
+        if ty != Ty::Local(rust.to_string()) {
             module.items.push(Item::Newtype {
-                name: name.to_string(),
+                name: rust.to_string(),
                 doc: self.schemas.get(root).description.clone(),
                 ty,
             });
@@ -213,17 +235,11 @@ impl<'a> Gen<'a> {
     fn ty(&mut self, id: SchemaId, hint: &str, module: &mut Module) -> Ty {
         let indirect = std::mem::replace(&mut self.indirect, false);
         let n = self.schemas.get(id);
-        match n.boolean {
-            Some(true) => return Ty::Json,
-            Some(false) => {
-                self.unsupported(
-                    n.span,
-                    "a `false` schema accepts nothing and has no Rust type".to_string(),
-                    "remove the property, or give it a schema",
-                );
-                return Ty::Json;
-            }
-            None => {}
+        // `false` accepts nothing, so no value of its type is ever read:
+        // where it stands (the items of an array that must be empty, say)
+        // any type does.
+        if n.boolean.is_some() {
+            return Ty::Json;
         }
         if n.rust_type == Some(RustTypeHint::Json) {
             return Ty::Json;
@@ -243,7 +259,7 @@ impl<'a> Gen<'a> {
                 // Reported when linking.
                 return Ty::Json;
             }
-            let ty = Ty::Shared(r.name.clone());
+            let ty = Ty::Shared(self.rust_names.get(&r.name).cloned().unwrap_or_default());
             let boxed = !indirect
                 && self
                     .within
@@ -255,12 +271,7 @@ impl<'a> Gen<'a> {
             if let [only] = all.as_slice() {
                 return self.ty(*only, hint, module);
             }
-            self.unsupported(
-                n.value_span(Keyword::AllOf),
-                "`allOf` with more than one schema has no Rust type".to_string(),
-                "merge the schemas into one object, or use a named type",
-            );
-            return Ty::Json;
+            return self.all_of(id, all.clone(), hint, module);
         }
         for (k, branches) in [(Keyword::OneOf, &n.one_of), (Keyword::AnyOf, &n.any_of)] {
             if let Some(b) = branches {
@@ -271,33 +282,37 @@ impl<'a> Gen<'a> {
         let ty = match types.as_slice() {
             [] if !n.types.is_empty() => JsonType::Null,
             [] => {
-                // No `type`: infer from `enum` or `properties`, or any JSON.
+                // No `type`: infer from `enum`, `const` or `properties`, or any JSON.
                 if let Some(e) = &n.enum_values {
                     if string_values(&e.value).is_some() {
                         JsonType::String
                     } else {
                         return Ty::Json;
                     }
-                } else if n.properties.is_some() {
+                } else if let Some(c) = &n.const_value {
+                    match c.value {
+                        serde_json::Value::Array(_) | serde_json::Value::Object(_) => {
+                            return Ty::Json;
+                        }
+                        ref v => JsonType::of(v),
+                    }
+                } else if n.properties.is_some() || n.property_names.is_some() {
                     JsonType::Object
+                } else if n.prefix_items.is_some() {
+                    JsonType::Array
                 } else {
                     return Ty::Json;
                 }
             }
             [one] => *one,
-            _ => {
-                let names: Vec<&str> = types.iter().map(|t| t.as_str()).collect();
-                self.unsupported(
-                    n.value_span(Keyword::Type),
-                    format!(
-                        "a value of several types ({}) has no Rust type",
-                        names.join(", ")
-                    ),
-                    "use one type (plus \"null\"), `oneOf`, or `x-rust-type: json`",
-                );
-                return Ty::Json;
-            }
+            several => return self.type_union(id, several, hint, module),
         };
+        self.of_type(id, ty, hint, module)
+    }
+
+    /// The Rust type of the node `id` read as one JSON type.
+    fn of_type(&mut self, id: SchemaId, ty: JsonType, hint: &str, module: &mut Module) -> Ty {
+        let n = self.schemas.get(id);
         match ty {
             JsonType::String => {
                 match n.enum_values.as_ref().and_then(|e| string_values(&e.value)) {
@@ -309,15 +324,160 @@ impl<'a> Gen<'a> {
             JsonType::Number => Ty::F64,
             JsonType::Boolean => Ty::Bool,
             JsonType::Null => Ty::Unit,
-            JsonType::Array => match n.items {
+            JsonType::Array => self.array(id, hint, module),
+            JsonType::Object => self.object(id, hint, module),
+        }
+    }
+
+    /// An array: a `Vec`, or a tuple for `prefixItems` of a fixed length.
+    fn array(&mut self, id: SchemaId, hint: &str, module: &mut Module) -> Ty {
+        let n = self.schemas.get(id);
+        let Some(prefix) = n.prefix_items.clone() else {
+            return match n.items {
                 Some(items) => {
                     self.indirect = true;
                     Ty::Vec(Box::new(self.ty(items, &format!("{hint}Item"), module)))
                 }
                 None => Ty::Vec(Box::new(Ty::Json)),
-            },
-            JsonType::Object => self.object(id, hint, module),
+            };
+        };
+        let len = prefix.len() as u64;
+        let closed = n.items.is_some_and(|i| self.schemas.get(i).is_nothing())
+            || n.max_items.is_some_and(|m| m <= len);
+        let complete = n.min_items.is_some_and(|m| m >= len);
+        if !closed || !complete {
+            let (what, help) = if closed {
+                (
+                    "a tuple whose last items may be missing has no Rust type",
+                    "require every item with `minItems` equal to the number of `prefixItems`",
+                )
+            } else {
+                (
+                    "a tuple that allows more items after its own has no Rust type",
+                    "close it with `items: false` (or `maxItems` equal to the number of `prefixItems`), or use an array of one item type",
+                )
+            };
+            let at = if n.draft07_tuple {
+                n.value_span(Keyword::Items)
+            } else {
+                n.value_span(Keyword::PrefixItems)
+            };
+            self.unsupported(at, what.to_string(), help);
+            return Ty::Json;
         }
+        let tys = prefix
+            .iter()
+            .enumerate()
+            .map(|(i, p)| self.ty(*p, &format!("{hint}{i}"), module))
+            .collect();
+        Ty::Tuple(tys)
+    }
+
+    /// `type: [a, b, …]` (besides null): an untagged enum, a variant per type.
+    fn type_union(
+        &mut self,
+        id: SchemaId,
+        types: &[JsonType],
+        hint: &str,
+        module: &mut Module,
+    ) -> Ty {
+        // Integers before numbers: the first variant that takes a value wins.
+        let mut order = types.to_vec();
+        order.sort_by_key(|t| *t != JsonType::Integer);
+        let mut variants = Vec::new();
+        for t in order {
+            let vname = match t {
+                JsonType::String => "String",
+                JsonType::Integer => "Integer",
+                JsonType::Number => "Number",
+                JsonType::Boolean => "Bool",
+                JsonType::Array => "Array",
+                JsonType::Object => "Object",
+                JsonType::Null => continue,
+            };
+            let ty = self.of_type(id, t, &format!("{hint}{vname}"), module);
+            variants.push((vname.to_string(), ty));
+        }
+        let name = module.unique(hint);
+        module.items.push(Item::Untagged {
+            name: name.clone(),
+            doc: self.schemas.get(id).description.clone(),
+            variants,
+        });
+        Ty::Local(name)
+    }
+
+    /// `allOf` of several schemas: one struct with the fields of every
+    /// branch, when each branch is an object.
+    fn all_of(
+        &mut self,
+        id: SchemaId,
+        branches: Vec<SchemaId>,
+        hint: &str,
+        module: &mut Module,
+    ) -> Ty {
+        let schemas = self.schemas;
+        let n = schemas.get(id);
+        let objects: Vec<SchemaId> = branches.iter().map(|b| schemas.deref(*b)).collect();
+        let all_objects = objects.iter().all(|b| {
+            let b = schemas.get(*b);
+            (b.types == [JsonType::Object] || (b.types.is_empty() && b.properties.is_some()))
+                && b.any_of.is_none()
+                && b.one_of.is_none()
+                && b.all_of.is_none()
+        });
+        if !all_objects {
+            self.unsupported(
+                n.value_span(Keyword::AllOf),
+                "`allOf` of schemas that are not all objects has no Rust type".to_string(),
+                "merge the schemas into one, or make each an object to be merged",
+            );
+            return Ty::Json;
+        }
+        let mut fields: Vec<Field> = Vec::new();
+        for b in std::iter::once(id).chain(objects.iter().copied()) {
+            for f in self.fields(b, hint, module, None) {
+                match fields.iter().find(|x| x.name == f.name) {
+                    Some(x)
+                        if schemas.write_json(x.schema, JsonOptions::VALIDATION)
+                            == schemas.write_json(f.schema, JsonOptions::VALIDATION) => {}
+                    Some(_) => {
+                        self.unsupported(
+                            schemas.get(b).property(&f.name).map_or(n.span, |p| p.span),
+                            format!(
+                                "property `{}` is declared by two branches of `allOf` with different schemas",
+                                f.name
+                            ),
+                            "declare the property once, or give it the same schema in each",
+                        );
+                    }
+                    None => fields.push(f),
+                }
+            }
+        }
+        // A field required by any branch is required.
+        for f in &mut fields {
+            let required = std::iter::once(id)
+                .chain(objects.iter().copied())
+                .any(|b| schemas.get(b).is_required(&f.name));
+            if required && !f.required {
+                f.required = true;
+                if let Ty::Option(inner) = &f.ty
+                    && !schemas.get(f.schema).says_nullable()
+                {
+                    f.ty = (**inner).clone();
+                }
+            }
+        }
+        let name = module.unique(hint);
+        module.items.push(Item::Struct {
+            name: name.clone(),
+            doc: n.description.clone(),
+            fields,
+            deny_unknown: false,
+            extra: None,
+        });
+        Ty::Local(name)
     }
 
     fn string_enum(
@@ -328,25 +488,10 @@ impl<'a> Gen<'a> {
         module: &mut Module,
     ) -> Ty {
         let n = self.schemas.get(id);
-        let mut variants: Vec<(String, String)> = Vec::new();
-        for (i, v) in values.iter().enumerate() {
-            let mut ident = variant_ident(v);
-            if ident.is_empty() {
-                ident = format!("Variant{i}");
-            }
-            if let Some((_, other)) = variants.iter().find(|(id, _)| *id == ident) {
-                let other = other.clone();
-                self.unsupported(
-                    n.enum_values.as_ref().map_or(n.span, |e| e.span),
-                    format!(
-                        "enum values `{other}` and `{v}` both become the Rust variant `{ident}`"
-                    ),
-                    "make the enum values differ by more than case and punctuation",
-                );
-                continue;
-            }
-            variants.push((ident, v.clone()));
-        }
+        let variants: Vec<(String, String)> = variant_idents(values)
+            .into_iter()
+            .zip(values.iter().cloned())
+            .collect();
         let name = module.unique(hint);
         module.items.push(Item::Enum {
             name: name.clone(),
@@ -371,7 +516,23 @@ impl<'a> Gen<'a> {
             _ => None,
         };
         if !has_props && !closed {
-            return Ty::Map(Box::new(extra.unwrap_or(Ty::Json)));
+            let value = extra.unwrap_or(Ty::Json);
+            // Names from an enum: a map keyed by that enum.
+            if let Some(names) = n.property_names
+                && let Some(values) = self
+                    .schemas
+                    .resolved(names)
+                    .enum_values
+                    .as_ref()
+                    .and_then(|e| string_values(&e.value))
+            {
+                let key = match &self.schemas.get(names).reference {
+                    Some(_) => self.ty(names, &format!("{hint}Key"), module),
+                    None => self.string_enum(names, &values, &format!("{hint}Key"), module),
+                };
+                return Ty::EnumMap(Box::new(key), Box::new(value));
+            }
+            return Ty::Map(Box::new(value));
         }
         let fields = self.fields(id, hint, module, None);
         let name = module.unique(hint);
@@ -397,7 +558,9 @@ impl<'a> Gen<'a> {
         let n = self.schemas.get(id);
         let mut fields: Vec<Field> = Vec::new();
         for (i, p) in n.props().iter().enumerate() {
-            if Some(p.name.as_str()) == skip {
+            // A property whose schema is `false` may not be there at all:
+            // validation refuses it, and the type has no field for it.
+            if Some(p.name.as_str()) == skip || self.schemas.get(p.schema).is_nothing() {
                 continue;
             }
             let ident = field_ident(&p.name, i);
@@ -459,11 +622,12 @@ impl<'a> Gen<'a> {
             let b = schemas.get(b);
             b.types == [JsonType::Null] && b.only_with_annotations(Keyword::Type)
         };
+        // `false` branches match nothing: no variant for them.
         let non_null: Vec<(usize, SchemaId)> = branches
             .iter()
             .copied()
             .enumerate()
-            .filter(|(_, b)| !is_null(*b))
+            .filter(|(_, b)| !is_null(*b) && !schemas.get(*b).is_nothing())
             .collect();
         let nullable = non_null.len() < branches.len();
         let wrap = |t: Ty| {
@@ -485,10 +649,16 @@ impl<'a> Gen<'a> {
         // string property of the same name.
         let derefed: Vec<SchemaId> = non_null.iter().map(|(_, b)| schemas.deref(*b)).collect();
         if let Some(tag) = discriminator(schemas, &derefed) {
+            let values: Vec<String> = derefed
+                .iter()
+                .map(|b| tag_value(schemas, *b, &tag).unwrap_or_default())
+                .collect();
             let mut variants = Vec::new();
-            for b in &derefed {
-                let value = tag_value(schemas, *b, &tag).unwrap_or_default();
-                let ident = variant_ident(&value);
+            for ((b, value), ident) in derefed
+                .iter()
+                .zip(values.iter().cloned())
+                .zip(variant_idents(&values))
+            {
                 let fields = self.fields(*b, &format!("{hint}{ident}"), module, Some(&tag));
                 variants.push((ident, value, fields));
             }
@@ -558,23 +728,6 @@ pub fn field_ident(prop: &str, index: usize) -> String {
     }
 }
 
-/// A Rust variant name for an enum value or tag.
-pub fn variant_ident(value: &str) -> String {
-    let cleaned: String = value
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-        .collect();
-    let p = pascal_ident(cleaned.trim());
-    let p = p.trim_start_matches("r#").to_string();
-    if p.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("V{p}")
-    } else if p == "Self_" || p == "Self" {
-        "SelfValue".to_string()
-    } else {
-        p
-    }
-}
-
 /// A property's single allowed string value, from `const` or a one-value `enum`.
 pub(super) fn tag_value(schemas: &Schemas, object: SchemaId, tag: &str) -> Option<String> {
     let p = schemas.get(object).property(tag)?;
@@ -597,7 +750,7 @@ fn discriminator(schemas: &Schemas, branches: &[SchemaId]) -> Option<String> {
         for b in branches {
             let required = schemas.get(*b).is_required(key);
             match tag_value(schemas, *b, key) {
-                Some(v) if required && seen.insert(variant_ident(&v)) => {}
+                Some(v) if required && seen.insert(v.clone()) => {}
                 _ => continue 'next,
             }
         }

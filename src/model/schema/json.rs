@@ -1,9 +1,9 @@
 //! The canonical JSON of a schema: its keywords as written, in the order
 //! written, and bundled with the named types it reaches under `$defs`.
 
+use super::Schemas;
 use super::keyword::Keyword;
 use super::node::{RustTypeHint, SchemaId};
-use super::{Schemas, TYPE_REF_PREFIX};
 use serde_json::{Map, Value};
 
 /// How `$ref`s to named types are written.
@@ -89,7 +89,7 @@ impl Schemas {
         let v = match k {
             Keyword::Ref => match &n.reference {
                 Some(r) => Value::String(match style {
-                    RefStyle::Types => format!("{TYPE_REF_PREFIX}{}", r.name),
+                    RefStyle::Types => r.written.clone(),
                     RefStyle::Defs => format!("#/$defs/{}", r.name),
                 }),
                 None => return None,
@@ -128,10 +128,26 @@ impl Schemas {
             Keyword::MinLength => opt(n.min_length),
             Keyword::MaxLength => opt(n.max_length),
             Keyword::Pattern => opt(n.pattern.clone()),
-            Keyword::Items => match n.items {
+            // The draft-07 tuple is written back as it was.
+            Keyword::Items if n.draft07_tuple => ids(&n.prefix_items),
+            Keyword::Items | Keyword::AdditionalItems => match n.items {
                 Some(c) => self.write_json(c, options),
                 None => return None,
             },
+            Keyword::PrefixItems => ids(&n.prefix_items),
+            Keyword::PropertyNames => match n.property_names {
+                Some(c) => self.write_json(c, options),
+                None => return None,
+            },
+            // In a bundle, every definition reached is under the root's
+            // `$defs` already.
+            Keyword::Defs | Keyword::Definitions if style == RefStyle::Defs => return None,
+            Keyword::Defs | Keyword::Definitions => Value::Object(
+                n.defs
+                    .iter()
+                    .map(|d| (d.name.clone(), self.write_json(d.schema, options)))
+                    .collect(),
+            ),
             Keyword::MinItems => opt(n.min_items),
             Keyword::MaxItems => opt(n.max_items),
             Keyword::UniqueItems => opt(n.unique_items),

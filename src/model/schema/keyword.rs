@@ -40,6 +40,8 @@ pub enum Takes {
     SchemaMap,
     /// A non-empty list of schemas.
     SchemaList,
+    /// A schema, or (the draft-07 tuple) a list of them.
+    SchemaOrList,
     /// A JSON type name, or a list of them.
     Types,
     String,
@@ -148,7 +150,7 @@ keywords! {
     MinLength => "minLength", Scalar, Count, Supported, false, "The least number of characters of a string.";
     MaxLength => "maxLength", Scalar, Count, Supported, false, "The greatest number of characters of a string.";
     Pattern => "pattern", Scalar, Regex, Supported, false, "A regular expression strings must match somewhere (anchor it with ^ and $ to match whole strings). Look-around and back-references are refused.";
-    Items => "items", Schema, Schema, Supported, false, "The schema of every item of an array.";
+    Items => "items", Schema, SchemaOrList, Supported, false, "The schema of every item of an array.";
     MinItems => "minItems", Scalar, Count, Supported, false, "The least number of items of an array.";
     MaxItems => "maxItems", Scalar, Count, Supported, false, "The greatest number of items of an array.";
     UniqueItems => "uniqueItems", Scalar, Bool, Supported, false, "true: the items of an array are all different.";
@@ -160,10 +162,10 @@ keywords! {
     AllOf => "allOf", SchemaList, SchemaList, Supported, false, "The value matches every one of these schemas.";
     Not => "not", Schema, Schema, Supported, false, "The value does not match this schema.";
     RustType => "x-rust-type", Scalar, RustType, Supported, false, "json: keep the value free-form (`serde_json::Value`) in generated Rust instead of a typed field.";
-    Defs => "$defs", SchemaMap, SchemaMap, Unsupported, false, "Schemas defined for reference inside this schema.";
-    Definitions => "definitions", SchemaMap, SchemaMap, Unsupported, false, "The older spelling of `$defs`.";
-    PrefixItems => "prefixItems", SchemaList, SchemaList, Unsupported, false, "The schemas of the first items of an array, in order.";
-    PropertyNames => "propertyNames", Schema, Schema, Unsupported, false, "The schema every property name of an object must match.";
+    Defs => "$defs", SchemaMap, SchemaMap, Supported, false, "Definitions of the schema's own, at its root, referred to as `#/$defs/Name`; each distinct one becomes a named type of the toolset.";
+    Definitions => "definitions", SchemaMap, SchemaMap, Supported, false, "The draft-07 spelling of `$defs`, referred to as `#/definitions/Name`.";
+    PrefixItems => "prefixItems", SchemaList, SchemaList, Supported, false, "The schemas of the first items of an array, in order (a tuple); closed by `items: false` or `maxItems`.";
+    PropertyNames => "propertyNames", Schema, Schema, Supported, false, "The schema every property name of an object must match; an `enum` of names makes the object a map keyed by that enum.";
     PatternProperties => "patternProperties", SchemaMap, SchemaMap, Unsupported, false, "Schemas for properties whose names match a pattern.";
     MinProperties => "minProperties", Scalar, Count, Unsupported, false, "The least number of properties of an object.";
     MaxProperties => "maxProperties", Scalar, Count, Unsupported, false, "The greatest number of properties of an object.";
@@ -177,7 +179,7 @@ keywords! {
     MaxContains => "maxContains", Scalar, Count, Unsupported, false, "The most items matching `contains`.";
     UnevaluatedProperties => "unevaluatedProperties", Schema, Schema, Unsupported, false, "Properties no other keyword evaluated.";
     UnevaluatedItems => "unevaluatedItems", Schema, Schema, Unsupported, false, "Items no other keyword evaluated.";
-    AdditionalItems => "additionalItems", Schema, Schema, Unsupported, false, "Items after a tuple, in draft-07.";
+    AdditionalItems => "additionalItems", Schema, Schema, Supported, false, "With the draft-07 tuple `items: [...]`: the schema of the items after it (`false`: none).";
     Dependencies => "dependencies", SchemaMap, Any, Unsupported, false, "Draft-07's dependencies.";
     Anchor => "$anchor", Scalar, String, Unsupported, false, "A named location in the schema.";
     DynamicRef => "$dynamicRef", Scalar, String, Unsupported, false, "A dynamic reference.";

@@ -20,8 +20,8 @@ pub mod read;
 pub use json::{JsonOptions, RefStyle};
 pub use keyword::{Keyword, Shape, Support, Takes};
 pub use node::{
-    Data, Entry, JsonType, KeyAt, Property, Required, RustTypeHint, SchemaId, SchemaNode, Step,
-    TypeRef, is_integral,
+    Data, Entry, JsonType, KeyAt, LocalDef, Property, Required, RustTypeHint, SchemaId, SchemaNode,
+    Step, TypeRef, is_integral,
 };
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -56,8 +56,12 @@ impl serde::Serialize for Schemas {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Schemas {
     nodes: Vec<SchemaNode>,
-    /// Named type → its root node.
+    /// Definition → its root node: the manifest's named types and the
+    /// schemas' own definitions that joined them.
     named: BTreeMap<String, SchemaId>,
+    /// The definitions that came from a schema's `$defs`, with what makes
+    /// one the same as another.
+    local_keys: BTreeMap<String, String>,
 }
 
 impl Schemas {
@@ -97,6 +101,22 @@ impl Schemas {
     /// Registers `root` as the named type `name`.
     pub(crate) fn name(&mut self, name: &str, root: SchemaId) {
         self.named.insert(name.to_string(), root);
+    }
+
+    /// Registers a schema's own definition as `name`, with its identity key.
+    pub(crate) fn name_local(&mut self, name: &str, root: SchemaId, key: String) {
+        self.named.insert(name.to_string(), root);
+        self.local_keys.insert(name.to_string(), key);
+    }
+
+    /// The identity key of a definition that came from a schema's `$defs`.
+    pub(crate) fn local_key(&self, name: &str) -> Option<&str> {
+        self.local_keys.get(name).map(String::as_str)
+    }
+
+    /// Whether the definition `name` came from a schema's own `$defs`.
+    pub fn is_local(&self, name: &str) -> bool {
+        self.local_keys.contains_key(name)
     }
 
     /// The root of the named type `name`.

@@ -94,14 +94,31 @@ pub struct Required {
     pub span: Span,
 }
 
-/// A `$ref` to a named type.
+/// A `$ref` to a named type (`#/types/Name`) or to a definition of the
+/// schema's own (`#/$defs/Name`, `#/definitions/Name`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeRef {
-    /// The type's name.
+    /// The name of the definition in the toolset: a named type's own name, or
+    /// the name a local definition was given when it joined the toolset's
+    /// definitions (its own, unless another definition already had it).
     pub name: String,
-    /// The named type's root, once linked; `None` when no type has the name
-    /// (an error already reported).
+    /// The reference as written.
+    pub written: String,
+    /// Whether it points into the schema's own `$defs`/`definitions`.
+    pub local: bool,
+    /// The definition's root, once linked; `None` when no definition has the
+    /// name (an error already reported).
     pub target: Option<SchemaId>,
+    pub span: Span,
+}
+
+/// A definition of a schema's own, under `$defs` or `definitions`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalDef {
+    /// The name as written.
+    pub name: String,
+    pub schema: SchemaId,
+    /// Where the name is written.
     pub span: Span,
 }
 
@@ -203,6 +220,18 @@ pub struct SchemaNode {
     pub one_of: Option<Vec<SchemaId>>,
     pub all_of: Option<Vec<SchemaId>>,
     pub not: Option<SchemaId>,
+
+    /// `$defs` (or `definitions`, whichever is written): the schema's own
+    /// definitions, at its root only.
+    pub defs: Vec<LocalDef>,
+    /// `prefixItems` (or the draft-07 `items: [...]`): the schemas of the
+    /// first items.
+    pub prefix_items: Option<Vec<SchemaId>>,
+    /// Whether the tuple was written in the draft-07 form (`items: [...]`,
+    /// with `additionalItems` for the rest), kept to write it back as it was.
+    pub draft07_tuple: bool,
+    /// `propertyNames`.
+    pub property_names: Option<SchemaId>,
 
     /// `x-rust-type`.
     pub rust_type: Option<RustTypeHint>,
@@ -353,6 +382,19 @@ impl SchemaNode {
                 Keyword::AnyOf => list(&mut out, k, &self.any_of),
                 Keyword::OneOf => list(&mut out, k, &self.one_of),
                 Keyword::AllOf => list(&mut out, k, &self.all_of),
+                Keyword::PrefixItems => list(&mut out, k, &self.prefix_items),
+                Keyword::PropertyNames => out.extend(self.property_names.map(|i| (whole(k), i))),
+                Keyword::Defs | Keyword::Definitions => {
+                    for d in &self.defs {
+                        out.push((
+                            Step {
+                                keyword: k,
+                                entry: Entry::Name(d.name.clone()),
+                            },
+                            d.schema,
+                        ));
+                    }
+                }
                 _ => {}
             }
         }

@@ -79,9 +79,26 @@ impl<'a> Reader<'a> {
         for e in entries {
             self.entry(id, e, &mut out);
         }
+        if out.has(Keyword::AdditionalItems)
+            && (!out.draft07_tuple || out.has(Keyword::PrefixItems))
+        {
+            self.lone_additional_items(&out);
+        }
         out.parent = parent;
         self.schemas.set(id, out);
         id
+    }
+
+    /// `additionalItems` means something only beside a draft-07 tuple.
+    #[inline(never)]
+    fn lone_additional_items(&mut self, out: &SchemaNode) {
+        self.push(
+            invalid(
+                "`additionalItems` means something only beside a draft-07 tuple (`items` as a list)",
+                out.key_span(Keyword::AdditionalItems),
+                "in JSON Schema 2020-12, write `prefixItems: [...]` with `items` for the items after them",
+            ),
+        );
     }
 
     #[inline(never)]
@@ -312,21 +329,78 @@ impl<'a> Reader<'a> {
         match k {
             Keyword::Items => match &v.value {
                 NodeValue::Seq(_) => {
+                    let Some(list) = self.list(id, k, v) else {
+                        return false;
+                    };
                     self.push(
                         Diagnostic::new(
-                            Code::UnsupportedSchema,
-                            "tuple `items` (a list of schemas, the draft-07 form) is not supported",
+                            Code::LegacyKeyword,
+                            "`items` as a list is the draft-07 spelling of a tuple: read as `prefixItems` (and `additionalItems` as `items`)",
                         )
-                        .at(v.span)
-                        .help("use an object with named properties instead of a positional tuple"),
+                        .severity(crate::diag::Severity::Note)
+                        .at(e.key_span)
+                        .help("in JSON Schema 2020-12, write `prefixItems: [...]`, and `items` for the items after them"),
                     );
-                    false
+                    out.prefix_items = Some(list);
+                    out.draft07_tuple = true;
+                    true
                 }
                 _ => {
                     out.items = Some(self.child(id, k, Entry::Whole, v));
                     true
                 }
             },
+            Keyword::AdditionalItems => {
+                // The items after a draft-07 tuple: 2020-12's `items`.
+                out.items = Some(self.child(id, k, Entry::Whole, v));
+                true
+            }
+            Keyword::PrefixItems => self
+                .list(id, k, v)
+                .map(|l| out.prefix_items = Some(l))
+                .is_some(),
+            Keyword::PropertyNames => {
+                out.property_names = Some(self.child(id, k, Entry::Whole, v));
+                true
+            }
+            Keyword::Defs | Keyword::Definitions => {
+                if self.depth > 0 {
+                    self.push(
+                        Diagnostic::new(
+                            Code::UnsupportedSchema,
+                            format!("`{k}` is read at the root of a schema only: `#/{k}/Name` refers there"),
+                        )
+                        .at(e.key_span)
+                        .help(format!("move these definitions to the `{k}` at the schema's root")),
+                    );
+                    return false;
+                }
+                if !out.defs.is_empty() {
+                    self.push(invalid(
+                        "a schema has one place for its definitions: `$defs` and `definitions` both written",
+                        e.key_span,
+                        "keep one of them",
+                    ));
+                    return false;
+                }
+                let Some(entries) = v.as_map() else {
+                    self.push(invalid(
+                        format!("`{k}` must map names to schemas, found {}", found(v)),
+                        v.span,
+                        format!("write `{k}: {{Name: {{type: string}}}}`"),
+                    ));
+                    return false;
+                };
+                for d in entries {
+                    let schema = self.child(id, k, Entry::Name(d.key.clone()), &d.value);
+                    out.defs.push(LocalDef {
+                        name: d.key.clone(),
+                        schema,
+                        span: d.key_span,
+                    });
+                }
+                true
+            }
             Keyword::AdditionalProperties => {
                 out.additional_properties = Some(self.child(id, k, Entry::Whole, v));
                 true
@@ -373,29 +447,33 @@ impl<'a> Reader<'a> {
                 let Some(target) = self.string(k, v) else {
                     return false;
                 };
-                match ref_type_name(&target) {
-                    Some(name) => {
-                        out.reference = Some(TypeRef {
-                            name: name.to_string(),
-                            target: None,
-                            span: v.span,
-                        });
-                        true
-                    }
-                    None => {
+                let (name, local) = match (ref_type_name(&target), local_def_name(&target)) {
+                    (Some(name), _) => (name.to_string(), false),
+                    (None, Some(name)) => (name, true),
+                    (None, None) => {
                         self.push(
                             Diagnostic::new(
                                 Code::UnresolvedRef,
-                                format!("`$ref: {target:?}` is not a named type"),
+                                format!(
+                                    "`$ref: {target:?}` is neither a named type nor a definition of this schema"
+                                ),
                             )
                             .at(v.span)
                             .help(format!(
-                                "refer to named types as `{TYPE_REF_PREFIX}Name`, defined under `types:`"
+                                "refer to named types as `{TYPE_REF_PREFIX}Name` (defined under `types:`), or to the schema's own definitions as `#/$defs/Name`"
                             )),
                         );
-                        false
+                        return false;
                     }
-                }
+                };
+                out.reference = Some(TypeRef {
+                    name,
+                    written: target,
+                    local,
+                    target: None,
+                    span: v.span,
+                });
+                true
             }
             Keyword::Type => self.types(v, out),
             Keyword::Nullable => self.boolean(k, v).map(|b| out.nullable = Some(b)).is_some(),
@@ -613,6 +691,18 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The definition a local `$ref` names: `#/$defs/Name` or `#/definitions/Name`
+/// (a JSON pointer token, `~0`/`~1` unescaped).
+fn local_def_name(target: &str) -> Option<String> {
+    let rest = target
+        .strip_prefix("#/$defs/")
+        .or_else(|| target.strip_prefix("#/definitions/"))?;
+    if rest.is_empty() || rest.contains('/') {
+        return None;
+    }
+    Some(rest.replace("~1", "/").replace("~0", "~"))
+}
+
 /// A value as it reads in a message: scalars shown, others by kind.
 fn show(v: &Node) -> String {
     match &v.value {
@@ -623,10 +713,10 @@ fn show(v: &Node) -> String {
     }
 }
 
-/// Links every `$ref` under `root` to its named type's root; a name no type
-/// has is `unresolved-ref` with a "did you mean". Named types must all be
-/// registered first.
-/// `what` names the schema in messages ("type `Ticket`").
+/// Links every `$ref` under `root`: `#/types/Name` to the named type,
+/// `#/$defs/Name` to the root's own definition; a name nothing has is
+/// `unresolved-ref` with a "did you mean". Named types must all be
+/// registered first. `what` names the schema in messages ("type `Ticket`").
 pub fn link(schemas: &mut Schemas, root: SchemaId, what: &str, diags: &mut Vec<Diagnostic>) {
     let mut refs = Vec::new();
     schemas.walk(root, &mut |id, _| {
@@ -634,16 +724,36 @@ pub fn link(schemas: &mut Schemas, root: SchemaId, what: &str, diags: &mut Vec<D
             refs.push(id);
         }
     });
+    let defs = schemas.get(root).defs.clone();
     for id in refs {
         let Some(r) = &schemas.get(id).reference else {
             continue;
         };
-        let (name, span) = (r.name.clone(), r.span);
-        match schemas.named(&name) {
+        let (name, span, local) = (r.name.clone(), r.span, r.local);
+        let target = if local {
+            defs.iter().find(|d| d.name == name).map(|d| d.schema)
+        } else {
+            schemas.named(&name)
+        };
+        match target {
             Some(target) => {
                 if let Some(r) = &mut schemas.get_mut(id).reference {
                     r.target = Some(target);
                 }
+            }
+            None if local => {
+                let mut d = Diagnostic::new(
+                    Code::UnresolvedRef,
+                    format!(
+                        "{what} refers to its definition `{name}`, which its `$defs` does not hold"
+                    ),
+                )
+                .at(span);
+                d = match did_you_mean(&name, defs.iter().map(|d| d.name.as_str())) {
+                    Some(s) => d.help(format!("did you mean `#/$defs/{s}`?")),
+                    None => d.help("define it under the `$defs` at the schema's root"),
+                };
+                diags.push(d);
             }
             None => {
                 let mut d = Diagnostic::new(
@@ -660,6 +770,94 @@ pub fn link(schemas: &mut Schemas, root: SchemaId, what: &str, diags: &mut Vec<D
             }
         }
     }
+}
+
+/// Makes the definitions of `root`'s own `$defs` definitions of the
+/// toolset: each is named as written, unless another definition has the
+/// name already (then a number follows it), and two identical definitions
+/// (their text and that of every definition they reach) are one. The local
+/// `$ref`s of the tree then point at the toolset's definitions.
+pub fn promote(schemas: &mut Schemas, root: SchemaId) {
+    let defs = schemas.get(root).defs.clone();
+    if defs.is_empty() {
+        return;
+    }
+    let mut renamed: std::collections::BTreeMap<String, String> = Default::default();
+    for d in &defs {
+        let key = closure_key(schemas, root, d.schema);
+        let mut candidate = d.name.clone();
+        let mut n = 2;
+        loop {
+            match schemas.named(&candidate) {
+                None => {
+                    schemas.name_local(&candidate, d.schema, key);
+                    break;
+                }
+                Some(_) if schemas.local_key(&candidate) == Some(key.as_str()) => break,
+                Some(_) => {
+                    candidate = format!("{}{n}", d.name);
+                    n += 1;
+                }
+            }
+        }
+        renamed.insert(d.name.clone(), candidate);
+    }
+    let mut refs = Vec::new();
+    schemas.walk(root, &mut |id, _| {
+        if schemas.get(id).reference.as_ref().is_some_and(|r| r.local) {
+            refs.push(id);
+        }
+    });
+    for id in refs {
+        let Some(written) = schemas
+            .get(id)
+            .reference
+            .as_ref()
+            .and_then(|r| local_def_name(&r.written))
+        else {
+            continue;
+        };
+        let Some(name) = renamed.get(&written) else {
+            continue;
+        };
+        let target = schemas.named(name);
+        if let Some(r) = &mut schemas.get_mut(id).reference {
+            r.name = name.clone();
+            if target.is_some() {
+                r.target = target;
+            }
+        }
+    }
+}
+
+/// What makes a local definition the same as another: its JSON and that of
+/// every local definition it reaches, as written.
+fn closure_key(schemas: &Schemas, root: SchemaId, def: SchemaId) -> String {
+    let defs = &schemas.get(root).defs;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut pending = vec![def];
+    let mut parts = std::collections::BTreeMap::new();
+    while let Some(id) = pending.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let text = schemas.to_json(id, super::RefStyle::Types).to_string();
+        let name = defs
+            .iter()
+            .find(|d| d.schema == id)
+            .map_or(String::new(), |d| d.name.clone());
+        parts.insert(name, text);
+        schemas.walk(id, &mut |n, _| {
+            if let Some(r) = &schemas.get(n).reference
+                && r.local
+                && let Some(w) = local_def_name(&r.written)
+                && let Some(d) = defs.iter().find(|d| d.name == w)
+            {
+                pending.push(d.schema);
+            }
+        });
+    }
+    serde_json::to_string(&parts).unwrap_or_default()
 }
 
 /// A schema from JSON, with no spans: for schemas toolc makes itself and

@@ -5,3 +5,8 @@
 pub mod defaults {
     toolc_runtime::include_toolset!("defaults");
 }
+
+/// `tests/fixtures/codegen/coverage.yaml`: the wider JSON Schema vocabulary.
+pub mod coverage {
+    toolc_runtime::include_toolset!("coverage");
+}

@@ -1,6 +1,7 @@
 //! How generated code behaves, called through its dispatchers: one test
 //! binary, a module per area.
 
+mod coverage;
 mod defaults;
 mod numbers;
 

@@ -1,0 +1,331 @@
+//! Tools a host adds to an agent at run time: a name, a description, a JSON Schema and a
+//! handler, served through the same execution contract as generated tools.
+//!
+//! ```
+//! use serde_json::{Value, json};
+//! use toolc_runtime::{Agent, CallContext, HandlerError, RegisteredTool};
+//!
+//! # async fn demo(mut agent: Agent) -> Result<(), Box<dyn std::error::Error>> {
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": { "city": { "type": "string", "minLength": 1 } },
+//!     "required": ["city"],
+//!     "additionalProperties": false
+//! });
+//! agent.register(
+//!     RegisteredTool::new("weather", "Current weather for a city.", schema, |args: Value, ctx: CallContext| async move {
+//!         ctx.set_metadata("source", "plugin");
+//!         let city = args["city"].as_str().unwrap_or_default().to_owned();
+//!         Ok::<_, HandlerError>(json!({ "city": city, "celsius": 21 }))
+//!     })
+//!     .timeout(std::time::Duration::from_secs(5)),
+//! )?;
+//! let result = agent.call_result("weather", r#"{"city": "Oslo"}"#, &CallContext::new("c1")).await;
+//! assert!(result.ok);
+//! # Ok(())
+//! # }
+//! ```
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::agent::AgentError;
+use crate::context::{AuthLevel, CallContext};
+use crate::descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
+use crate::dispatch::{BoxFuture, run_tool};
+use crate::errors::{HandlerError, ToolError};
+use crate::policy::Guard;
+use crate::schema;
+
+/// The handler of a registered tool: validated arguments in, a JSON result or an error out.
+///
+/// Any `Fn(Value, CallContext) -> impl Future<Output = Result<Value, HandlerError>>` that is
+/// `Send + Sync + 'static` (with a `Send + 'static` future) is one. The context is the call's
+/// own (a clone), so the handler can keep it across `.await`s and record metadata with
+/// [`CallContext::set_metadata`].
+pub trait ToolHandler: Send + Sync + 'static {
+    /// Runs one call.
+    fn call(
+        &self,
+        arguments: Value,
+        ctx: CallContext,
+    ) -> BoxFuture<'static, Result<Value, HandlerError>>;
+}
+
+impl<F, Fut> ToolHandler for F
+where
+    F: Fn(Value, CallContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Value, HandlerError>> + Send + 'static,
+{
+    fn call(
+        &self,
+        arguments: Value,
+        ctx: CallContext,
+    ) -> BoxFuture<'static, Result<Value, HandlerError>> {
+        Box::pin(self(arguments, ctx))
+    }
+}
+
+/// A tool for [`Agent::register`](crate::Agent::register): what a manifest says of a tool,
+/// given at run time, and its handler.
+pub struct RegisteredTool {
+    name: String,
+    title: Option<String>,
+    description: String,
+    parameters: Value,
+    returns: Option<Value>,
+    validate_returns: bool,
+    terminal: bool,
+    deprecated: bool,
+    auth: AuthLevel,
+    roles: Vec<String>,
+    rate_limit: Option<RateLimit>,
+    timeout: Option<Duration>,
+    annotations: Map<String, Value>,
+    handler: Arc<dyn ToolHandler>,
+}
+
+impl RegisteredTool {
+    /// A tool called `name` whose arguments `parameters` (a JSON Schema with an object root)
+    /// describes, served by `handler`. No policy, no timeout, results not validated until
+    /// set.
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: Value,
+        handler: impl ToolHandler,
+    ) -> RegisteredTool {
+        RegisteredTool {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            parameters,
+            returns: None,
+            validate_returns: true,
+            terminal: false,
+            deprecated: false,
+            auth: AuthLevel::None,
+            roles: Vec::new(),
+            rate_limit: None,
+            timeout: None,
+            annotations: Map::new(),
+            handler: Arc::new(handler),
+        }
+    }
+
+    /// The name it will be called by.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Sets a human title.
+    pub fn title(mut self, title: impl Into<String>) -> RegisteredTool {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Declares the result's JSON Schema; results are validated against it (after
+    /// serialization) unless [`RegisteredTool::validate_returns`] turns that off.
+    pub fn returns(mut self, schema: Value) -> RegisteredTool {
+        self.returns = Some(schema);
+        self
+    }
+
+    /// Whether results are validated against [`RegisteredTool::returns`] (default `true`).
+    pub fn validate_returns(mut self, validate: bool) -> RegisteredTool {
+        self.validate_returns = validate;
+        self
+    }
+
+    /// Marks the tool terminal: a successful call ends the agent's turn.
+    pub fn terminal(mut self, terminal: bool) -> RegisteredTool {
+        self.terminal = terminal;
+        self
+    }
+
+    /// Marks the tool deprecated.
+    pub fn deprecated(mut self, deprecated: bool) -> RegisteredTool {
+        self.deprecated = deprecated;
+        self
+    }
+
+    /// The minimum auth level of the caller (`forbidden` below it).
+    pub fn auth(mut self, auth: AuthLevel) -> RegisteredTool {
+        self.auth = auth;
+        self
+    }
+
+    /// Adds a role; a caller needs at least one of the roles listed.
+    pub fn role(mut self, role: impl Into<String>) -> RegisteredTool {
+        self.roles.push(role.into());
+        self
+    }
+
+    /// At most `limit.count` calls per `limit.period_secs` per caller (`rate_limited` past it).
+    pub fn rate_limit(mut self, limit: RateLimit) -> RegisteredTool {
+        self.rate_limit = Some(limit);
+        self
+    }
+
+    /// The handler's time budget (`timeout` past it; needs a Tokio runtime with its timer).
+    pub fn timeout(mut self, timeout: Duration) -> RegisteredTool {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Sets an annotation (`read_only`, `destructive`, `idempotent`, `open_world` become MCP
+    /// hints).
+    pub fn annotation(mut self, key: impl Into<String>, value: impl Into<Value>) -> RegisteredTool {
+        self.annotations.insert(key.into(), value.into());
+        self
+    }
+
+    /// Checks the name, compiles the schemas and makes the static descriptor. The descriptor
+    /// and the schema tree are leaked, like the statics of generated tools.
+    pub(crate) fn build(self) -> Result<Registered, AgentError> {
+        check_name(&self.name)?;
+        let schema_error = |which, error| AgentError::Schema {
+            tool: self.name.clone(),
+            which,
+            error,
+        };
+        let object_root = self.parameters.get("type").is_some_and(|t| match t {
+            Value::String(t) => t == "object",
+            _ => false,
+        });
+        if !object_root {
+            return Err(schema_error(
+                "parameters",
+                schema::SchemaError {
+                    keyword: "type".to_owned(),
+                    pointer: String::new(),
+                    message:
+                        "tool arguments are a JSON object: the root needs `\"type\": \"object\"`"
+                            .to_owned(),
+                },
+            ));
+        }
+        let parameters =
+            schema::compile(&self.parameters).map_err(|e| schema_error("parameters", e))?;
+        let returns = match &self.returns {
+            Some(r) => Some(schema::compile(r).map_err(|e| schema_error("returns", e))?),
+            None => None,
+        };
+        let text = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+        let roles: Vec<&'static str> = self.roles.iter().map(|r| text(r)).collect();
+        let timeout_ms = self
+            .timeout
+            .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
+        let desc: &'static ToolDescriptor = Box::leak(Box::new(ToolDescriptor {
+            name: text(&self.name),
+            kind: OperationKind::Tool,
+            title: self.title.as_deref().map(text),
+            description: text(&self.description),
+            input_schema: text(&self.parameters.to_string()),
+            // MCP's `structuredContent` carries only validated plain-object results.
+            output_schema: self
+                .returns
+                .as_ref()
+                .filter(|r| self.validate_returns && is_plain_object(r))
+                .map(|r| text(&r.to_string())),
+            parameters,
+            returns,
+            validate_returns: self.validate_returns,
+            terminal: self.terminal,
+            deprecated: self.deprecated,
+            policy: Policy {
+                auth: self.auth,
+                roles: Box::leak(roles.into_boxed_slice()),
+                rate_limit: self.rate_limit,
+                timeout_ms,
+            },
+            annotations: text(&Value::Object(self.annotations).to_string()),
+            icons: None,
+            meta: None,
+        }));
+        Ok(Registered {
+            desc,
+            handler: self.handler,
+            guard: Guard::new(),
+        })
+    }
+}
+
+/// A schema whose root accepts objects only, and not through a root union: what MCP
+/// takes as an `outputSchema`.
+fn is_plain_object(schema: &Value) -> bool {
+    schema.get("type") == Some(&Value::String("object".into()))
+        && ["anyOf", "oneOf", "$ref", "nullable"]
+            .iter()
+            .all(|k| schema.get(k).is_none())
+}
+
+impl fmt::Debug for RegisteredTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RegisteredTool")
+            .field("name", &self.name)
+            .field("description", &self.description)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Names every provider accepts: `^[A-Za-z0-9_-]{1,64}$`.
+fn check_name(name: &str) -> Result<(), AgentError> {
+    let reason = if name.is_empty() {
+        Some("the name is empty".to_owned())
+    } else if name.len() > 64 {
+        Some(format!(
+            "the name is {} bytes long; providers accept at most 64",
+            name.len()
+        ))
+    } else {
+        name.chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+            .map(|c| {
+                format!(
+                    "{c:?} is not accepted by providers; names use ASCII letters, digits, `_` and `-` (a tool of another server can be renamed, e.g. `server__tool`)"
+                )
+            })
+    };
+    match reason {
+        Some(reason) => Err(AgentError::InvalidName {
+            name: name.chars().take(80).collect(),
+            reason,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A registered tool, ready to call.
+pub(crate) struct Registered {
+    desc: &'static ToolDescriptor,
+    handler: Arc<dyn ToolHandler>,
+    guard: Guard,
+}
+
+impl Registered {
+    pub(crate) fn descriptor(&self) -> &'static ToolDescriptor {
+        self.desc
+    }
+
+    /// One call through the execution contract.
+    pub(crate) async fn call(
+        &self,
+        arguments: &str,
+        ctx: &CallContext,
+    ) -> Result<Value, ToolError> {
+        let handler = Arc::clone(&self.handler);
+        run_tool(
+            self.desc,
+            &self.guard,
+            ctx,
+            arguments,
+            move |params: Value| handler.call(params, ctx.clone()),
+        )
+        .await
+    }
+}

@@ -1,0 +1,295 @@
+//! Tools registered at run time: the same contract as generated tools.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use toolc_runtime::{
+    AgentError, AuthLevel, CallContext, Caller, CauseKind, ErrorKind, HandlerError, OperationKind,
+    RateLimit, RegisteredTool,
+};
+
+use super::agent;
+
+fn weather_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "minLength": 1, "description": "The city's name."},
+            "unit": {"enum": ["c", "f"]}
+        },
+        "required": ["city"],
+        "additionalProperties": false
+    })
+}
+
+fn weather(calls: Arc<AtomicUsize>) -> RegisteredTool {
+    RegisteredTool::new(
+        "weather",
+        "Current weather for a city.",
+        weather_schema(),
+        move |args: Value, ctx: CallContext| {
+            let calls = Arc::clone(&calls);
+            async move {
+                calls.fetch_add(1, Ordering::SeqCst);
+                ctx.set_metadata("source", "station-7");
+                ctx.set_metadata("cached", false);
+                Ok::<_, HandlerError>(json!({"city": args["city"], "celsius": 21}))
+            }
+        },
+    )
+    .returns(json!({
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "celsius": {"type": "number"}},
+        "required": ["city", "celsius"]
+    }))
+}
+
+#[tokio::test]
+async fn a_registered_tool_is_called_through_the_contract() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut a = agent();
+    a.register(weather(Arc::clone(&calls))).expect("registers");
+    assert_eq!(a.tools().last().map(|d| d.name), Some("weather"));
+    let d = a.descriptor("weather").expect("listed");
+    assert_eq!(d.kind, OperationKind::Tool);
+    assert_eq!(d.input_schema_json(), weather_schema());
+
+    let ctx = CallContext::new("w-1");
+    let r = a.call_result("weather", r#"{"city": "Oslo"}"#, &ctx).await;
+    assert!(r.ok, "{r:?}");
+    assert_eq!(r.value, Some(json!({"city": "Oslo", "celsius": 21})));
+    let meta = r.metadata.expect("metadata");
+    assert_eq!(meta.call_id, "w-1");
+    assert_eq!(meta.attempt, 1);
+    assert_eq!(meta.tool_kind, Some(OperationKind::Tool));
+    assert_eq!(
+        Value::Object(meta.entries),
+        json!({"source": "station-7", "cached": false})
+    );
+
+    // Bad arguments never reach the handler, and every violation has its pointer.
+    let r = a
+        .call_result("weather", r#"{"city": "", "unit": "k", "x": 1}"#, &ctx)
+        .await;
+    let cause = r.cause.expect("a cause");
+    assert_eq!(cause.code, ErrorKind::ArgumentsInvalid);
+    assert_eq!(cause.kind, CauseKind::Validation);
+    let pointers: Vec<&str> = cause
+        .violations
+        .iter()
+        .map(|v| v.pointer.as_str())
+        .collect();
+    assert_eq!(pointers, ["/city", "/unit", "/x"], "{:?}", cause.violations);
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    // Entries of one call stay out of the next.
+    assert!(r.metadata.expect("metadata").entries.is_empty());
+    // Outside an agent's recording, nothing is recorded.
+    assert!(!ctx.set_metadata("k", 1));
+}
+
+#[tokio::test]
+async fn policies_timeouts_panics_and_results_hold_for_registered_tools() {
+    let mut a = agent();
+    let ok = |_: Value, _: CallContext| async { Ok::<_, HandlerError>(json!("ok")) };
+    let object = json!({"type": "object"});
+    a.register(
+        RegisteredTool::new("admin_tool", "For admins.", object.clone(), ok)
+            .auth(AuthLevel::Admin)
+            .role("ops"),
+    )
+    .expect("registers");
+    a.register(
+        RegisteredTool::new("once", "Once an hour.", object.clone(), ok).rate_limit(RateLimit {
+            count: 1,
+            period_secs: 3600,
+        }),
+    )
+    .expect("registers");
+    a.register(
+        RegisteredTool::new(
+            "sleepy",
+            "Too slow.",
+            object.clone(),
+            |_: Value, _: CallContext| async {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok::<_, HandlerError>(Value::Null)
+            },
+        )
+        .timeout(Duration::from_millis(20)),
+    )
+    .expect("registers");
+    a.register(RegisteredTool::new(
+        "plugin_boom",
+        "Panics.",
+        object.clone(),
+        |_: Value, _: CallContext| async {
+            if true {
+                panic!("plugin blew up");
+            }
+            Ok::<_, HandlerError>(Value::Null)
+        },
+    ))
+    .expect("registers");
+    a.register(
+        RegisteredTool::new(
+            "liar",
+            "Breaks its returns schema.",
+            object.clone(),
+            |_: Value, _: CallContext| async { Ok::<_, HandlerError>(json!({"n": "three"})) },
+        )
+        .returns(json!({"type": "object", "properties": {"n": {"type": "integer"}}})),
+    )
+    .expect("registers");
+    a.register(RegisteredTool::new("finish", "Ends the turn.", object, ok).terminal(true))
+        .expect("registers");
+
+    let anon = CallContext::new("c");
+    let kind = |r: toolc_runtime::ToolResult| r.cause.map(|c| c.code);
+    assert_eq!(
+        kind(a.call_result("admin_tool", "{}", &anon).await),
+        Some(ErrorKind::Forbidden)
+    );
+    let admin = CallContext::new("c").with_caller(
+        Caller::new("root")
+            .with_auth(AuthLevel::Admin)
+            .with_role("ops"),
+    );
+    assert!(a.call_result("admin_tool", "{}", &admin).await.ok);
+    assert!(a.call_result("once", "{}", &anon).await.ok);
+    let limited = a.call_result("once", "{}", &anon).await;
+    let cause = limited.cause.expect("rate limited");
+    assert_eq!(cause.code, ErrorKind::RateLimited);
+    assert!(cause.retryable && cause.retry_after_ms.is_some());
+    assert_eq!(
+        kind(a.call_result("sleepy", "{}", &anon).await),
+        Some(ErrorKind::Timeout)
+    );
+    let boom = a.call_result("plugin_boom", "{}", &anon).await;
+    assert_eq!(
+        boom.error.as_deref(),
+        Some("tool 'plugin_boom' panicked: plugin blew up")
+    );
+    assert_eq!(
+        kind(a.call_result("liar", "{}", &anon).await),
+        Some(ErrorKind::OutputInvalid)
+    );
+    let fin = a.call_result("finish", "{}", &anon).await;
+    assert!(fin.ok && fin.terminal);
+    let fin_bad = a.call_result("finish", "[]", &anon).await;
+    assert!(!fin_bad.ok && !fin_bad.terminal);
+}
+
+#[test]
+fn a_name_taken_by_any_tool_or_play_is_refused() {
+    let mut a = agent();
+    let ok = |_: Value, _: CallContext| async { Ok::<_, HandlerError>(Value::Null) };
+    for taken in ["greet", "slug"] {
+        let e = a
+            .register(RegisteredTool::new(
+                taken,
+                "",
+                json!({"type": "object"}),
+                ok,
+            ))
+            .expect_err("taken");
+        assert!(
+            matches!(e, AgentError::NameTaken { ref name, .. } if name == taken),
+            "{e}"
+        );
+        assert!(e.to_string().contains("registered tool"), "{e}");
+    }
+    a.register(RegisteredTool::new(
+        "mine",
+        "",
+        json!({"type": "object"}),
+        ok,
+    ))
+    .expect("free");
+    let e = a
+        .register(RegisteredTool::new(
+            "mine",
+            "",
+            json!({"type": "object"}),
+            ok,
+        ))
+        .expect_err("registered twice");
+    assert!(
+        e.to_string().contains("registered tool 'mine' already has"),
+        "{e}"
+    );
+    // The first one still answers.
+    assert_eq!(a.tools().iter().filter(|d| d.name == "mine").count(), 1);
+}
+
+#[test]
+fn bad_names_and_unsupported_schemas_are_refused_with_where_and_why() {
+    let mut a = agent();
+    let ok = |_: Value, _: CallContext| async { Ok::<_, HandlerError>(Value::Null) };
+    for name in ["", "has space", "dots.not.ok", &"x".repeat(65)] {
+        let e = a
+            .register(RegisteredTool::new(name, "", json!({"type": "object"}), ok))
+            .expect_err("bad name");
+        assert!(matches!(e, AgentError::InvalidName { .. }), "{name}: {e}");
+    }
+    let cases = [
+        (
+            json!({"type": "object", "properties": {"q": {"$dynamicRef": "#meta"}}}),
+            "parameters",
+            "$dynamicRef",
+            "/properties/q",
+        ),
+        (json!({"type": "array"}), "parameters", "type", ""),
+        (
+            json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "(?!x)"}}}),
+            "parameters",
+            "pattern",
+            "/properties/p",
+        ),
+        (
+            json!({"type": "object", "$defs": {"N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}}}}, "properties": {"n": {"$ref": "#/$defs/N"}}}),
+            "parameters",
+            "$ref",
+            "/$defs/N/properties/next",
+        ),
+    ];
+    for (schema, which, keyword, pointer) in cases {
+        let e = a
+            .register(RegisteredTool::new("t", "", schema.clone(), ok))
+            .expect_err("refused");
+        match &e {
+            AgentError::Schema {
+                tool,
+                which: w,
+                error,
+            } => {
+                assert_eq!(tool, "t");
+                assert_eq!(*w, which);
+                assert_eq!(
+                    (error.keyword.as_str(), error.pointer.as_str()),
+                    (keyword, pointer),
+                    "{e}"
+                );
+            }
+            other => panic!("{schema}: {other}"),
+        }
+        assert!(
+            e.to_string().starts_with("cannot register tool 't': its "),
+            "{e}"
+        );
+    }
+    let e = a
+        .register(
+            RegisteredTool::new("t", "", json!({"type": "object"}), ok)
+                .returns(json!({"unevaluatedProperties": false})),
+        )
+        .expect_err("refused");
+    assert_eq!(
+        e.to_string(),
+        "cannot register tool 't': its returns schema is refused at the root, keyword \
+         `unevaluatedProperties`: not supported; list the properties and use `additionalProperties`"
+    );
+    // Nothing half-registered.
+    assert!(a.descriptor("t").is_none());
+}

@@ -1,0 +1,223 @@
+//! The lower stage: each schema is lowered once per build, and what it makes
+//! is what the providers accept: no emitted list holds a construct its own
+//! dialect's error rules reject.
+
+use std::path::PathBuf;
+use toolc::diag::Severity;
+use toolc::lint::{Dialect, LintSettings, Role, check_schema, check_tool_list, rule};
+use toolc::pipeline::{ConfigSource, analyze, outputs, tool_list};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The manifests and fixtures whose lists are checked.
+fn sets() -> Vec<PathBuf> {
+    [
+        "manifests",
+        "tests/fixtures/codegen/constructs.yaml",
+        "tests/fixtures/codegen/hostile.yaml",
+        "tests/fixtures/codegen/defaults.yaml",
+        "tests/formats/toolset.yaml",
+    ]
+    .iter()
+    .map(|p| repo().join(p))
+    .collect()
+}
+
+#[test]
+fn a_build_lowers_each_schema_once() {
+    let before = toolc::lower::schemas_lowered_on_this_thread();
+    let analyzed = analyze(
+        &[repo().join("manifests")],
+        &Default::default(),
+        &ConfigSource::Discover,
+        &Default::default(),
+    );
+    assert!(!analyzed.has_errors());
+    let written = outputs(&analyzed, &Default::default()).expect("builds");
+    assert!(written.len() > 2);
+    let lowered = toolc::lower::schemas_lowered_on_this_thread() - before;
+    // Lint and emit lowered nothing again: every schema lowered during the
+    // build is one the stage counted once.
+    assert_eq!(lowered, analyzed.lowered.schema_count);
+    // And that is one per schema per dialect (MCP always among them):
+    // parameters everywhere, results where the dialect sends them.
+    let set = &analyzed.toolset;
+    let mut dialects = analyzed.lowered.dialects.clone();
+    if !dialects.contains(&Dialect::Mcp) {
+        dialects.push(Dialect::Mcp);
+    }
+    let expected: usize = set
+        .operations()
+        .map(|t| {
+            dialects
+                .iter()
+                .map(|d| 1 + usize::from(t.returns.is_some() && d.sends_returns()))
+                .sum::<usize>()
+        })
+        .sum();
+    assert_eq!(lowered, expected);
+}
+
+#[test]
+fn no_emitted_list_holds_what_its_own_dialect_rejects() {
+    let mut lists = 0;
+    for path in sets() {
+        let checked = toolc::check(std::slice::from_ref(&path), &Default::default());
+        assert!(!checked.diagnostics.has_errors(), "{}", path.display());
+        let set = &checked.toolset;
+        for agent in &set.agents {
+            for d in Dialect::ALL {
+                let settings = LintSettings::for_dialects(&[d]);
+                let emitted = tool_list(set, agent, d, &settings, Default::default());
+                if emitted.has_errors() {
+                    // Not emitted: `toolc build` fails instead.
+                    continue;
+                }
+                lists += 1;
+                // The dialect's own rules, run again on what was emitted.
+                let errors = |hits: Vec<toolc::lint::Hit>| -> Vec<String> {
+                    hits.into_iter()
+                        .filter(|h| {
+                            rule(h.rule).and_then(|r| r.grade(Some(d))) == Some(Severity::Error)
+                        })
+                        .map(|h| format!("{} at {}: {}", h.rule, h.pointer, h.message))
+                        .collect()
+                };
+                let mut found = errors(check_tool_list(&emitted.list, d, &[d], &[]));
+                let entries = match &emitted.list {
+                    serde_json::Value::Array(a) => a.clone(),
+                    v => v
+                        .get("functionDeclarations")
+                        .or_else(|| v.get("tools"))
+                        .and_then(|x| x.as_array())
+                        .cloned()
+                        .unwrap_or_default(),
+                };
+                for e in &entries {
+                    let params = [
+                        "parameters",
+                        "parametersJsonSchema",
+                        "input_schema",
+                        "inputSchema",
+                    ]
+                    .iter()
+                    .find_map(|k| e.get(k).or_else(|| e.get("function")?.get(k)));
+                    if let Some(p) = params {
+                        found.extend(errors(check_schema(p, d, Role::Parameters)));
+                    }
+                    for k in ["response", "responseJsonSchema", "outputSchema"] {
+                        if let Some(r) = e.get(k) {
+                            found.extend(errors(check_schema(r, d, Role::Returns)));
+                        }
+                    }
+                }
+                assert!(
+                    found.is_empty(),
+                    "{} / {} / {d}: the emitted list breaks its own dialect's rules:\n{}",
+                    path.display(),
+                    agent.name,
+                    found.join("\n")
+                );
+                // No finding says a keyword is dropped while the list keeps it.
+                for f in &emitted.findings {
+                    assert!(
+                        !f.message.contains("dropped") && !f.message.contains("is not supported"),
+                        "{} / {d}: {}",
+                        path.display(),
+                        f.message
+                    );
+                }
+            }
+        }
+    }
+    assert!(lists >= 20, "only {lists} lists were emitted");
+}
+
+#[test]
+fn notes_added_to_descriptions_are_sentences() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("t.yaml"),
+        "version: 1\ntoolboxes:\n  t:\n    description: T\n    tools:\n      a:\n        description: A\n        parameters:\n          type: object\n          properties:\n            state: { type: string, enum: [open, closed], default: open, description: Which issues to include }\n            old: { type: string, deprecated: true, description: Kept for old clients! }\n",
+    )
+    .unwrap();
+    let checked = toolc::check(&[dir.path().join("t.yaml")], &Default::default());
+    let set = &checked.toolset;
+    let tool = set.operations().next().unwrap();
+    let strict = toolc::lower::schema_for(set, tool.parameters, Dialect::OpenAiStrict).json;
+    assert_eq!(
+        strict["properties"]["state"]["description"],
+        "Which issues to include. Default: \"open\"."
+    );
+    let gemini = toolc::lower::schema_for(set, tool.parameters, Dialect::Gemini).json;
+    assert_eq!(
+        gemini["properties"]["old"]["description"],
+        "Kept for old clients! Deprecated."
+    );
+}
+
+/// MCP's `outputSchema` must be an object schema: a result that is always an
+/// object (a union whose branches all are objects, too) is listed with one,
+/// `type: object` written above the union; any other result without.
+#[test]
+fn mcp_lists_an_output_schema_for_results_that_are_always_objects() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("toolset.yaml"),
+        r##"version: 1
+types:
+  Found: { type: object, properties: { id: { type: string } }, required: [id] }
+toolboxes:
+  t:
+    description: Tools.
+    tools:
+      union_of_objects:
+        description: Found or missing.
+        returns:
+          oneOf:
+            - { $ref: "#/types/Found" }
+            - { type: object, properties: { missing: { const: true } }, required: [missing] }
+      union_with_a_string:
+        description: Found or a note.
+        returns:
+          anyOf: [{ $ref: "#/types/Found" }, { type: string }]
+      nullable_object:
+        description: Found or nothing.
+        returns: { type: [object, "null"], properties: { id: { type: string } } }
+capabilities:
+  c: { description: The tools., toolbox: t }
+"##,
+    )
+    .unwrap();
+    let checked = toolc::check(&[dir.path().to_path_buf()], &Default::default());
+    assert!(!checked.diagnostics.has_errors());
+    let set = &checked.toolset;
+    let settings = LintSettings::for_dialects(&[Dialect::Mcp]);
+    let emitted = tool_list(
+        set,
+        &set.agents[0],
+        Dialect::Mcp,
+        &settings,
+        Default::default(),
+    );
+    let tools = emitted.list["tools"].as_array().expect("tools").clone();
+    let output = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .and_then(|t| t.get("outputSchema"))
+            .cloned()
+    };
+    let union = output("union_of_objects").expect("listed with an outputSchema");
+    assert_eq!(union["type"], "object");
+    assert_eq!(union["oneOf"].as_array().map(Vec::len), Some(2));
+    // What it accepts is unchanged: both branches, nothing else.
+    let validator = jsonschema::validator_for(&union).expect("a schema");
+    assert!(validator.is_valid(&serde_json::json!({"id": "a"})));
+    assert!(validator.is_valid(&serde_json::json!({"missing": true})));
+    assert!(!validator.is_valid(&serde_json::json!("a")));
+    assert_eq!(output("union_with_a_string"), None);
+    assert_eq!(output("nullable_object"), None);
+}
