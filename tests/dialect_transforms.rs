@@ -921,6 +921,8 @@ fn type_lists_become_any_of_for_gemini_each_branch_with_its_keywords() {
     assert_eq!(id["anyOf"][0], json!({"type": "string", "minLength": 1}));
     assert_eq!(id["anyOf"][1]["type"], json!("integer"));
     assert_eq!(id["anyOf"][1]["minimum"], json!(1));
+    // The integer branch keeps within the Rust type (i64), as a lone integer does.
+    assert_eq!(id["anyOf"][1]["maximum"], json!(i64::MAX));
     assert!(id["anyOf"][1].get("minLength").is_none());
 }
 
@@ -934,6 +936,16 @@ fn all_of_of_open_objects_is_merged_where_all_of_is_refused() {
     assert_eq!(
         person["properties"]["age"]["type"],
         json!(["integer", "null"])
+    );
+    // Anthropic's strict mode takes `allOf` but closes every object: branches
+    // closed apart would admit nothing together, so they are merged too.
+    let person = &f.params("eq", Dialect::AnthropicStrict)["properties"]["person"];
+    assert!(person.get("allOf").is_none(), "{person}");
+    assert_eq!(person["required"], json!(["name"]));
+    assert_eq!(person["additionalProperties"], json!(false));
+    assert_eq!(
+        person["properties"].as_object().map(|p| p.keys().cloned().collect::<Vec<_>>()),
+        Some(vec!["name".to_string(), "age".to_string()])
     );
     // Elsewhere `allOf` stays.
     assert!(f.params("eq", Dialect::Mcp)["properties"]["person"]["allOf"].is_array());

@@ -95,7 +95,9 @@ struct Flags {
     tuples_as_objects: bool,
     /// Several types in one `type` as `anyOf` (a `type` is one value there).
     split_type_lists: bool,
-    /// `allOf` of open objects merged into one (no `allOf` there).
+    /// `allOf` of open objects merged into one (no `allOf` there, or every
+    /// object closed, so that branches declaring different properties would
+    /// admit nothing together).
     merge_all_of: bool,
 }
 
@@ -113,7 +115,7 @@ fn flags(d: Dialect) -> Flags {
         maps_as_pairs: d.is_openai_strict() || d == Dialect::AnthropicStrict || gemini,
         tuples_as_objects: gemini,
         split_type_lists: gemini,
-        merge_all_of: d.is_openai_strict() || gemini,
+        merge_all_of: d.is_openai_strict() || d == Dialect::AnthropicStrict || gemini,
     }
 }
 
@@ -913,6 +915,19 @@ impl Lowerer<'_> {
                 }
             }
             self.post(&mut b, &part);
+            if self.f.bounds && t == JsonType::Integer {
+                // The branch's integers keep within the Rust type, as a lone integer does
+                // (`post` sees no `type` in the branch's keywords).
+                let mut facts = part.facts(self.schemas);
+                facts.types = vec![JsonType::Integer];
+                let (least, greatest) = added_integer_bounds(&facts);
+                if let Some(l) = least {
+                    b.insert("minimum".into(), int_value(l));
+                }
+                if let Some(g) = greatest {
+                    b.insert("maximum".into(), int_value(g));
+                }
+            }
             branches.push(Value::Object(b));
         }
         m.insert("anyOf".into(), Value::Array(branches));
