@@ -221,3 +221,80 @@ capabilities:
     assert_eq!(output("union_with_a_string"), None);
     assert_eq!(output("nullable_object"), None);
 }
+
+/// The stages import only the stages before them (docs/architecture.md):
+/// lint reads the lowered forms and never emit; emit serializes them and
+/// never reaches into lint.
+#[test]
+fn stages_import_only_earlier_stages() {
+    let allowed: &[(&str, &[&str])] = &[
+        ("manifest", &["diag"]),
+        ("model", &["diag", "manifest"]),
+        ("lower", &["diag", "manifest", "model"]),
+        ("lint", &["diag", "manifest", "model", "lower"]),
+        ("emit", &["diag", "manifest", "model", "lower"]),
+    ];
+    let mut files = 0;
+    for (stage, may) in allowed {
+        let mut stack = vec![repo().join("src").join(stage)];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "rs") {
+                    continue;
+                }
+                files += 1;
+                let text = std::fs::read_to_string(&path).unwrap();
+                for module in crate_modules(&text) {
+                    assert!(
+                        module == *stage || may.contains(&module.as_str()),
+                        "{} ({stage}) uses crate::{module}",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+    assert!(files > 20, "only {files} files read");
+}
+
+/// The top modules a file names through `crate::`, in paths and in
+/// `use crate::{a, b::c}` groups.
+fn crate_modules(text: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("crate::") {
+        let rest = &text[i + "crate::".len()..];
+        match rest.strip_prefix('{') {
+            Some(group) => {
+                // The names at the group's top level, before each `::`, `,` or `}`.
+                let mut depth = 0;
+                let mut start = true;
+                for (j, c) in group.char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => break,
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => start = true,
+                        c if start && (c.is_alphanumeric() || c == '_') => {
+                            out.push(ident(&group[j..]));
+                            start = false;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            None => out.push(ident(rest)),
+        }
+    }
+    out.retain(|m| !m.is_empty() && m != "self");
+    out
+}
