@@ -345,7 +345,8 @@ mod tests {
             {"key": "a", "value": 3.0}
         ]});
         HOLDER.normalize_arguments(&mut v);
-        let parsed: serde_json::Value = serde_json::from_str(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap();
+        let parsed: serde_json::Value =
+            serde_json::from_str(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap();
         assert_eq!(v["map"], parsed);
         assert_eq!(v, json!({"map": {"a": 3, "b": 2}}));
         assert!(HOLDER.is_valid(&v));
