@@ -22,6 +22,45 @@ import readings
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _remember_composite_checks() -> None:
+    """hypothesis 6.119 parses the source of every `@st.composite` function each time one is
+    made (to warn when it never calls `draw`), and hypothesis-jsonschema makes one per object it
+    draws: the answer is remembered per function body, which is what it depends on."""
+    from hypothesis.strategies._internal import core
+
+    check = core.is_first_param_referenced_in_function
+    known: dict[Any, bool] = {}
+
+    def remembered(f: Any) -> bool:
+        code = getattr(f, "__code__", None)
+        if code is None:
+            return check(f)
+        if code not in known:
+            known[code] = check(f)
+        return known[code]
+
+    core.is_first_param_referenced_in_function = remembered
+
+
+def _remember_subschema_strategies() -> None:
+    """hypothesis-jsonschema 0.23 makes the strategy of an object's member afresh for every
+    member it draws (canonicalising and resolving its schema each time): each strategy is
+    remembered per schema, alphabet and formats, which are all it is made from. Strategies are
+    immutable descriptions, so a remembered one draws the same instances."""
+    from hypothesis_jsonschema import _from_schema
+
+    make = getattr(_from_schema, "__from_schema")
+    known: dict[tuple[str, int, int], SearchStrategy[Any]] = {}
+
+    def remembered(schema: Any, *, alphabet: Any, custom_formats: Any) -> SearchStrategy[Any]:
+        key = (json.dumps(schema, sort_keys=True), id(alphabet), id(custom_formats))
+        if key not in known:
+            known[key] = make(schema, alphabet=alphabet, custom_formats=custom_formats)
+        return known[key]
+
+    setattr(_from_schema, "__from_schema", remembered)
+
+
 def target_dir() -> Path:
     return Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 
@@ -35,6 +74,11 @@ INSTANCES = 200
 # At most this many rounds of generation, each from its own fixed seed.
 ROUNDS = 4
 
+# One dict for every run, so that the strategies remembered for it stay valid.
+CUSTOM_FORMATS = {"uuid": st.uuids().map(str)}
+
+_SPED_UP = False
+
 
 def instances(schema: Any) -> SearchStrategy[Any]:
     """hypothesis-jsonschema's instances of a JSON Schema (of its bounded part, see readings.py).
@@ -43,7 +87,14 @@ def instances(schema: Any) -> SearchStrategy[Any]:
     does not know); hypothesis's own UUIDs stand for it."""
     from hypothesis_jsonschema import from_schema
 
-    return from_schema(readings.bounded(schema), custom_formats={"uuid": st.uuids().map(str)})
+    # Here, not at import: hypothesis_jsonschema reads hypothesis's Unicode tables as it loads.
+    global _SPED_UP
+    if not _SPED_UP:
+        _remember_composite_checks()
+        _remember_subschema_strategies()
+        _SPED_UP = True
+
+    return from_schema(readings.bounded(schema), custom_formats=CUSTOM_FORMATS)
 
 
 def generate(schema: Any, check: Callable[[Any], None]) -> int:
