@@ -1,9 +1,11 @@
 //! Compiles every toolset of the agreement test into OUT_DIR, and describes
 //! them for the driver: per tool and play, its module, its canonical
-//! parameters schema, and its parameters as each dialect advertises them.
+//! parameters schema, its parameters as each dialect advertises them, and its
+//! MCP entry; per agent, its MCP list as `toolc dump --dialect mcp` prints it.
 //!
-//! Writes `<id>.rs` per toolset, `toolsets.rs` (the modules and a `check`
-//! function that picks a module's `check_arguments`) and `agreement.json`.
+//! Writes `<id>.rs` per toolset, `toolsets.rs` (the modules, a `check`
+//! function that picks a module's `check_arguments`, and `descriptors`, which
+//! picks a module's descriptors) and `agreement.json`.
 
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -16,13 +18,20 @@ use toolc::lower::Dialect;
 use toolc::model::{ResolveOptions, Toolset};
 use toolc::pipeline::{self, ConfigSource};
 
-/// The toolsets, by id: the example manifests and the codegen fixtures;
-/// then every folder of `tests/fixtures/agreement` (generated toolsets).
+/// The toolsets, by id: the example manifests, the codegen fixtures, every
+/// other manifest the tests build, and `tests/fixtures/lossless.yaml` (a tool
+/// per lossless rewrite); then every folder of `tests/fixtures/agreement`
+/// (generated toolsets).
 const FIXED: &[(&str, &str)] = &[
     ("manifests", "../../manifests"),
     ("constructs", "../fixtures/codegen/constructs.yaml"),
     ("hostile", "../fixtures/codegen/hostile.yaml"),
     ("defaults", "../fixtures/codegen/defaults.yaml"),
+    ("coverage", "../fixtures/codegen/coverage.yaml"),
+    ("formats", "../formats/toolset.yaml"),
+    ("results", "../../examples/demo/tests/results.yaml"),
+    ("bench", "../../examples/demo/benches/bench.yaml"),
+    ("lossless", "../fixtures/lossless.yaml"),
 ];
 
 const GENERATED: &str = "../fixtures/agreement";
@@ -47,12 +56,16 @@ fn main() {
 
     let mut modules = String::from("// Every toolset of the agreement test.\n\n");
     let mut arms = String::new();
+    let mut descriptor_arms = String::new();
     let mut described = Vec::new();
     for (id, path) in &toolsets {
         let report = toolc::configure()
             .manifest(path)
             .file_name(format!("{id}.rs"))
             .toolset_name(id.as_str())
+            // The code does not depend on the dialects linted; each dialect's
+            // lint is run below, to tell which forms are advertised.
+            .dialects(["mcp"])
             .cargo_instructions(false)
             .compile()
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -64,13 +77,18 @@ fn main() {
             "pub mod {id} {{\n    toolc_runtime::include_toolset!(\"{id}\");\n}}\n"
         )
         .unwrap();
-        let (toolset, ops) = describe(id, path);
+        let (toolset, ops, mcp_lists) = describe(id, path);
         for op in &ops {
             let group = op["group"].as_str().unwrap();
+            let module = op["module"].as_str().unwrap();
             writeln!(
                 arms,
-                "        ({id:?}, {group:?}) => {id}::{}::check_arguments(tool, arguments),",
-                op["module"].as_str().unwrap()
+                "        ({id:?}, {group:?}) => {id}::{module}::check_arguments(tool, arguments),"
+            )
+            .unwrap();
+            writeln!(
+                descriptor_arms,
+                "        ({id:?}, {group:?}) => &{id}::{module}::DESCRIPTORS,"
             )
             .unwrap();
         }
@@ -78,11 +96,13 @@ fn main() {
             "toolset": id,
             "source": path.to_string_lossy().trim_start_matches("../"),
             "agents": toolset.agents.iter().map(|a| a.name.clone()).collect::<Vec<_>>(),
+            "mcp_lists": mcp_lists,
             "operations": ops,
         }));
     }
-    // One arm per group is enough; the list above has one per operation.
+    // One arm per group is enough; the lists above have one per operation.
     let arms: BTreeSet<&str> = arms.lines().collect();
+    let descriptor_arms: BTreeSet<&str> = descriptor_arms.lines().collect();
     write!(
         modules,
         "/// A group's `check_arguments`, by toolset id and group (`toolboxes/<name>`,\n\
@@ -93,14 +113,25 @@ fn main() {
         arms.into_iter().collect::<Vec<_>>().join("\n")
     )
     .unwrap();
+    write!(
+        modules,
+        "\n/// A group's generated descriptors, by toolset id and group; `None` for a group that\n\
+         /// is not there.\n\
+         pub fn descriptors(\n    toolset: &str,\n    group: &str,\n\
+         ) -> Option<&'static [toolc_runtime::ToolDescriptor]> {{\n\
+         \x20   Some(match (toolset, group) {{\n{}\n        _ => return None,\n    }})\n}}\n",
+        descriptor_arms.into_iter().collect::<Vec<_>>().join("\n")
+    )
+    .unwrap();
     std::fs::write(out.join("toolsets.rs"), modules).unwrap();
     let text = serde_json::to_string_pretty(&json!({ "toolsets": described })).unwrap();
     std::fs::write(out.join("agreement.json"), text).unwrap();
 }
 
-/// The operations of one toolset: names, modules, canonical schemas, and the
-/// parameters each dialect advertises.
-fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>) {
+/// The operations of one toolset: names, modules, canonical schemas, the
+/// parameters each dialect advertises and the MCP entry; and its agents' MCP
+/// lists.
+fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>, Map<String, Value>) {
     let analyzed = pipeline::analyze(
         &[path.to_path_buf()],
         &ResolveOptions {
@@ -178,9 +209,13 @@ fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>) {
                     forms.insert(d.as_str().into(), params.unwrap_or(Value::Null));
                 }
             }
+            let mcp = lowered
+                .form(op, Dialect::Mcp)
+                .expect("MCP is always lowered");
             json!({
                 "name": tool.name,
                 "kind": if kind == "toolboxes" { "tool" } else { "play" },
+                "mcp_entry": mcp.entry,
                 "group": format!("{kind}/{group}"),
                 "module": format!("{kind}::{snake}"),
                 "canonical": toolset.bundle(tool.parameters),
@@ -196,7 +231,30 @@ fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>) {
             })
         })
         .collect();
-    (toolset, ops)
+    let mcp = mcp_lists(&toolset, &settings, options);
+    (toolset, ops, mcp)
+}
+
+/// What `toolc dump --dialect mcp --agent <name>` prints for each agent (its `tools`), made by
+/// the function `dump` calls; `null` for a list the dump refuses (an error in its lint).
+fn mcp_lists(
+    toolset: &Toolset,
+    settings: &LintSettings,
+    options: toolc::lower::Options,
+) -> Map<String, Value> {
+    toolset
+        .agents
+        .iter()
+        .map(|agent| {
+            let emitted = pipeline::tool_list(toolset, agent, Dialect::Mcp, settings, options);
+            let tools = if emitted.has_errors() {
+                Value::Null
+            } else {
+                emitted.list["tools"].clone()
+            };
+            (agent.name.clone(), tools)
+        })
+        .collect()
 }
 
 /// The rules with error findings in dialect `d` (or in none: model checks),

@@ -75,3 +75,61 @@ def test_advertised_instances_are_accepted_and_read_as_declared(
     sent = generate(schema, check)
     TALLY.add(toolset, op["name"], dialects, sent, time.monotonic() - started)
 
+
+# Each rewrite that changes a form (docs/lint-rules.md), the dialects that make it, and where
+# tests/fixtures/lossless.yaml has it: (tool, property, dialects, what the advertised form shows).
+STRICT = ("openai-strict", "azure-openai-strict")
+GEMINI = ("gemini", "gemini-vertex")
+
+
+def _pairs(p: Any) -> bool:
+    items = p.get("items", {})
+    return "array" in readings.types(p) and set(items.get("properties", {})) == {"key", "value"}
+
+
+REWRITES = [
+    ("map as {key, value} pairs", "tally", "counts", (*STRICT, "anthropic-strict", *GEMINI), _pairs),
+    ("nullable map as pairs", "tally", "notes", (*STRICT, "anthropic-strict", *GEMINI), _pairs),
+    (
+        "tuple as an object keyed by positions",
+        "span",
+        "range",
+        GEMINI,
+        lambda p: p.get("type") == "object" and p.get("required") == ["0", "1"],
+    ),
+    (
+        "type list as anyOf",
+        "either",
+        "id",
+        GEMINI,
+        lambda p: [b.get("type") for b in p.get("anyOf", [])] == ["string", "integer"],
+    ),
+    (
+        "allOf of open objects merged",
+        "merge",
+        "person",
+        (*STRICT, "anthropic-strict", *GEMINI),
+        lambda p: "allOf" not in p and set(p.get("properties", {})) == {"name", "age", "email"},
+    ),
+    (
+        "oneOf of exclusive branches as anyOf",
+        "pick",
+        "shape",
+        (*STRICT, *GEMINI),
+        lambda p: "oneOf" not in p and len(p.get("anyOf", [])) == 2,
+    ),
+]
+
+
+@pytest.mark.parametrize(("rewrite", "tool", "prop", "dialects", "shown"), REWRITES, ids=[r[0] for r in REWRITES])
+def test_every_rewrite_that_changes_a_form_is_sent(
+    rewrite: str, tool: str, prop: str, dialects: tuple[str, ...], shown: Any
+) -> None:
+    """The fixture's forms are advertised (so the test above sends instances of them) and show the
+    rewrite in every dialect that makes it."""
+    (toolset,) = [t for t in describe()["toolsets"] if t["toolset"] == "lossless"]
+    (op,) = [o for o in toolset["operations"] if o["name"] == tool]
+    for d in dialects:
+        assert d in op["advertised"], f"{rewrite}: lossless/{tool} is not advertised in {d}: {op['not_advertised']}"
+        form = op["advertised"][d]["properties"][prop]
+        assert shown(form), f"{rewrite}: lossless/{tool}/{prop} in {d} is {json.dumps(form)}"
