@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Writes the crate README.md tells a user to write, for CI to build outside the workspace.
 
-usage: readme_crate.py CHECKOUT OUT TOOLC_PACKAGE RUNTIME_PACKAGE
+usage: readme_crate.py CHECKOUT OUT PACKAGE...
 
-OUT/registry: the README's crates.io dependency lines, with [patch.crates-io] pointing them at the
-packaged crates (what `cargo package` made, unpacked), the README's build.rs and src/lib.rs, and the
-example manifests: building it builds toolc and toolc-runtime from their packages, as a user would.
+OUT/registry: the README's crates.io dependency lines, with [patch.crates-io] pointing every crate of
+the workspace that would be published (each PACKAGE, a folder `cargo package` made, unpacked: toolc,
+toolc-runtime and the crates they depend on, such as toolc-search) at its package, the README's build.rs
+and src/lib.rs, and the example manifests: building it builds toolc and toolc-runtime from their packages,
+as a user would once they are published.
 
 OUT/git: the README's git dependency lines, the repository URL of Cargo.toml replaced by the checkout,
 for cargo to resolve: the packages are found in the repository under the names the README gives.
@@ -41,7 +43,17 @@ def blocks(readme: str) -> dict[str, str]:
 
 
 def main() -> None:
-    checkout, out, toolc_pkg, runtime_pkg = (pathlib.Path(a).resolve() for a in sys.argv[1:5])
+    if len(sys.argv) < 4:
+        sys.exit("usage: readme_crate.py CHECKOUT OUT PACKAGE...")
+    checkout, out = (pathlib.Path(a).resolve() for a in sys.argv[1:3])
+    packages = {}
+    for a in sys.argv[3:]:
+        package = pathlib.Path(a).resolve()
+        name = tomllib.loads((package / "Cargo.toml").read_text())["package"]["name"]
+        packages[name] = package
+    for needed in ("toolc", "toolc-runtime"):
+        if needed not in packages:
+            sys.exit(f"readme_crate.py: no package of {needed} among {sorted(packages)}")
     readme = (checkout / "README.md").read_text()
     found = blocks(readme)
     wanted = {
@@ -56,10 +68,8 @@ def main() -> None:
 
     registry = out / "registry"
     (registry / "src").mkdir(parents=True)
-    patch = (
-        "\n[patch.crates-io]\n"
-        f"toolc = {{ path = {json.dumps(str(toolc_pkg))} }}\n"
-        f"toolc-runtime = {{ path = {json.dumps(str(runtime_pkg))} }}\n"
+    patch = "\n[patch.crates-io]\n" + "".join(
+        f"{name} = {{ path = {json.dumps(str(path))} }}\n" for name, path in sorted(packages.items())
     )
     (registry / "Cargo.toml").write_text(PACKAGE + found[wanted["registry"]] + patch)
     (registry / "build.rs").write_text(found[wanted["build"]])

@@ -4,6 +4,7 @@
 use crate::emit::rust::{AttrRule, RustOptions};
 use crate::lint::Dialect;
 use crate::model::ResolveOptions;
+use crate::model::rust::TypedFormat;
 use crate::pipeline::{ConfigSource, analyze};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -181,6 +182,27 @@ impl Builder {
         self
     }
 
+    /// Reads every typed format (`uuid`, `date-time`, `date`, `email`,
+    /// `uri`) into its own Rust type instead of `String`, or none (`false`);
+    /// `[emit] typed_formats` of `toolc.toml`. The generated file then needs
+    /// the `toolc-runtime` features of those types (`uuid`, `chrono`) and
+    /// says so when one is off.
+    pub fn typed_formats(mut self, on: bool) -> Self {
+        self.lint.typed_formats = Some(if on {
+            TypedFormat::ALL.into_iter().collect()
+        } else {
+            Default::default()
+        });
+        self
+    }
+
+    /// Reads these formats into their own Rust types, and the others as
+    /// `String`: `.typed_formats_only([TypedFormat::Uuid])`.
+    pub fn typed_formats_only(mut self, formats: impl IntoIterator<Item = TypedFormat>) -> Self {
+        self.lint.typed_formats = Some(formats.into_iter().collect());
+        self
+    }
+
     /// Raises a lint rule to an error.
     pub fn deny(mut self, rule: impl Into<String>) -> Self {
         self.lint
@@ -238,6 +260,7 @@ impl Builder {
             &self.manifests,
             &ResolveOptions {
                 name: self.name.clone(),
+                ..Default::default()
             },
             &ConfigSource::Discover,
             &self.lint,

@@ -9,6 +9,7 @@
 //!
 //! [emit]
 //! out_dir = "generated"
+//! typed_formats = ["uuid", "date-time"]  # or true for all
 //! ```
 //!
 //! The same options can be set in code ([`Options`]); code wins, field by
@@ -16,6 +17,7 @@
 
 use crate::diag::{Code, Diagnostic, FileId, SourceMap, Span, did_you_mean};
 use crate::lint::{Dialect, LintSettings, rules};
+use crate::model::rust::TypedFormat;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -42,6 +44,9 @@ pub struct Options {
     pub out_dir: Option<PathBuf>,
     /// `[emit] extensions`: keep `x-` keys of schemas in the tool lists.
     pub extensions: Option<bool>,
+    /// `[emit] typed_formats`: the string formats read into Rust types of
+    /// their own (`true` is all of them, `false` none).
+    pub typed_formats: Option<BTreeSet<TypedFormat>>,
 }
 
 impl Options {
@@ -54,6 +59,7 @@ impl Options {
             allow: self.allow.or(fallback.allow),
             out_dir: self.out_dir.or(fallback.out_dir),
             extensions: self.extensions.or(fallback.extensions),
+            typed_formats: self.typed_formats.or(fallback.typed_formats),
         }
     }
 
@@ -354,7 +360,7 @@ impl Parser {
 
 const SECTIONS: &[&str] = &["lint", "emit"];
 const LINT_KEYS: &[&str] = &["dialects", "require_describe", "deny", "allow"];
-const EMIT_KEYS: &[&str] = &["out_dir", "extensions"];
+const EMIT_KEYS: &[&str] = &["out_dir", "extensions", "typed_formats"];
 
 /// Parses the config in `sources` under `file`.
 pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
@@ -473,6 +479,27 @@ pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
                             DeValue::Boolean(b) => options.extensions = Some(*b),
                             _ => p.wrong(v, "extensions", "a boolean"),
                         },
+                        "typed_formats" => match v.get_ref() {
+                            DeValue::Boolean(true) => {
+                                options.typed_formats = Some(TypedFormat::ALL.into_iter().collect())
+                            }
+                            DeValue::Boolean(false) => {
+                                options.typed_formats = Some(BTreeSet::new())
+                            }
+                            DeValue::Array(_) => {
+                                let mut set = BTreeSet::new();
+                                for (name, sp) in p.strings(v, "typed_formats") {
+                                    match TypedFormat::parse(name) {
+                                        Some(f) => {
+                                            set.insert(f);
+                                        }
+                                        None => p.diags.push(unknown_format(name).at(sp)),
+                                    }
+                                }
+                                options.typed_formats = Some(set);
+                            }
+                            _ => p.wrong(v, "typed_formats", "a boolean or a list of formats"),
+                        },
                         _ => p.unknown(k, "`[emit]`", EMIT_KEYS),
                     }
                 }
@@ -481,6 +508,27 @@ pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
         }
     }
     (options, p.diags)
+}
+
+/// The error for a name in `typed_formats` that is no typed format.
+pub fn unknown_format(name: &str) -> Diagnostic {
+    let names: Vec<&str> = TypedFormat::ALL.iter().map(|f| f.as_str()).collect();
+    let help = match did_you_mean(name, names.iter().copied()) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!(
+            "the typed formats are {}",
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Diagnostic::new(
+        Code::WrongType,
+        format!("`typed_formats` lists `{name}`, which is not a format toolc can type"),
+    )
+    .help(help)
 }
 
 /// Parses config text (for tests and tools): the text is added to `sources`

@@ -14,6 +14,7 @@
 mod builder;
 pub mod config;
 pub mod diag;
+pub mod diff;
 pub mod emit;
 pub mod lint;
 pub mod lower;
@@ -23,6 +24,7 @@ pub mod pipeline;
 pub mod write;
 
 pub use builder::{Builder, DEFAULT_FILE_NAME, Error, Report, compile, configure};
+pub use model::rust::TypedFormat;
 
 use diag::{Diagnostics, SourceMap};
 use model::{ResolveOptions, Toolset};

@@ -61,18 +61,29 @@ pub enum ConfigSource {
 
 /// Loads, resolves and lints the manifests under `paths`. `code` holds
 /// options set in code or on the command line; they win over the file's.
+/// The typed formats of these options (code, else the file) replace those
+/// of `resolve`.
 pub fn analyze(
     paths: &[PathBuf],
     resolve: &ResolveOptions,
     config_source: &ConfigSource,
     code: &Options,
 ) -> Analyzed {
-    let checked = crate::check(paths, resolve);
+    // The Rust type plan, made in resolve, reads the config's typed formats:
+    // read the file's options first (its problems are reported below).
+    let mut resolve = resolve.clone();
+    let typed = code.typed_formats.clone().or_else(|| {
+        load_config(paths, config_source, &mut SourceMap::new())
+            .0
+            .options
+            .typed_formats
+    });
+    if let Some(typed) = typed {
+        resolve.typed_formats = typed;
+    }
+    let checked = crate::check(paths, &resolve);
     let mut sources = checked.sources;
-    let (config, mut diagnostics) = match config_source {
-        ConfigSource::Discover => config::discover(paths, &mut sources),
-        ConfigSource::File(p) => config::load(p, &mut sources),
-    };
+    let (config, mut diagnostics) = load_config(paths, config_source, &mut sources);
     let settings = match code.clone().or(config.options.clone()).lint_settings() {
         Ok(s) => Some(s),
         Err(e) => {
@@ -102,6 +113,17 @@ pub fn analyze(
         config,
         config_ok: !config_failed,
         manifest_count: checked.manifest_count,
+    }
+}
+
+fn load_config(
+    paths: &[PathBuf],
+    source: &ConfigSource,
+    sources: &mut SourceMap,
+) -> (Config, Vec<Diagnostic>) {
+    match source {
+        ConfigSource::Discover => config::discover(paths, sources),
+        ConfigSource::File(p) => config::load(p, sources),
     }
 }
 

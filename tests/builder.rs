@@ -125,7 +125,7 @@ fn toolset_name_names_the_implicit_agent() {
         .compile()
         .expect("compiles");
     let code = read(dir.path(), "toolset.rs");
-    assert!(code.contains("pub fn workshop("), "{code}");
+    assert!(code.contains("pub struct Workshop<"), "{code}");
 }
 
 #[test]
@@ -293,4 +293,142 @@ fn extensions_decide_whether_x_keys_reach_the_model() {
     assert!(!build(None).contains("x-owner"));
     assert!(!build(Some(false)).contains("x-owner"));
     assert!(build(Some(true)).contains(r#"\"x-owner\":\"search-team\""#));
+}
+
+const FORMATS: &str = "version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      a:
+        description: A
+        parameters:
+          type: object
+          properties:
+            id: { type: string, format: uuid }
+            at: { type: string, format: date-time }
+            site: { type: string, format: uri, default: \"https://example.com\" }
+          required: [id, at]
+";
+
+/// The Rust type of the field `name` in the generated file.
+fn field_type(code: &str, name: &str) -> String {
+    let at = code
+        .find(&format!("pub {name}: "))
+        .unwrap_or_else(|| panic!("no field `{name}`:\n{code}"));
+    // Up to the comma that ends the field, wherever prettyplease broke the line.
+    let mut depth = 0;
+    let mut out = String::new();
+    for c in code[at + name.len() + 6..].chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ',' if depth == 0 => break,
+            _ => {}
+        }
+        if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out.replace(",>", ">")
+}
+
+#[test]
+fn typed_formats_come_from_code_or_toolc_toml() {
+    let src = out();
+    std::fs::write(src.path().join("tools.yaml"), FORMATS).unwrap();
+    let build = |b: fn(toolc::Builder) -> toolc::Builder| {
+        let dir = out();
+        // Gemini takes no `format: uri`; these tests are about the Rust.
+        b(toolc::configure()
+            .manifest(src.path())
+            .out_dir(dir.path())
+            .cargo_instructions(false)
+            .dialects(["mcp"]))
+        .compile()
+        .expect("compiles");
+        let code = read(dir.path(), "toolset.rs");
+        (
+            field_type(&code, "id"),
+            field_type(&code, "at"),
+            field_type(&code, "site"),
+            code,
+        )
+    };
+    // Off by default: strings, and no runtime feature required.
+    let (id, at, site, code) = build(|b| b);
+    assert_eq!(
+        (id.as_str(), at.as_str()),
+        ("::std::string::String", "::std::string::String")
+    );
+    assert_eq!(site, "::std::string::String");
+    assert!(!code.contains("require_feature!"));
+    // All of them from code.
+    let (id, at, site, code) = build(|b| b.typed_formats(true));
+    assert_eq!(id, "::toolc_runtime::__private::Uuid");
+    assert_eq!(
+        at,
+        "::toolc_runtime::__private::DateTime<::toolc_runtime::__private::FixedOffset>"
+    );
+    assert_eq!(site, "::toolc_runtime::formats::Uri");
+    assert!(
+        code.contains("require_feature!(uuid, \"`format: uuid`\")"),
+        "{code}"
+    );
+    assert!(
+        code.contains("require_feature!(chrono, \"`format: date-time`\")"),
+        "{code}"
+    );
+    assert!(
+        code.contains("Uri::__checked_default(\"https://example.com\")"),
+        "{code}"
+    );
+    // Some of them: only those need their feature.
+    let (id, at, _, code) = build(|b| b.typed_formats_only([toolc::TypedFormat::DateTime]));
+    assert_eq!(id, "::std::string::String");
+    assert!(at.contains("DateTime"), "{at}");
+    assert!(!code.contains("require_feature!(uuid"), "{code}");
+    // From toolc.toml beside the manifests, unless code says otherwise.
+    std::fs::write(
+        src.path().join("toolc.toml"),
+        "[emit]\ntyped_formats = [\"uuid\"]\n",
+    )
+    .unwrap();
+    let (id, at, _, _) = build(|b| b);
+    assert_eq!(id, "::toolc_runtime::__private::Uuid");
+    assert_eq!(at, "::std::string::String");
+    let (id, _, _, _) = build(|b| b.typed_formats(false));
+    assert_eq!(id, "::std::string::String");
+}
+
+#[test]
+fn a_default_not_in_its_typed_format_is_an_error() {
+    let src = out();
+    let manifest = src.path().join("tools.yaml");
+    std::fs::write(
+        &manifest,
+        FORMATS.replace("default: \"https://example.com\"", "default: \"/relative\""),
+    )
+    .unwrap();
+    let build = |typed: bool| {
+        let dir = out();
+        toolc::configure()
+            .manifest(&manifest)
+            .out_dir(dir.path())
+            .cargo_instructions(false)
+            .dialects(["mcp"])
+            .typed_formats(typed)
+            .compile()
+    };
+    // As a string the default is only text.
+    build(false).expect("compiles");
+    let err = build(true).expect_err("a URI default that is not a URI");
+    let text = err.to_string();
+    assert!(
+        text.contains(
+            "error[invalid-default]: the default of `site` cannot be used: `/relative` is not a valid `uri`"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("tools.yaml:13:"), "{text}");
 }

@@ -5,6 +5,9 @@
 //! all the Rust they produce is compiled together, clippy `-D warnings`, and
 //! documented, rustdoc `-D warnings` (descriptions are generated Markdown).
 
+#[path = "support/scratch_crate.rs"]
+mod scratch_crate;
+
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -306,60 +309,14 @@ fn check_passing_means_build_writes_everything_and_it_compiles() {
         "{passed} passed, {failed} failed; the errors of generated cases: {reasons:?}"
     );
 
-    // Everything that built compiles, together, clippy-clean.
-    let krate = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("check-build");
-    let _ = std::fs::remove_dir_all(krate.join("src"));
-    std::fs::create_dir_all(krate.join("src")).unwrap();
-    std::fs::write(
-        krate.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"check-build\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ntoolc-runtime = {{ path = {:?} }}\n\n[workspace]\n",
-            repo().join("runtime")
-        ),
-    )
-    .unwrap();
-    if let Ok(lock) = std::fs::read_to_string(repo().join("Cargo.lock")) {
-        std::fs::write(krate.join("Cargo.lock"), lock).unwrap();
-    }
-    let mut lib =
-        String::from("//! Everything `toolc check` passed, built.\n#![deny(warnings)]\n\n");
-    for (i, (name, rust)) in compiled.iter().enumerate() {
-        let file = format!("case{i}.rs");
-        std::fs::copy(rust, krate.join("src").join(&file)).unwrap();
-        lib.push_str(&format!(
-            "/// `{name}`.\npub mod case{i} {{\n    include!(\"{file}\");\n}}\n"
-        ));
-    }
-    std::fs::write(krate.join("src/lib.rs"), lib).unwrap();
-    // Clippy-clean, and its docs render without a rustdoc warning.
-    for (args, what) in [
-        (
-            &["clippy", "--quiet", "--", "-D", "warnings"][..],
-            "compile clippy-clean",
-        ),
-        (
-            &["doc", "--quiet", "--no-deps"][..],
-            "document without warnings",
-        ),
-    ] {
-        let out = Command::new(env!("CARGO"))
-            .args(args)
-            .current_dir(&krate)
-            .env(
-                "CARGO_TARGET_DIR",
-                repo().join("target").join("compile-tests"),
-            )
-            .env_remove("RUSTFLAGS")
-            .env("RUSTDOCFLAGS", "-D warnings")
-            .env("CARGO_TERM_COLOR", "never")
-            .output()
-            .expect("cargo runs");
-        assert!(
-            out.status.success(),
-            "the output of a build that check passed does not {what}:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    // Everything that built compiles, together, clippy-clean, and its docs
+    // render without a rustdoc warning.
+    scratch_crate::compile_together(
+        "check-build",
+        "Everything `toolc check` passed, built.",
+        &compiled,
+        "the output of a build that check passed",
+    );
 }
 
 // ------------------------------------------------------------ agreement fixtures

@@ -14,11 +14,16 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The generated files each crate includes: (module, manifest path).
-const SETS: &[(&str, &str)] = &[
-    ("manifests", "manifests"),
-    ("constructs", "tests/fixtures/codegen/constructs.yaml"),
-    ("hostile", "tests/fixtures/codegen/hostile.yaml"),
+/// The generated files each crate includes: (module, manifest path, with typed formats).
+const SETS: &[(&str, &str, bool)] = &[
+    ("manifests", "manifests", false),
+    (
+        "constructs",
+        "tests/fixtures/codegen/constructs.yaml",
+        false,
+    ),
+    ("hostile", "tests/fixtures/codegen/hostile.yaml", false),
+    ("formats", "tests/fixtures/codegen/formats.yaml", true),
 ];
 
 fn write(path: &Path, text: &str) {
@@ -41,7 +46,7 @@ edition = "{edition}"
 publish = false
 
 [dependencies]
-toolc-runtime = {{ path = {runtime:?} }}
+toolc-runtime = {{ path = {runtime:?}, features = ["uuid", "chrono"] }}
 
 [build-dependencies]
 toolc = {{ path = {repo:?}, default-features = false }}
@@ -50,16 +55,16 @@ toolc = {{ path = {repo:?}, default-features = false }}
         ),
     );
     let mut build = String::from("fn main() -> Result<(), toolc::Error> {\n");
-    for (module, path) in SETS {
+    for (module, path, typed) in SETS {
         build.push_str(&format!(
-            "    toolc::configure().manifest({:?}).file_name(\"{module}.rs\").compile()?;\n",
+            "    toolc::configure().manifest({:?}).file_name(\"{module}.rs\").typed_formats({typed}).compile()?;\n",
             repo.join(path)
         ));
     }
     build.push_str("    Ok(())\n}\n");
     write(&dir.join("build.rs"), &build);
     let mut lib = String::from("//! Generated code under test.\n#![deny(warnings)]\n\n");
-    for (module, _) in SETS {
+    for (module, _, _) in SETS {
         lib.push_str(&format!(
             "/// Generated from a manifest set.\npub mod {module} {{\n    toolc_runtime::include_toolset!(\"{module}\");\n}}\n"
         ));
@@ -74,6 +79,9 @@ fn cargo(dir: &Path, target: &Path, args: &[&str]) -> (bool, String) {
         .env("CARGO_TARGET_DIR", target)
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        // As tests/support/scratch_crate.rs builds, so that toolc-runtime's
+        // build is shared; incremental state of a scratch crate is waste.
+        .env("CARGO_INCREMENTAL", "0")
         .env("RUSTDOCFLAGS", "-D warnings")
         .env("CARGO_TERM_COLOR", "never")
         .output()
@@ -181,4 +189,152 @@ fn a_runtime_that_does_not_serve_the_generated_api_fails_with_a_message_naming_t
         "{log}"
     );
     assert!(!log.contains("error[E"), "more errors than the one:\n{log}");
+}
+
+/// Writes a scratch crate under the target folder whose `src/lib.rs` holds the code generated
+/// from `manifest` (a YAML text) followed by `user`, builds it, and returns whether it built
+/// and cargo's output. `features` are toolc-runtime's.
+fn build_scratch(
+    name: &str,
+    manifest: &str,
+    typed_formats: bool,
+    features: &[&str],
+    user: &str,
+) -> (bool, String) {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let target = repo().join("target").join("compile-tests");
+    write(
+        &root.join("Cargo.toml"),
+        &format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [dependencies]\ntoolc-runtime = {{ path = {:?}, features = {features:?} }}\n\n[workspace]\n",
+            repo().join("runtime")
+        ),
+    );
+    if let Ok(lock) = std::fs::read_to_string(repo().join("Cargo.lock"))
+        && !root.join("Cargo.lock").exists()
+    {
+        write(&root.join("Cargo.lock"), &lock);
+    }
+    let file = root.join("manifests/toolset.yaml");
+    write(&file, manifest);
+    let options = toolc::model::ResolveOptions {
+        typed_formats: if typed_formats {
+            toolc::TypedFormat::ALL.into_iter().collect()
+        } else {
+            Default::default()
+        },
+        ..Default::default()
+    };
+    let checked = toolc::check(&[file], &options);
+    assert!(
+        !checked.diagnostics.has_errors(),
+        "{:?}",
+        checked.diagnostics
+    );
+    let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
+    let code =
+        toolc::emit::rust::generate(&checked.toolset, &lowered, &Default::default()).unwrap();
+    write(
+        &root.join("src/lib.rs"),
+        &format!("pub mod toolset {{\n{code}\n}}\n{user}"),
+    );
+    cargo(&root, &target, &["build"])
+}
+
+const TWO_TOOLBOXES: &str = "version: 1
+toolboxes:
+  notes:
+    description: Notes.
+    tools:
+      count:
+        description: Counts the notes.
+        returns: { type: integer }
+  clock:
+    description: Time.
+    tools:
+      now:
+        description: The time.
+        returns: { type: string }
+capabilities:
+  notes: { description: Notes., toolbox: notes }
+  clock: { description: Time., toolbox: clock }
+agents:
+  desk: { description: A desk., capabilities: [notes, clock] }
+";
+
+/// An agent is built by naming each implementation; leaving one out fails to compile with an
+/// error that names the missing toolbox, and nothing else.
+#[test]
+fn an_agent_missing_an_implementation_fails_naming_it() {
+    let user = "
+use toolc_runtime::{HandlerError, ToolContext};
+use toolset::toolboxes::notes;
+
+pub struct MyNotes;
+
+impl notes::Notes for MyNotes {
+    async fn count(&self, _: &ToolContext<'_, notes::Scope>) -> Result<i64, HandlerError> {
+        Ok(0)
+    }
+}
+
+pub fn desk() -> toolc_runtime::Agent {
+    toolset::agents::Desk { notes: MyNotes }.build()
+}
+";
+    let (ok, log) = build_scratch("wiring-missing", TWO_TOOLBOXES, false, &[], user);
+    assert!(!ok, "an agent without its `clock` built:\n{log}");
+    assert!(
+        log.contains("error[E0063]: missing field `clock` in initializer of `Desk<_, _>`"),
+        "{log}"
+    );
+    assert_eq!(
+        log.matches("error[E").count(),
+        1,
+        "more than one error:\n{log}"
+    );
+}
+
+/// A toolset generated with typed formats, built against a runtime without the features their
+/// types need, fails with one error per feature naming it and the formats that need it.
+#[test]
+fn typed_formats_without_their_runtime_feature_fail_naming_it() {
+    let manifest = "version: 1
+toolboxes:
+  t:
+    description: Tools.
+    tools:
+      when:
+        description: When and which.
+        parameters:
+          type: object
+          properties:
+            at: { type: string, format: date-time }
+            day: { type: string, format: date }
+            id: { type: string, format: uuid }
+            email: { type: string, format: email }
+          required: [at, day, id, email]
+";
+    let (ok, log) = build_scratch("typed-formats-off", manifest, true, &[], "");
+    assert!(!ok, "typed formats built without their features:\n{log}");
+    assert!(
+        log.contains(
+            "error: this toolset was generated with typed formats and reads `format: uuid` as \
+             `uuid::Uuid`, which needs the `uuid` feature of toolc-runtime"
+        ),
+        "{log}"
+    );
+    assert!(
+        log.contains(
+            "error: this toolset was generated with typed formats and reads `format: date-time` \
+             and `format: date` as chrono types, which needs the `chrono` feature of toolc-runtime"
+        ),
+        "{log}"
+    );
+    assert_eq!(log.matches("error: this toolset").count(), 2, "{log}");
+    assert!(!log.contains("error[E"), "more errors than the two:\n{log}");
+    // With the features on, the same file builds.
+    let (ok, log) = build_scratch("typed-formats-on", manifest, true, &["uuid", "chrono"], "");
+    assert!(ok, "{log}");
 }

@@ -53,6 +53,7 @@ fn check_texts(files: &[(&str, &str)]) -> Vec<Seen> {
         &mut loaded,
         &ResolveOptions {
             name: Some("support".into()),
+            ..Default::default()
         },
     );
     let mut diags = std::mem::take(&mut loaded.diagnostics);
@@ -375,15 +376,27 @@ fn unsupported_version() {
 #[test]
 fn invalid_name() {
     let d = only_yaml(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      ListTickets: { description: A }\n",
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      list.tickets: { description: A }\n",
         Code::InvalidName,
         6,
         7,
-        "tool: name `ListTickets` is not snake_case or kebab-case ASCII",
+        "tool: name `list.tickets` is not ASCII letters, digits, `_` and `-` starting with a letter",
     );
     assert_eq!(
         d.help.as_deref(),
-        Some("names match `^[a-z][a-z0-9_-]*$`, such as `list_tickets`")
+        Some("tool and play names match `^[A-Za-z][A-Za-z0-9_-]*$`, such as `list_tickets`")
+    );
+    // Other sections keep snake_case or kebab-case.
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  Tickets:\n    description: Tools\n    tools:\n      ListTickets: { description: A }\n",
+        Code::InvalidName,
+        3,
+        3,
+        "toolbox: name `Tickets` is not snake_case or kebab-case ASCII",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("names match `^[a-z][a-z0-9_-]*$`, such as `tickets`")
     );
 }
 
@@ -1010,6 +1023,45 @@ fn unknown_dialect() {
     );
 }
 
+/// `toolc diff`'s changes are diagnostics under the code `change`, printed
+/// under the id of their kind; tests/toolchain/diff.rs tests each kind.
+#[test]
+fn change() {
+    let (old_loaded, old) = resolve_clean(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a: { description: A }\n      b: { description: B }\n",
+    );
+    let (new_loaded, new) = resolve_clean(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a: { description: A }\n",
+    );
+    let changes = toolc::diff::diff(&old, &new, &Default::default());
+    // The old files are shown under a name of their own.
+    let joined = toolc::diff::Joined::new(&new_loaded.sources, &old_loaded.sources, &|_| {
+        PathBuf::from("manifests/old.yaml")
+    });
+    let diags: Vec<Diagnostic> = changes
+        .iter()
+        .map(|c| c.to_diagnostic(&joined, false))
+        .collect();
+    let found: Vec<Seen> = diags.iter().map(|d| seen(&joined.sources, d)).collect();
+    only(
+        found,
+        Code::Change,
+        ("old.yaml", 7, 7),
+        "manifests: tool `b` was removed (breaking for callers)",
+    );
+    assert_eq!(diags[0].id(), "tool-removed");
+    // Allowed, it is a warning; a compatible change is a note.
+    assert_eq!(
+        changes[0].to_diagnostic(&joined, true).severity,
+        toolc::diag::Severity::Warning
+    );
+    let added = toolc::diff::diff(&new, &old, &Default::default());
+    assert_eq!(
+        added[0].to_diagnostic(&joined, false).severity,
+        toolc::diag::Severity::Note
+    );
+}
+
 // ------------------------------------------------------------ coverage
 
 /// The name of the test function for a code: `unknown-key` → `unknown_key`.
@@ -1122,6 +1174,7 @@ fn render_in_place(files: &[(String, String)]) -> (Vec<Code>, String) {
         &mut loaded,
         &ResolveOptions {
             name: Some("support".into()),
+            ..Default::default()
         },
     );
     let mut diags = std::mem::take(&mut loaded.diagnostics);
@@ -1147,7 +1200,7 @@ fn documented_examples_print_what_the_docs_show() {
             // Shown as a shell session: an unreadable path, bytes that are
             // not UTF-8, or a stage after resolve. The title must still name
             // the code (lint findings are printed under their rule id).
-            if !output.contains(&format!("error[{code}]: ")) && code != "lint" {
+            if !output.contains(&format!("error[{code}]: ")) && code != "lint" && code != "change" {
                 problems.push(format!(
                     "`{code}`: the output does not show `error[{code}]: `"
                 ));

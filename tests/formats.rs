@@ -16,6 +16,7 @@ fn dump(file: &str) -> (String, Vec<PathBuf>) {
         &[path],
         &ResolveOptions {
             name: Some("support".into()),
+            ..Default::default()
         },
     );
     let problems: Vec<String> = checked
@@ -88,6 +89,7 @@ fn a_changed_value_makes_the_dumps_differ() {
         &[dir.path().join("toolset.toml")],
         &ResolveOptions {
             name: Some("support".into()),
+            ..Default::default()
         },
     );
     assert!(changed.diagnostics.is_empty());

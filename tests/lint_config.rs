@@ -254,3 +254,47 @@ fn the_repository_config_is_valid_and_targets_the_documented_dialects() {
         assert!(s.dialects.contains(&want), "{want}");
     }
 }
+
+#[test]
+fn typed_formats_take_true_false_or_a_list() {
+    use toolc::TypedFormat;
+    let set = |text: &str| parse(&format!("[emit]\ntyped_formats = {text}\n"));
+    let (o, text, _) = set("true");
+    assert!(text.is_empty(), "{text:?}");
+    assert_eq!(
+        o.typed_formats,
+        Some(TypedFormat::ALL.into_iter().collect())
+    );
+    let (o, _, _) = set("false");
+    assert_eq!(o.typed_formats, Some(Default::default()));
+    let (o, _, _) = set(r#"["date", "uuid", "date"]"#);
+    assert_eq!(
+        o.typed_formats,
+        Some([TypedFormat::Date, TypedFormat::Uuid].into_iter().collect())
+    );
+    // A misspelt format is located, with the closest one.
+    let (o, text, d) = set(r#"["uuid", "date-tim"]"#);
+    assert_eq!(
+        text,
+        [
+            "toolc.toml:2:26: error[wrong-type]: `typed_formats` lists `date-tim`, which is not a format toolc can type\n    help: did you mean `date-time`?"
+        ]
+    );
+    assert_eq!(d[0].code, Code::WrongType);
+    assert_eq!(
+        o.typed_formats,
+        Some([TypedFormat::Uuid].into_iter().collect())
+    );
+    let (_, text, _) = set(r#"["time"]"#);
+    assert!(
+        text[0].contains("help: the typed formats are `uuid`, `date-time`, `date`, `email`, `uri`"),
+        "{text:?}"
+    );
+    let (_, text, _) = set("\"uuid\"");
+    assert_eq!(
+        text,
+        [
+            "toolc.toml:2:17: error[wrong-type]: `typed_formats` must be a boolean or a list of formats, found a string"
+        ]
+    );
+}

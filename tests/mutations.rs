@@ -174,6 +174,7 @@ fn check(toolset: usize, target: usize, mutations: &[Mutation]) -> usize {
         &mut loaded,
         &ResolveOptions {
             name: Some("mutated".into()),
+            ..Default::default()
         },
     );
     for d in &loaded.diagnostics {

@@ -34,6 +34,7 @@ fuzz_target!(|data: &[u8]| {
         &mut loaded,
         &ResolveOptions {
             name: Some("fuzz".into()),
+            ..Default::default()
         },
     );
     for d in &loaded.diagnostics {

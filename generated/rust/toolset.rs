@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__private::require_api!(1, "0.1.0");
+::toolc_runtime::__private::require_api!(2, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -935,64 +935,122 @@ pub mod playbooks {
         ];
     }
 }
-/// One constructor per agent, assembling its capabilities.
+/// One wiring struct per agent: name the implementation of each
+/// toolbox and playbook, then `build` the agent.
 #[allow(dead_code)]
 pub mod agents {
     /// Agent `assistant`: The meeting assistant
     ///
+    /// The implementations that serve it, one per toolbox and playbook, by name; `build` makes the agent:
+    ///
+    /// ```text
+    /// let agent = agents::Assistant { meetings: MyMeetings, recipes: MyRecipes }.build();
+    /// ```
+    ///
+    /// A field left out is a compile error naming it.
+    ///
     /// Its tools read the scope `types::OperatorScope`: bind it per call with `CallContext::with_scope`.
-    pub fn assistant(
-        meetings: impl super::toolboxes::meetings::Meetings,
-        recipes: impl super::playbooks::recipes::Recipes,
-    ) -> ::toolc_runtime::Agent {
-        let meetings: ::std::sync::Arc<dyn ::toolc_runtime::Toolbox> = ::std::sync::Arc::new(
-            super::toolboxes::meetings::MeetingsToolbox::new(meetings),
-        );
-        let recipes: ::std::sync::Arc<dyn ::toolc_runtime::Playbook> = ::std::sync::Arc::new(
-            super::playbooks::recipes::RecipesPlaybook::new(recipes),
-        );
-        ::toolc_runtime::Agent::new(
-                "assistant",
-                "The meeting assistant",
-                ::std::vec![
-                    ::toolc_runtime::Capability { name : "meetings", description :
-                    "Meeting management", manual :
-                    ::std::option::Option::Some("Use list_meetings to see the day's schedule, and slug_and_span to name a meeting's notes."),
-                    toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
-                    meetings)), playbook :
-                    ::std::option::Option::Some(::std::sync::Arc::clone(& recipes)), }
-                ],
-            )
-            .expect("toolc checked that the agent's tool and play names are unique")
+    pub struct Assistant<
+        Meetings: super::toolboxes::meetings::Meetings,
+        Recipes: super::playbooks::recipes::Recipes,
+    > {
+        /// The implementation of the `meetings` toolbox: Meeting management tools
+        pub meetings: Meetings,
+        /// The implementation of the `recipes` playbook: Named multi-step recipes
+        pub recipes: Recipes,
+    }
+    impl<
+        Meetings: super::toolboxes::meetings::Meetings,
+        Recipes: super::playbooks::recipes::Recipes,
+    > Assistant<Meetings, Recipes> {
+        /// The agent `assistant`, its tools and plays served by these implementations through the execution contract.
+        pub fn build(self) -> ::toolc_runtime::Agent {
+            let __meetings: ::std::sync::Arc<dyn ::toolc_runtime::Toolbox> = ::std::sync::Arc::new(
+                super::toolboxes::meetings::MeetingsToolbox::new(self.meetings),
+            );
+            let __recipes: ::std::sync::Arc<dyn ::toolc_runtime::Playbook> = ::std::sync::Arc::new(
+                super::playbooks::recipes::RecipesPlaybook::new(self.recipes),
+            );
+            ::toolc_runtime::Agent::new(
+                    "assistant",
+                    "The meeting assistant",
+                    ::std::vec![
+                        ::toolc_runtime::Capability { name : "meetings", description :
+                        "Meeting management", manual :
+                        ::std::option::Option::Some("Use list_meetings to see the day's schedule, and slug_and_span to name a meeting's notes."),
+                        toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
+                        __meetings)), playbook :
+                        ::std::option::Option::Some(::std::sync::Arc::clone(&
+                        __recipes)), }
+                    ],
+                )
+                .expect("toolc checked that the agent's tool and play names are unique")
+        }
+    }
+    impl<
+        Meetings: super::toolboxes::meetings::Meetings,
+        Recipes: super::playbooks::recipes::Recipes,
+    > ::std::convert::From<Assistant<Meetings, Recipes>> for ::toolc_runtime::Agent {
+        fn from(wiring: Assistant<Meetings, Recipes>) -> Self {
+            wiring.build()
+        }
     }
     /// Agent `support-desk`: Answers customers about their tickets and orders.
-    pub fn support_desk(
-        support: impl super::toolboxes::support::Support,
-        orders: impl super::toolboxes::orders::Orders,
-    ) -> ::toolc_runtime::Agent {
-        let support: ::std::sync::Arc<dyn ::toolc_runtime::Toolbox> = ::std::sync::Arc::new(
-            super::toolboxes::support::SupportToolbox::new(support),
-        );
-        let orders: ::std::sync::Arc<dyn ::toolc_runtime::Toolbox> = ::std::sync::Arc::new(
-            super::toolboxes::orders::OrdersToolbox::new(orders),
-        );
-        ::toolc_runtime::Agent::new(
-                "support-desk",
-                "Answers customers about their tickets and orders.",
-                ::std::vec![
-                    ::toolc_runtime::Capability { name : "support", description :
-                    "Support ticket triage", manual :
-                    ::std::option::Option::Some("You help the support team work their queue.\n\n- Call list_tickets with the customer's id before you answer\n  anything about their tickets.\n- Only call update_ticket when the customer or an agent asked for\n  the change; say what you changed.\n"),
-                    toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
-                    support)), playbook : ::std::option::Option::None, },
-                    ::toolc_runtime::Capability { name : "orders", description :
-                    "Order status", manual :
-                    ::std::option::Option::Some("Use lookup_order when a customer asks where an order is."),
-                    toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
-                    orders)), playbook : ::std::option::Option::None, }
-                ],
-            )
-            .expect("toolc checked that the agent's tool and play names are unique")
+    ///
+    /// The implementations that serve it, one per toolbox and playbook, by name; `build` makes the agent:
+    ///
+    /// ```text
+    /// let agent = agents::SupportDesk { support: MySupport, orders: MyOrders }.build();
+    /// ```
+    ///
+    /// A field left out is a compile error naming it.
+    pub struct SupportDesk<
+        Support: super::toolboxes::support::Support,
+        Orders: super::toolboxes::orders::Orders,
+    > {
+        /// The implementation of the `support` toolbox: Support ticket tools
+        pub support: Support,
+        /// The implementation of the `orders` toolbox: Order lookup tools
+        pub orders: Orders,
+    }
+    impl<
+        Support: super::toolboxes::support::Support,
+        Orders: super::toolboxes::orders::Orders,
+    > SupportDesk<Support, Orders> {
+        /// The agent `support-desk`, its tools and plays served by these implementations through the execution contract.
+        pub fn build(self) -> ::toolc_runtime::Agent {
+            let __support: ::std::sync::Arc<dyn ::toolc_runtime::Toolbox> = ::std::sync::Arc::new(
+                super::toolboxes::support::SupportToolbox::new(self.support),
+            );
+            let __orders: ::std::sync::Arc<dyn ::toolc_runtime::Toolbox> = ::std::sync::Arc::new(
+                super::toolboxes::orders::OrdersToolbox::new(self.orders),
+            );
+            ::toolc_runtime::Agent::new(
+                    "support-desk",
+                    "Answers customers about their tickets and orders.",
+                    ::std::vec![
+                        ::toolc_runtime::Capability { name : "support", description :
+                        "Support ticket triage", manual :
+                        ::std::option::Option::Some("You help the support team work their queue.\n\n- Call list_tickets with the customer's id before you answer\n  anything about their tickets.\n- Only call update_ticket when the customer or an agent asked for\n  the change; say what you changed.\n"),
+                        toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
+                        __support)), playbook : ::std::option::Option::None, },
+                        ::toolc_runtime::Capability { name : "orders", description :
+                        "Order status", manual :
+                        ::std::option::Option::Some("Use lookup_order when a customer asks where an order is."),
+                        toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
+                        __orders)), playbook : ::std::option::Option::None, }
+                    ],
+                )
+                .expect("toolc checked that the agent's tool and play names are unique")
+        }
+    }
+    impl<
+        Support: super::toolboxes::support::Support,
+        Orders: super::toolboxes::orders::Orders,
+    > ::std::convert::From<SupportDesk<Support, Orders>> for ::toolc_runtime::Agent {
+        fn from(wiring: SupportDesk<Support, Orders>) -> Self {
+            wiring.build()
+        }
     }
 }
 /// Validation tables the dispatchers check arguments and results against.

@@ -40,7 +40,7 @@ codes! {
     WrongType => "wrong-type", "A value has the wrong type (a string where a list was expected, say).";
     MissingKey => "missing-key", "A required key is absent.";
     UnsupportedVersion => "unsupported-version", "The `version` is not one this compiler supports.";
-    InvalidName => "invalid-name", "A name is empty, too long, or not snake_case/kebab-case ASCII.";
+    InvalidName => "invalid-name", "A name is empty, too long, or not of its pattern (snake_case/kebab-case ASCII; tools and plays may have capitals).";
     InvalidTypeName => "invalid-type-name", "A type name is not PascalCase.";
     DuplicateName => "duplicate-name", "A name is defined twice, in one file or across files.";
     IdentCollision => "ident-collision", "Two names map to the same Rust identifier.";
@@ -72,4 +72,5 @@ codes! {
     Lint => "lint", "A model-facing schema or tool list a provider would reject or degrade; printed under the id of its lint rule (docs/lint-rules.md).";
     UnknownRule => "unknown-rule", "A lint rule id in `toolc.toml` or on the command line that does not exist.";
     UnknownDialect => "unknown-dialect", "A provider dialect in `toolc.toml` or on the command line that does not exist.";
+    Change => "change", "A change of the tool surface between two versions of the manifests, found by `toolc diff`; printed under the id of its kind (docs/diff.md).";
 }

@@ -227,7 +227,9 @@ pub fn tool_description_length(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
 }
 
 pub fn tool_count(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
-    let limit = if cx.dialect.is_openai() { 128 } else { 512 };
+    let Some(limit) = cx.dialect.max_tools() else {
+        return;
+    };
     let n = cx.entries.len();
     if n > limit {
         out.push(Hit::tool(

@@ -86,6 +86,15 @@ impl Rules {
                     "properties": { "tags": dialects, "source": r.source },
                 })
             }
+            // A `toolc diff` change, under the id of its kind.
+            None if d.code == crate::diag::Code::Change => json!({
+                "id": id,
+                "shortDescription": {
+                    "text": d.rule.and_then(crate::diff::ChangeKind::parse)
+                        .map_or(d.code.summary(), |k| k.summary()),
+                },
+                "defaultConfiguration": { "level": "error" },
+            }),
             None => json!({
                 "id": d.code.as_str(),
                 "shortDescription": { "text": d.code.summary() },

@@ -107,6 +107,20 @@ impl Dialect {
         matches!(self, Dialect::Gemini | Dialect::GeminiVertex)
     }
 
+    /// How many tools one request may hold, where the provider says.
+    pub fn max_tools(self) -> Option<usize> {
+        if self.is_openai() {
+            Some(128)
+        } else if matches!(
+            self,
+            Dialect::Gemini | Dialect::GeminiVertex | Dialect::GeminiJsonSchema
+        ) {
+            Some(512)
+        } else {
+            None
+        }
+    }
+
     /// The OpenAI surfaces, strict or not.
     pub fn is_openai(self) -> bool {
         matches!(

@@ -5,8 +5,42 @@ use heck::{ToSnakeCase, ToUpperCamelCase};
 /// Longest name allowed for toolboxes, tools, plays and the other sections.
 pub const MAX_NAME_LEN: usize = 64;
 
-/// Why a name is refused, as a message and a help line.
+/// Why a name of a toolbox, playbook, manual, capability or agent is
+/// refused, as a message and a help line.
 pub fn check_name(name: &str) -> Result<(), (String, String)> {
+    check(
+        name,
+        crate::manifest::decode::is_name,
+        "is not snake_case or kebab-case ASCII",
+        "names match `^[a-z][a-z0-9_-]*$`",
+    )
+}
+
+/// Why a tool or play name is refused. Tool and play names are what the
+/// model sees, so they may also hold capitals, as MCP servers' names do
+/// (`API-get-user`): every provider takes `^[A-Za-z][A-Za-z0-9_-]*$`.
+pub fn check_tool_name(name: &str) -> Result<(), (String, String)> {
+    check(
+        name,
+        is_tool_name,
+        "is not ASCII letters, digits, `_` and `-` starting with a letter",
+        "tool and play names match `^[A-Za-z][A-Za-z0-9_-]*$`",
+    )
+}
+
+/// Whether a tool or play name matches `^[A-Za-z][A-Za-z0-9_-]*$`.
+pub fn is_tool_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+fn check(
+    name: &str,
+    valid: fn(&str) -> bool,
+    not: &str,
+    rule: &str,
+) -> Result<(), (String, String)> {
     if name.trim().is_empty() {
         return Err((
             "'name' is required".to_string(),
@@ -22,14 +56,14 @@ pub fn check_name(name: &str) -> Result<(), (String, String)> {
             "providers refuse longer tool names; shorten it".to_string(),
         ));
     }
-    if !crate::manifest::decode::is_name(name) {
+    if !valid(name) {
         let suggestion = suggest_name(name);
         return Err((
-            format!("name `{name}` is not snake_case or kebab-case ASCII"),
+            format!("name `{name}` {not}"),
             if suggestion.is_empty() {
-                "names match `^[a-z][a-z0-9_-]*$`".to_string()
+                rule.to_string()
             } else {
-                format!("names match `^[a-z][a-z0-9_-]*$`, such as `{suggestion}`")
+                format!("{rule}, such as `{suggestion}`")
             },
         ));
     }
@@ -98,6 +132,8 @@ mod tests {
 
     #[test]
     fn names_become_identifiers() {
+        assert_eq!(snake_ident("API-get-user"), "api_get_user");
+        assert_eq!(pascal_ident("API-get-user"), "ApiGetUser");
         assert_eq!(snake_ident("list-tickets"), "list_tickets");
         assert_eq!(snake_ident("list_tickets"), "list_tickets");
         assert_eq!(snake_ident("type"), "r#type");
@@ -117,6 +153,17 @@ mod tests {
         assert!(msg.contains("not snake_case"));
         assert!(help.contains("`list_tickets`"), "{help}");
         assert!(check_name(&"a".repeat(65)).is_err());
+        // Tools and plays may have capitals; other sections may not.
+        assert!(check_tool_name("API-get-user").is_ok());
+        assert!(check_tool_name("getTinyImage").is_ok());
+        assert!(check_name("API-get-user").is_err());
+        let (msg, help) = check_tool_name("list.tickets").unwrap_err();
+        assert!(msg.contains("is not ASCII letters"), "{msg}");
+        assert!(help.contains("`list_tickets`"), "{help}");
+        assert!(check_tool_name("_private").is_err());
+        assert!(check_tool_name("9lives").is_err());
+        assert!(check_tool_name(&"A".repeat(65)).is_err());
+        assert_eq!(check_tool_name(" ").unwrap_err().0, "'name' is required");
         assert!(is_type_name("MeetingList"));
         assert!(!is_type_name("meeting_list"));
     }

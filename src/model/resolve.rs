@@ -3,7 +3,7 @@
 //! still run on it.
 
 use super::manual::{self, RefKind};
-use super::names::{self, check_name};
+use super::names::{self, check_name, check_tool_name};
 use super::policy::{AuthLevel, RateLimit, parse_timeout};
 use super::schema::{self, SchemaId, Schemas, read::Reader};
 use super::*;
@@ -18,6 +18,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub struct ResolveOptions {
     /// The toolset's name. Default: the first manifest folder's name.
     pub name: Option<String>,
+    /// The string formats the Rust type plan reads into their own types
+    /// (`uuid::Uuid`, …) instead of `String`. Default: none.
+    pub typed_formats: std::collections::BTreeSet<super::rust::TypedFormat>,
 }
 
 struct Ctx<'a> {
@@ -85,7 +88,21 @@ impl Ctx<'_> {
 
 /// Checks a name and reports the problem at its span.
 fn name_ok(ctx: &mut Ctx<'_>, name: &Sp<String>, what: &str) -> bool {
-    match check_name(&name.value) {
+    name_reported(ctx, name, what, check_name(&name.value))
+}
+
+/// Checks a tool's or play's name, which may hold capitals.
+fn tool_name_ok(ctx: &mut Ctx<'_>, name: &Sp<String>, what: &str) -> bool {
+    name_reported(ctx, name, what, check_tool_name(&name.value))
+}
+
+fn name_reported(
+    ctx: &mut Ctx<'_>,
+    name: &Sp<String>,
+    what: &str,
+    checked: Result<(), (String, String)>,
+) -> bool {
+    match checked {
         Ok(()) => true,
         Err((msg, help)) => {
             ctx.push(
@@ -346,7 +363,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     for i in 0..set.agents.len() {
         check_agent(ctx, &mut set, i);
     }
-    set.rust = super::rust::plan(&set, &mut ctx.diags);
+    set.rust = super::rust::plan(&set, &options.typed_formats, &mut ctx.diags);
     set
 }
 
@@ -434,7 +451,7 @@ fn members(
 
 fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Option<Tool> {
     let kind = if is_play { "play" } else { "tool" };
-    if !name_ok(ctx, &t.name, kind) {
+    if !tool_name_ok(ctx, &t.name, kind) {
         return None;
     }
     let what = format!("{kind} `{}`", t.name.value);

@@ -6,6 +6,18 @@ fn main() -> Result<(), toolc::Error> {
         .file_name("defaults.rs")
         .toolset_name("defaults")
         .compile()?;
+    // The same toolset twice: formats read into their own types, and as strings.
+    toolc::configure()
+        .manifest("../fixtures/codegen/formats.yaml")
+        .file_name("typed_formats.rs")
+        .toolset_name("formats")
+        .typed_formats(true)
+        .compile()?;
+    toolc::configure()
+        .manifest("../fixtures/codegen/formats.yaml")
+        .file_name("string_formats.rs")
+        .toolset_name("formats")
+        .compile()?;
     toolc::configure()
         .manifest("../fixtures/codegen/coverage.yaml")
         .file_name("coverage.rs")

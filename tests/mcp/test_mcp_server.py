@@ -79,7 +79,7 @@ async def test_tools_list_carries_schemas_titles_and_hints(mode: str) -> None:
         assert tools["list_tickets"].annotations.read_only_hint is True
         # Its icons and `_meta`, as the manifest gives them.
         icon = tools["list_tickets"].icons[0]
-        assert (icon.src, icon.mimeType, icon.sizes) == ("https://example.com/icons/tickets.svg", "image/svg+xml", ["any"])
+        assert (icon.src, icon.mime_type, icon.sizes) == ("https://example.com/icons/tickets.svg", "image/svg+xml", ["any"])
         assert tools["list_tickets"].meta == {"com.example/owner": "support-platform"}
         update = tools["update_ticket"].annotations
         assert (update.destructive_hint, update.idempotent_hint, update.read_only_hint) == (True, True, None)
@@ -92,8 +92,12 @@ async def test_tools_list_carries_schemas_titles_and_hints(mode: str) -> None:
         # Tools, then the capability's play.
         assert list(tools) == ["list_meetings", "whoami", "slug_and_span"]
         assert tools["slug_and_span"].output_schema["required"] == ["slug", "days"]
-        # A tool without parameters takes none: closed, as the dispatcher enforces.
-        assert tools["whoami"].input_schema == {"type": "object", "properties": {}, "additionalProperties": False}
+        # A tool without parameters takes an empty, closed object.
+        assert tools["whoami"].input_schema == {
+            "type": "object",
+            "properties": {},
+            "additionalProperties": False,
+        }
 
 
 async def test_every_support_desk_tool_answers(mode: str) -> None:

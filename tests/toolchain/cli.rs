@@ -42,6 +42,11 @@ fn commands(out: &str) -> Vec<(&'static str, Vec<String>)> {
                 "openai".into(),
             ],
         ),
+        // Against the same folder: both versions are read, and checked.
+        (
+            "diff",
+            vec!["diff".into(), "m".into(), "--against".into(), ".".into()],
+        ),
     ]
 }
 

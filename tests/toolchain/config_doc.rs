@@ -97,6 +97,14 @@ fn the_documented_defaults_are_the_defaults() {
         settings.require_describe.to_string()
     );
     assert!(settings.deny.is_empty() && settings.allow.is_empty());
+    // Typed formats are off unless asked for: the generated Rust has `String`s.
+    assert_eq!(default("typed_formats"), "false");
+    assert_eq!(Options::default().typed_formats, None);
+    assert!(
+        toolc::model::ResolveOptions::default()
+            .typed_formats
+            .is_empty()
+    );
     assert_eq!(
         (default("deny"), default("allow")),
         ("[]".into(), "[]".into())
@@ -113,6 +121,7 @@ fn the_documented_defaults_are_the_defaults() {
     let (options, diags) = config::parse_str(&mut sources, Path::new("toolc.toml"), block);
     assert!(diags.is_empty(), "{diags:?}");
     assert_eq!(options.lint_settings().unwrap(), settings);
+    assert_eq!(options.typed_formats, Some(Default::default()));
     let loaded = config::Config {
         path: Some("toolc.toml".into()),
         options,

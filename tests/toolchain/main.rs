@@ -1,10 +1,13 @@
 //! The toolchain around the compiler, from the outside: the options every
 //! command shares, `toolc schema` and the editor schema, `toolc init`, and
-//! the config page. One test binary (one link) for these areas.
+//! the config page, `toolc diff`, packaging. One test binary (one link) for
+//! these areas.
 
 mod cli;
 mod config_doc;
+mod diff;
 mod init;
+mod package;
 mod schema;
 
 use std::path::Path;

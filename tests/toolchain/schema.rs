@@ -126,11 +126,12 @@ fn every_example_and_fixture_manifest_is_valid() {
         "tests/fixtures",
         "tests/formats",
         "examples/demo/benches",
+        "examples/demo/tests",
         "templates/init",
     ] {
         manifests_under(&repo().join(dir), &mut files);
     }
-    assert!(files.len() >= 11, "{files:?}");
+    assert!(files.len() >= 12, "{files:?}");
     for f in &files {
         let json = as_json(f).unwrap_or_else(|| panic!("{} does not parse", f.display()));
         let errs = errors(&v, &json);

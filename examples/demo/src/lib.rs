@@ -207,10 +207,18 @@ impl orders::Orders for Orders {
 
 /// The `assistant` agent with the in-memory implementations.
 pub fn assistant() -> toolc_runtime::Agent {
-    toolset::agents::assistant(Meetings::default(), Recipes)
+    toolset::agents::Assistant {
+        meetings: Meetings::default(),
+        recipes: Recipes,
+    }
+    .build()
 }
 
 /// The `support-desk` agent with the in-memory implementations.
 pub fn support_desk() -> toolc_runtime::Agent {
-    toolset::agents::support_desk(Support::default(), Orders)
+    toolset::agents::SupportDesk {
+        support: Support::default(),
+        orders: Orders,
+    }
+    .build()
 }

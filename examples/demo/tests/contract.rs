@@ -71,7 +71,11 @@ impl support::Support for Misbehaving {
 }
 
 fn misbehaving_desk(tb: Misbehaving) -> toolc_runtime::Agent {
-    agents::support_desk(tb, toolc_example::Orders)
+    agents::SupportDesk {
+        support: tb,
+        orders: toolc_example::Orders,
+    }
+    .build()
 }
 
 /// Meetings whose list holds a blank title, which the returns schema forbids.
@@ -155,7 +159,11 @@ async fn rule_1_the_handler_is_not_invoked_on_invalid_arguments() {
             self.0.update_ticket(p, c).await
         }
     }
-    let agent = agents::support_desk(Shared(tb.clone()), toolc_example::Orders);
+    let agent = agents::SupportDesk {
+        support: Shared(tb.clone()),
+        orders: toolc_example::Orders,
+    }
+    .build();
     let ctx = support_ctx("ada");
     let _ = agent
         .call("list_tickets", r#"{"customerId": "nope"}"#, &ctx)
@@ -174,7 +182,11 @@ async fn rule_1_the_handler_is_not_invoked_on_invalid_arguments() {
 
 #[tokio::test]
 async fn rule_2_results_are_validated_after_serialization() {
-    let agent = agents::assistant(BlankTitles, toolc_example::Recipes);
+    let agent = agents::Assistant {
+        meetings: BlankTitles,
+        recipes: toolc_example::Recipes,
+    }
+    .build();
     let ctx = CallContext::new("c").with_scope(scope("ada"));
     let err = agent
         .call("list_meetings", r#"{"day": "2026-03-02"}"#, &ctx)

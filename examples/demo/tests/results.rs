@@ -59,7 +59,11 @@ impl loose::Loose for Loose {
 }
 
 fn agent() -> toolc_runtime::Agent {
-    results::agents::answerer(Answers, Loose)
+    results::agents::Answerer {
+        answers: Answers,
+        loose: Loose,
+    }
+    .build()
 }
 
 #[tokio::test]

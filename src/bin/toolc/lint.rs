@@ -54,8 +54,7 @@ pub fn run(args: LintArgs, output: OutputArgs) -> ExitCode {
         require_describe: args.require_describe.then_some(true),
         deny: (!args.deny.is_empty()).then(|| args.deny.clone()),
         allow: (!args.allow.is_empty()).then(|| args.allow.clone()),
-        out_dir: None,
-        extensions: None,
+        ..Default::default()
     };
     let source = args
         .config

@@ -2,6 +2,7 @@
 
 mod build;
 mod check;
+mod diff;
 mod dump;
 mod init;
 mod lint;
@@ -30,6 +31,8 @@ enum Command {
     Lint(lint::LintArgs),
     /// Print one agent's tool list in one dialect's request shape.
     Dump(dump::DumpArgs),
+    /// Compare the tool surface with another version of the manifests (a git revision or a folder).
+    Diff(diff::DiffArgs),
     /// Print the JSON Schema of the manifest format, for editors.
     Schema(schema::SchemaArgs),
     /// Create a crate that generates its toolset from build.rs, ready to build and test.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Build(args) => build::run(args, cli.output),
         Command::Lint(args) => lint::run(args, cli.output),
         Command::Dump(args) => dump::run(args, cli.output),
+        Command::Diff(args) => diff::run(args, cli.output),
         Command::Schema(args) => schema::run(args, cli.output),
         Command::Init(args) => init::run(args, cli.output),
     }

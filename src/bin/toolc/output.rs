@@ -121,6 +121,72 @@ impl Reporter {
         self.report(sources, diags, &[], None);
     }
 
+    /// Prints diagnostics that carry data of their own (`toolc diff`'s
+    /// changes: agent, tool, pointer, class): in `json` each diagnostic's
+    /// object gets the data's fields, in `sarif` each result's properties;
+    /// the other formats print the diagnostics as [`Reporter::report`] does.
+    pub fn report_with_data(
+        &self,
+        sources: &SourceMap,
+        items: &[(Diagnostic, serde_json::Value)],
+        summary: Option<&Summary>,
+    ) {
+        let diags: Vec<Diagnostic> = items.iter().map(|(d, _)| d.clone()).collect();
+        let merge = |mut v: serde_json::Value, data: &serde_json::Value, key: Option<&str>| {
+            if let (Some(target), Some(fields)) = (v.as_object_mut(), data.as_object()) {
+                match key {
+                    Some(k) => {
+                        target.insert(k.to_string(), data.clone());
+                    }
+                    None => target.extend(fields.clone()),
+                }
+            }
+            v
+        };
+        match self.format {
+            Format::Json => {
+                let rendered = items
+                    .iter()
+                    .map(|(d, data)| merge(render_json(sources, d), data, None))
+                    .collect();
+                self.json_document(rendered, summary);
+            }
+            Format::Sarif => {
+                let mut log = toolc::lint::sarif::log(sources, &diags, &[]);
+                if let Some(results) = log
+                    .pointer_mut("/runs/0/results")
+                    .and_then(serde_json::Value::as_array_mut)
+                {
+                    for (r, (_, data)) in results.iter_mut().zip(items) {
+                        *r = merge(r.take(), data, Some("properties"));
+                    }
+                }
+                let mut out = self.document();
+                let _ = writeln!(out, "{log:#}");
+            }
+            Format::Human | Format::Plain => self.report(sources, &diags, &[], summary),
+        }
+    }
+
+    /// Where a JSON or SARIF document goes: stdout, unless stdout is the
+    /// command's product.
+    fn document(&self) -> Box<dyn Write> {
+        match self.stdout {
+            Stdout::Report => Box::new(std::io::stdout().lock()),
+            Stdout::Product => Box::new(std::io::stderr().lock()),
+        }
+    }
+
+    /// `{"diagnostics": [...], "summary": {...}}`.
+    fn json_document(&self, diagnostics: Vec<serde_json::Value>, summary: Option<&Summary>) {
+        let mut out = serde_json::json!({ "diagnostics": diagnostics });
+        if let Some(s) = summary {
+            out["summary"] = s.json.clone();
+        }
+        let mut document = self.document();
+        let _ = writeln!(document, "{out:#}");
+    }
+
     /// Prints `diags`, then the lint findings `groups`, then the summary.
     pub fn report(
         &self,
@@ -137,31 +203,23 @@ impl Reporter {
             // Nothing to say beside the product: stderr stays empty.
             return;
         }
-        let mut stdout = std::io::stdout().lock();
-        let mut stderr = std::io::stderr().lock();
-        let document: &mut dyn Write = match self.stdout {
-            Stdout::Report => &mut stdout,
-            Stdout::Product => &mut stderr,
-        };
         match self.format {
             Format::Json => {
-                let mut out = serde_json::json!({
-                    "diagnostics": diags
-                        .iter()
-                        .map(|d| render_json(sources, d))
-                        .chain(groups.iter().map(|g| group_json(sources, g)))
-                        .collect::<Vec<_>>(),
-                });
-                if let Some(s) = summary {
-                    out["summary"] = s.json.clone();
-                }
-                let _ = writeln!(document, "{out:#}");
+                let rendered = diags
+                    .iter()
+                    .map(|d| render_json(sources, d))
+                    .chain(groups.iter().map(|g| group_json(sources, g)))
+                    .collect();
+                self.json_document(rendered, summary);
             }
             Format::Sarif => {
                 let log = toolc::lint::sarif::log(sources, diags, groups);
+                let mut document = self.document();
                 let _ = writeln!(document, "{log:#}");
             }
             Format::Human | Format::Plain => {
+                let mut stdout = std::io::stdout().lock();
+                let mut stderr = std::io::stderr().lock();
                 let human = self.format == Format::Human;
                 let grouped: Vec<Diagnostic> = groups.iter().map(Group::to_diagnostic).collect();
                 for d in diags.iter().chain(&grouped) {

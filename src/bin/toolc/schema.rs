@@ -64,8 +64,10 @@ const JSON_TYPES: &[&str] = &[
     "string", "number", "integer", "boolean", "object", "array", "null",
 ];
 
-/// The names of sections (toolboxes, tools, …): `^[a-z][a-z0-9_-]*$`.
+/// The names of sections (toolboxes, manuals, …): `^[a-z][a-z0-9_-]*$`.
 const NAME_PATTERN: &str = "^[a-z][a-z0-9_-]*$";
+/// The names of tools and plays, which may hold capitals: `^[A-Za-z][A-Za-z0-9_-]*$`.
+const TOOL_NAME_PATTERN: &str = "^[A-Za-z][A-Za-z0-9_-]*$";
 /// The names of types: `^[A-Z][A-Za-z0-9]*$`.
 const TYPE_NAME_PATTERN: &str = "^[A-Z][A-Za-z0-9]*$";
 /// `N/unit`, with spaces allowed around N and the unit.
@@ -337,9 +339,15 @@ fn tool_properties(play: bool) -> Vec<(&'static str, Value)> {
 pub fn manifest_schema() -> Value {
     let defs = json!({
         "Name": {
-            "description": "A name in snake_case or kebab-case ASCII, at most 64 characters. Tool and play names are exactly what the model sees.",
+            "description": "A name in snake_case or kebab-case ASCII, at most 64 characters.",
             "type": "string",
             "pattern": NAME_PATTERN,
+            "maxLength": 64,
+        },
+        "ToolName": {
+            "description": "A tool or play name: ASCII letters, digits, `_` and `-`, starting with a letter, at most 64 characters. It is exactly what the model sees.",
+            "type": "string",
+            "pattern": TOOL_NAME_PATTERN,
             "maxLength": 64,
         },
         "TypeName": {
@@ -365,7 +373,7 @@ pub fn manifest_schema() -> Value {
                 ("tools", described("The tools, by name: at least one.", json!({
                     "type": "object",
                     "minProperties": 1,
-                    "propertyNames": reference("Name"),
+                    "propertyNames": reference("ToolName"),
                     "additionalProperties": reference("Tool"),
                 }))),
             ],
@@ -385,7 +393,7 @@ pub fn manifest_schema() -> Value {
                 ("plays", described("The plays, by name: at least one.", json!({
                     "type": "object",
                     "minProperties": 1,
-                    "propertyNames": reference("Name"),
+                    "propertyNames": reference("ToolName"),
                     "additionalProperties": reference("Play"),
                 }))),
             ],

@@ -2,7 +2,7 @@
 //! attributes and docs.
 
 use super::docs::doc_attrs;
-use crate::model::rust::{Field, Item, Lit, Ty};
+use crate::model::rust::{Field, FormatLit, Item, Lit, Ty, TypedFormat};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
@@ -70,6 +70,77 @@ pub fn ty_tokens(ty: &Ty, paths: &Paths) -> TokenStream {
             let n = ident(n);
             quote!(#n)
         }
+        Ty::Format(f) => format_ty(*f),
+    }
+}
+
+/// The Rust type of a typed format. `uuid` and chrono's types are reached
+/// through the runtime's hidden re-exports, which stand in for them when the
+/// runtime feature is off (the file's `require_feature!` then says which).
+pub fn format_ty(f: TypedFormat) -> TokenStream {
+    let private = quote!(::toolc_runtime::__private);
+    match f {
+        TypedFormat::Uuid => quote!(#private::Uuid),
+        TypedFormat::DateTime => quote!(#private::DateTime<#private::FixedOffset>),
+        TypedFormat::Date => quote!(#private::NaiveDate),
+        TypedFormat::Email => quote!(::toolc_runtime::formats::Email),
+        TypedFormat::Uri => quote!(::toolc_runtime::formats::Uri),
+    }
+}
+
+/// A default in a typed format, built from its parts without parsing. The
+/// chrono constructors run in a `const` block: the parts were checked when
+/// the code was generated, and were they not, the build would fail rather
+/// than a call.
+fn format_lit_tokens(lit: &FormatLit) -> TokenStream {
+    let private = quote!(::toolc_runtime::__private);
+    match lit {
+        FormatLit::Uuid(n) => {
+            // Grouped as the UUID is written: 0x123e4567_e89b_12d3_a456_426614174000.
+            let hex = format!("{n:032x}");
+            let text = format!(
+                "0x{}_{}_{}_{}_{}",
+                &hex[..8],
+                &hex[8..12],
+                &hex[12..16],
+                &hex[16..20],
+                &hex[20..]
+            );
+            let n = text
+                .parse::<proc_macro2::Literal>()
+                .unwrap_or_else(|_| proc_macro2::Literal::u128_unsuffixed(*n));
+            quote!(#private::Uuid::from_u128(#n))
+        }
+        FormatLit::Date { year, month, day } => quote! {
+            const {
+                match #private::NaiveDate::from_ymd_opt(#year, #month, #day) {
+                    ::std::option::Option::Some(date) => date,
+                    ::std::option::Option::None => ::std::panic!("toolc: a default date out of range"),
+                }
+            }
+        },
+        FormatLit::DateTime { utc, nano, offset } => {
+            let (year, month, day, hour, minute, second) = **utc;
+            quote! {
+                const {
+                    let date = #private::NaiveDate::from_ymd_opt(#year, #month, #day);
+                    let offset = #private::FixedOffset::east_opt(#offset);
+                    match (date, offset) {
+                        (::std::option::Option::Some(date), ::std::option::Option::Some(offset)) => {
+                            match date.and_hms_nano_opt(#hour, #minute, #second, #nano) {
+                                ::std::option::Option::Some(utc) => {
+                                    #private::DateTime::from_naive_utc_and_offset(utc, offset)
+                                }
+                                ::std::option::Option::None => ::std::panic!("toolc: a default time out of range"),
+                            }
+                        }
+                        _ => ::std::panic!("toolc: a default date-time out of range"),
+                    }
+                }
+            }
+        }
+        FormatLit::Email(s) => quote!(::toolc_runtime::formats::Email::__checked_default(#s)),
+        FormatLit::Uri(s) => quote!(::toolc_runtime::formats::Uri::__checked_default(#s)),
     }
 }
 
@@ -188,6 +259,7 @@ fn lit_tokens(lit: &Lit, ty: &Ty, paths: &Paths) -> TokenStream {
             let l = lit_any(value, paths);
             quote!(#path(#l))
         }
+        Lit::Format(f) => format_lit_tokens(f),
     }
 }
 

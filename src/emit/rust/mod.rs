@@ -81,7 +81,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// The generated-code API of `toolc-runtime` that generated files are written for. Each file
 /// checks it first (`toolc_runtime::__private::require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade.
-pub const RUNTIME_API: u32 = 1;
+pub const RUNTIME_API: u32 = 2;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -171,7 +171,12 @@ pub fn generate(
         })
         .collect();
     let agents: Vec<TokenStream> = if options.send {
-        set.agents.iter().map(|a| agent(set, a)).collect()
+        let taken: std::collections::BTreeSet<String> = set
+            .agents
+            .iter()
+            .map(|a| a.idents.pascal.trim_start_matches("r#").to_string())
+            .collect();
+        set.agents.iter().map(|a| agent(set, a, &taken)).collect()
     } else {
         Vec::new()
     };
@@ -192,8 +197,10 @@ pub fn generate(
     let schemas = tables.module();
     let api = proc_macro2::Literal::u32_unsuffixed(RUNTIME_API);
     let toolc = env!("CARGO_PKG_VERSION");
+    let features = required_features(set);
     let file = quote! {
         ::toolc_runtime::__private::require_api!(#api, #toolc);
+        #(#features)*
         /// The toolset's named types.
         #[allow(dead_code)]
         pub mod types {
@@ -211,7 +218,8 @@ pub fn generate(
         pub mod playbooks {
             #(#playbook_modules)*
         }
-        /// One constructor per agent, assembling its capabilities.
+        /// One wiring struct per agent: name the implementation of each
+        /// toolbox and playbook, then `build` the agent.
         #[allow(dead_code)]
         pub mod agents {
             #(#agents)*
@@ -226,6 +234,26 @@ pub fn generate(
     })?;
     let body = prettyplease::unparse(&parsed);
     Ok(format!("{}{body}", header(set)))
+}
+
+/// One `require_feature!` per runtime feature the typed formats in use
+/// need, naming the formats that need it.
+fn required_features(set: &Toolset) -> Vec<TokenStream> {
+    let mut by_feature: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for f in set.rust.typed_formats() {
+        if let Some(feature) = f.runtime_feature() {
+            by_feature.entry(feature).or_default().push(f.as_str());
+        }
+    }
+    by_feature
+        .into_iter()
+        .map(|(feature, formats)| {
+            let feature = format_ident!("{feature}");
+            let what: Vec<String> = formats.iter().map(|f| format!("`format: {f}`")).collect();
+            let why = what.join(" and ");
+            quote!(::toolc_runtime::__private::require_feature!(#feature, #why);)
+        })
+        .collect()
 }
 
 fn header(set: &Toolset) -> String {
@@ -579,13 +607,20 @@ fn server(
         }
     });
     let trait_name = trait_id.to_string();
+    // The wrapped implementation's type parameter, which must not shadow the
+    // trait (a toolbox named `t` has the trait `T`).
+    let t = if trait_name == "T" {
+        format_ident!("Inner")
+    } else {
+        format_ident!("T")
+    };
     let (doc, guard_field, guard_init, runtime_impl) = if is_toolbox {
         (
             format!(" Serves a [`{trait_name}`] implementation through the execution contract."),
             quote!(guard: ::toolc_runtime::Guard,),
             quote!(guard: ::toolc_runtime::Guard::new(),),
             quote! {
-                impl<T: #trait_id> ::toolc_runtime::Toolbox for #server_id<T> {
+                impl<#t: #trait_id> ::toolc_runtime::Toolbox for #server_id<#t> {
                     fn name(&self) -> &'static str {
                         #name
                     }
@@ -618,7 +653,7 @@ fn server(
             quote!(),
             quote!(),
             quote! {
-                impl<T: #trait_id> ::toolc_runtime::Playbook for #server_id<T> {
+                impl<#t: #trait_id> ::toolc_runtime::Playbook for #server_id<#t> {
                     fn name(&self) -> &'static str {
                         #name
                     }
@@ -645,19 +680,19 @@ fn server(
     };
     quote! {
         #[doc = #doc]
-        pub struct #server_id<T> {
-            inner: T,
+        pub struct #server_id<#t> {
+            inner: #t,
             #guard_field
         }
 
-        impl<T: #trait_id> #server_id<T> {
+        impl<#t: #trait_id> #server_id<#t> {
             /// Wraps an implementation.
-            pub fn new(inner: T) -> Self {
+            pub fn new(inner: #t) -> Self {
                 Self { inner, #guard_init }
             }
 
             /// The wrapped implementation.
-            pub fn inner(&self) -> &T {
+            pub fn inner(&self) -> &#t {
                 &self.inner
             }
         }
@@ -674,66 +709,172 @@ enum Kind {
     Playbook,
 }
 
-fn agent(set: &Toolset, a: &crate::model::Agent) -> TokenStream {
-    let fn_id = ident(&a.idents.snake);
-    // One argument per toolbox and playbook, each wrapped once.
-    let mut args = Vec::new();
-    let mut setup = Vec::new();
-    let mut vars: std::collections::BTreeMap<(Kind, usize), proc_macro2::Ident> =
-        Default::default();
-    let mut used_names = std::collections::BTreeSet::new();
+/// One implementation an agent needs: a toolbox or a playbook of its
+/// capabilities, with the wiring struct's field and type parameter for it.
+struct Part<'s> {
+    kind: Kind,
+    index: usize,
+    name: &'s str,
+    description: &'s str,
+    idents: &'s crate::model::Idents,
+    /// The field (a snake_case identifier, maybe raw).
+    field: String,
+    /// The type parameter (PascalCase).
+    param: String,
+}
+
+/// The toolboxes and playbooks an agent's capabilities bind, each once, in
+/// capability order, with unique field and type-parameter names. `taken`
+/// holds the names of the `agents` module's items, which the type
+/// parameters must not shadow.
+fn parts<'s>(
+    set: &'s Toolset,
+    a: &crate::model::Agent,
+    taken: &std::collections::BTreeSet<String>,
+) -> Vec<Part<'s>> {
+    let mut out: Vec<Part<'s>> = Vec::new();
     for &c in &a.capabilities {
         let cap = &set.capabilities[c];
-        let parts = [
-            cap.toolbox
-                .map(|t| (Kind::Toolbox, t, &set.toolboxes[t].idents)),
-            cap.playbook
-                .map(|p| (Kind::Playbook, p, &set.playbooks[p].idents)),
+        let found = [
+            cap.toolbox.map(|t| {
+                let tb = &set.toolboxes[t];
+                (
+                    Kind::Toolbox,
+                    t,
+                    tb.name.as_str(),
+                    tb.description.as_str(),
+                    &tb.idents,
+                )
+            }),
+            cap.playbook.map(|p| {
+                let pb = &set.playbooks[p];
+                (
+                    Kind::Playbook,
+                    p,
+                    pb.name.as_str(),
+                    pb.description.as_str(),
+                    &pb.idents,
+                )
+            }),
         ];
-        for (kind, index, idents) in parts.into_iter().flatten() {
-            if vars.contains_key(&(kind, index)) {
+        for (kind, index, name, description, idents) in found.into_iter().flatten() {
+            if out.iter().any(|p| p.kind == kind && p.index == index) {
                 continue;
             }
-            let (namespace, suffix, runtime_trait) = match kind {
-                Kind::Toolbox => (
-                    quote!(toolboxes),
-                    "Toolbox",
-                    quote!(::toolc_runtime::Toolbox),
-                ),
-                Kind::Playbook => (
-                    quote!(playbooks),
-                    "Playbook",
-                    quote!(::toolc_runtime::Playbook),
-                ),
-            };
-            let mut var = idents.snake.trim_start_matches("r#").to_string();
-            if !used_names.insert(var.clone()) {
-                var = format!("{var}_{}", suffix.to_lowercase());
-                used_names.insert(var.clone());
+            // A toolbox and a playbook may share a name: the playbook's
+            // field then says so.
+            let base = idents.snake.trim_start_matches("r#").to_string();
+            let mut field = base.clone();
+            let mut n = 1;
+            while out
+                .iter()
+                .any(|p| p.field.trim_start_matches("r#") == field)
+            {
+                field = match (kind, n) {
+                    (Kind::Playbook, 1) => format!("{base}_playbook"),
+                    (Kind::Toolbox, 1) => format!("{base}_toolbox"),
+                    _ => format!("{base}_{n}"),
+                };
+                n += 1;
             }
-            let v = format_ident!("{var}");
-            let m = ident(&idents.snake);
-            let pascal = idents.pascal.trim_start_matches("r#");
-            let tr = format_ident!("{pascal}");
-            let server = format_ident!("{pascal}{suffix}");
-            args.push(quote!(#v: impl super::#namespace::#m::#tr));
-            setup.push(quote! {
-                let #v: ::std::sync::Arc<dyn #runtime_trait> =
-                    ::std::sync::Arc::new(super::#namespace::#m::#server::new(#v));
+            let field = crate::model::names::snake_ident(&field);
+            let pascal = crate::model::names::pascal_ident(field.trim_start_matches("r#"));
+            let mut param = pascal.trim_start_matches("r#").to_string();
+            while taken.contains(&param) || out.iter().any(|p| p.param == param) {
+                param.push_str("Impl");
+            }
+            out.push(Part {
+                kind,
+                index,
+                name,
+                description,
+                idents,
+                field,
+                param,
             });
-            vars.insert((kind, index), v);
         }
     }
+    out
+}
+
+/// An agent's wiring struct: one named field per toolbox and playbook, each
+/// its own type parameter bound by the trait it implements, and `build`.
+/// A field left out of the struct literal is a compile error that names it.
+fn agent(
+    set: &Toolset,
+    a: &crate::model::Agent,
+    taken: &std::collections::BTreeSet<String>,
+) -> TokenStream {
+    let struct_id = format_ident!("{}", a.idents.pascal.trim_start_matches("r#"));
+    let parts = parts(set, a, taken);
+    let params: Vec<proc_macro2::Ident> =
+        parts.iter().map(|p| format_ident!("{}", p.param)).collect();
+    let bounds: Vec<TokenStream> = parts
+        .iter()
+        .zip(&params)
+        .map(|(p, param)| {
+            let namespace = match p.kind {
+                Kind::Toolbox => quote!(toolboxes),
+                Kind::Playbook => quote!(playbooks),
+            };
+            let m = ident(&p.idents.snake);
+            let tr = format_ident!("{}", p.idents.pascal.trim_start_matches("r#"));
+            quote!(#param: super::#namespace::#m::#tr)
+        })
+        .collect();
+    let fields = parts.iter().zip(&params).map(|(p, param)| {
+        let f = ident(&p.field);
+        let what = match p.kind {
+            Kind::Toolbox => "toolbox",
+            Kind::Playbook => "playbook",
+        };
+        let doc = docs::doc_attrs(&format!(
+            "The implementation of the `{}` {what}: {}",
+            p.name, p.description
+        ));
+        quote! {
+            #doc
+            pub #f: #param
+        }
+    });
+    let setup = parts.iter().map(|p| {
+        let f = ident(&p.field);
+        let v = format_ident!("__{}", p.field.trim_start_matches("r#"));
+        let (namespace, suffix, runtime_trait) = match p.kind {
+            Kind::Toolbox => (
+                quote!(toolboxes),
+                "Toolbox",
+                quote!(::toolc_runtime::Toolbox),
+            ),
+            Kind::Playbook => (
+                quote!(playbooks),
+                "Playbook",
+                quote!(::toolc_runtime::Playbook),
+            ),
+        };
+        let m = ident(&p.idents.snake);
+        let server = format_ident!("{}{suffix}", p.idents.pascal.trim_start_matches("r#"));
+        quote! {
+            let #v: ::std::sync::Arc<dyn #runtime_trait> =
+                ::std::sync::Arc::new(super::#namespace::#m::#server::new(self.#f));
+        }
+    });
+    let var = |kind: Kind, index: usize| {
+        parts
+            .iter()
+            .find(|p| p.kind == kind && p.index == index)
+            .map(|p| format_ident!("__{}", p.field.trim_start_matches("r#")))
+    };
     let caps = a.capabilities.iter().map(|&c| {
         let cap = &set.capabilities[c];
         let name = &cap.name;
         let description = &cap.description;
         let manual = opt_str(cap.manual.map(|m| set.manuals[m].text.as_str()));
-        let tb = match cap.toolbox.and_then(|t| vars.get(&(Kind::Toolbox, t))) {
+        let tb = match cap.toolbox.and_then(|t| var(Kind::Toolbox, t)) {
             Some(v) => quote!(::std::option::Option::Some(::std::sync::Arc::clone(&#v))),
             None => quote!(::std::option::Option::None),
         };
-        let pb = match cap.playbook.and_then(|p| vars.get(&(Kind::Playbook, p))) {
+        let pb = match cap.playbook.and_then(|p| var(Kind::Playbook, p)) {
             Some(v) => quote!(::std::option::Option::Some(::std::sync::Arc::clone(&#v))),
             None => quote!(::std::option::Option::None),
         };
@@ -749,19 +890,48 @@ fn agent(set: &Toolset, a: &crate::model::Agent) -> TokenStream {
     });
     let name = &a.name;
     let description = &a.description;
-    let mut doc_text = format!("Agent `{}`: {}", a.name, a.description);
+    let example_fields: Vec<String> = parts
+        .iter()
+        .map(|p| format!("{}: My{}", p.field, p.param))
+        .collect();
+    let mut doc_text = format!(
+        "Agent `{}`: {}\n\nThe implementations that serve it, one per toolbox and playbook, by name; \
+         `build` makes the agent:\n\n```text\nlet agent = agents::{} {{ {} }}.build();\n```\n\n\
+         A field left out is a compile error naming it.",
+        a.name,
+        a.description,
+        struct_id,
+        example_fields.join(", ")
+    );
     if let Some(s) = &a.scope {
         doc_text.push_str(&format!(
             "\n\nIts tools read the scope `types::{s}`: bind it per call with `CallContext::with_scope`."
         ));
     }
     let doc = docs::doc_attrs(&doc_text);
+    let build_doc = format!(
+        " The agent `{}`, its tools and plays served by these implementations through the execution contract.",
+        a.name
+    );
     quote! {
         #doc
-        pub fn #fn_id(#(#args),*) -> ::toolc_runtime::Agent {
-            #(#setup)*
-            ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#(#caps),*])
-                .expect("toolc checked that the agent's tool and play names are unique")
+        pub struct #struct_id<#(#bounds),*> {
+            #(#fields,)*
+        }
+
+        impl<#(#bounds),*> #struct_id<#(#params),*> {
+            #[doc = #build_doc]
+            pub fn build(self) -> ::toolc_runtime::Agent {
+                #(#setup)*
+                ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#(#caps),*])
+                    .expect("toolc checked that the agent's tool and play names are unique")
+            }
+        }
+
+        impl<#(#bounds),*> ::std::convert::From<#struct_id<#(#params),*>> for ::toolc_runtime::Agent {
+            fn from(wiring: #struct_id<#(#params),*>) -> Self {
+                wiring.build()
+            }
         }
     }
 }

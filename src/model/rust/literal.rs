@@ -5,7 +5,7 @@
 //! no `Option`.
 
 use super::plan::default_of;
-use super::{Item, Module, RustPlan, Ty};
+use super::{Item, Module, RustPlan, Ty, TypedFormat};
 use crate::diag::{Code, Diagnostic};
 use crate::model::schema::{Schemas, is_integral};
 use serde_json::Value;
@@ -56,6 +56,31 @@ pub enum Lit {
         ty: Ty,
         value: Box<Lit>,
     },
+    /// A string in a typed format, read at build time.
+    Format(FormatLit),
+}
+
+/// A default in a typed format, checked against its format and read into
+/// the parts its Rust type is built from, so the generated code builds it
+/// without parsing (and cannot fail when it runs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormatLit {
+    /// The UUID as one number: `Uuid::from_u128`.
+    Uuid(u128),
+    /// A calendar date: `NaiveDate::from_ymd_opt`.
+    Date { year: i32, month: u32, day: u32 },
+    /// An RFC 3339 date-time as chrono holds it: the instant as a UTC date
+    /// and time (a leap second is second 59 with `nano` of a billion or
+    /// more), and the offset it was written with, in seconds east of UTC.
+    DateTime {
+        utc: Box<(i32, u32, u32, u32, u32, u32)>,
+        nano: u32,
+        offset: i32,
+    },
+    /// An email address, as written.
+    Email(String),
+    /// A URI, as written.
+    Uri(String),
 }
 
 /// Makes the default of every optional field a literal of its type, or
@@ -199,6 +224,7 @@ impl<'a> Cx<'a> {
             }
             (Ty::F64, Value::Number(n)) => Lit::Float(n.as_f64().unwrap_or_default()),
             (Ty::Unit, Value::Null) => Lit::Unit,
+            (Ty::Format(f), Value::String(s)) => Lit::Format(format_lit(*f, s)?),
             (Ty::Json, v) => Lit::Json(v.clone()),
             (Ty::Vec(inner), Value::Array(items)) => Lit::Vec(
                 items
@@ -374,6 +400,189 @@ fn expected(ty: &Ty) -> &'static str {
         Ty::Unit => "null",
         Ty::Vec(_) => "a list",
         Ty::Map(_) => "an object",
+        Ty::Format(_) => "a string",
         _ => "a value of its type",
+    }
+}
+
+/// A default in a typed format: checked against the format (with the
+/// validators the runtime's are tested against), then read into its parts.
+fn format_lit(f: TypedFormat, s: &str) -> Result<FormatLit, String> {
+    let schema = serde_json::json!({ "type": "string", "format": f.as_str() });
+    let valid = jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .is_ok_and(|v| v.is_valid(&Value::String(s.to_string())));
+    let invalid = || format!("`{s}` is not a valid `{}`", f.as_str());
+    if !valid {
+        return Err(invalid());
+    }
+    match f {
+        TypedFormat::Uuid => {
+            let hex: String = s.chars().filter(|c| *c != '-').collect();
+            u128::from_str_radix(&hex, 16)
+                .map(FormatLit::Uuid)
+                .map_err(|_| invalid())
+        }
+        TypedFormat::Date => {
+            let (year, month, day) = date_parts(s).ok_or_else(invalid)?;
+            Ok(FormatLit::Date { year, month, day })
+        }
+        TypedFormat::DateTime => date_time_parts(s).ok_or_else(invalid),
+        TypedFormat::Email => Ok(FormatLit::Email(s.to_string())),
+        TypedFormat::Uri => Ok(FormatLit::Uri(s.to_string())),
+    }
+}
+
+/// `YYYY-MM-DD`.
+fn date_parts(s: &str) -> Option<(i32, u32, u32)> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    Some((
+        s[0..4].parse().ok()?,
+        s[5..7].parse().ok()?,
+        s[8..10].parse().ok()?,
+    ))
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date.
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01.
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// An RFC 3339 date-time, already checked, as the UTC instant and offset
+/// chrono's `DateTime<FixedOffset>` holds. Fraction digits past the ninth
+/// are dropped, as chrono does when it reads one.
+fn date_time_parts(s: &str) -> Option<FormatLit> {
+    let (date, time) = (s.get(..10)?, s.get(11..)?);
+    let (year, month, day) = date_parts(date)?;
+    let t = time.as_bytes();
+    let num = |r: std::ops::Range<usize>| time.get(r)?.parse::<i64>().ok();
+    let (hour, minute, second) = (num(0..2)?, num(3..5)?, num(6..8)?);
+    let mut i = 8;
+    let mut nano: u32 = 0;
+    if t.get(i) == Some(&b'.') {
+        i += 1;
+        let start = i;
+        while t.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        let digits = &time[start..i];
+        let kept: String = digits.chars().take(9).collect();
+        nano = format!("{kept:0<9}").parse().ok()?;
+    }
+    let offset_minutes: i64 = match t.get(i)? {
+        b'Z' | b'z' => 0,
+        sign @ (b'+' | b'-') => {
+            let m = num(i + 1..i + 3)? * 60 + num(i + 4..i + 6)?;
+            if *sign == b'+' { m } else { -m }
+        }
+        _ => return None,
+    };
+    // The instant in UTC; a leap second (second 60) is second 59 held a
+    // billion nanoseconds longer, as chrono keeps it.
+    let leap = second == 60;
+    let local = days_from_civil(year.into(), month.into(), day.into()) * 86_400
+        + hour * 3600
+        + minute * 60
+        + if leap { 59 } else { second };
+    let utc = local - offset_minutes * 60;
+    let (y, mo, d) = civil_from_days(utc.div_euclid(86_400));
+    let secs = utc.rem_euclid(86_400);
+    Some(FormatLit::DateTime {
+        utc: Box::new((
+            i32::try_from(y).ok()?,
+            u32::try_from(mo).ok()?,
+            u32::try_from(d).ok()?,
+            u32::try_from(secs / 3600).ok()?,
+            u32::try_from(secs % 3600 / 60).ok()?,
+            u32::try_from(secs % 60).ok()?,
+        )),
+        nano: if leap { nano + 1_000_000_000 } else { nano },
+        offset: i32::try_from(offset_minutes * 60).ok()?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn date_times_become_the_utc_instant_and_the_offset() {
+        let lit = |s| format_lit(TypedFormat::DateTime, s).unwrap();
+        assert_eq!(
+            lit("2024-03-01T00:30:00.25+01:00"),
+            FormatLit::DateTime {
+                utc: Box::new((2024, 2, 29, 23, 30, 0)),
+                nano: 250_000_000,
+                offset: 3600
+            }
+        );
+        // A leap second at 23:59:60 UTC, written in another offset.
+        assert_eq!(
+            lit("1990-12-31T15:59:60.1234567891-08:00"),
+            FormatLit::DateTime {
+                utc: Box::new((1990, 12, 31, 23, 59, 59)),
+                nano: 1_123_456_789,
+                offset: -8 * 3600
+            }
+        );
+        assert_eq!(
+            lit("0000-01-01T00:00:00+23:59"),
+            FormatLit::DateTime {
+                utc: Box::new((-1, 12, 31, 0, 1, 0)),
+                nano: 0,
+                offset: 23 * 3600 + 59 * 60
+            }
+        );
+        assert!(format_lit(TypedFormat::DateTime, "2024-02-30T00:00:00Z").is_err());
+    }
+
+    #[test]
+    fn other_formats_are_checked_and_read() {
+        assert_eq!(
+            format_lit(TypedFormat::Uuid, "123E4567-e89b-12d3-a456-426614174000"),
+            Ok(FormatLit::Uuid(0x123e4567_e89b_12d3_a456_426614174000))
+        );
+        assert_eq!(
+            format_lit(TypedFormat::Date, "2024-02-29"),
+            Ok(FormatLit::Date {
+                year: 2024,
+                month: 2,
+                day: 29
+            })
+        );
+        assert_eq!(
+            format_lit(TypedFormat::Email, "a..b@example.com"),
+            Err("`a..b@example.com` is not a valid `email`".to_string())
+        );
+        assert!(format_lit(TypedFormat::Uri, "/relative").is_err());
+        assert!(format_lit(TypedFormat::Uuid, "123e4567e89b12d3a456426614174000").is_err());
+        for days in [-719_528, -1, 0, 19_782, 2_932_896] {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days);
+        }
     }
 }

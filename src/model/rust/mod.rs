@@ -10,11 +10,76 @@ mod literal;
 mod plan;
 mod variants;
 
-pub use literal::Lit;
+pub use literal::{FormatLit, Lit};
 pub use plan::{added_integer_bounds, field_ident, integer_range, plan};
 pub use variants::variant_idents;
 
 use std::collections::BTreeSet;
+
+/// A string `format` that a build can read into a Rust type of its own
+/// instead of `String` (typed formats, an opt-in of `toolc.toml` and the
+/// build.rs API). The types come from `toolc-runtime`, some behind its
+/// features.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TypedFormat {
+    /// `uuid` → `uuid::Uuid`.
+    Uuid,
+    /// `date-time` → `chrono::DateTime<chrono::FixedOffset>`.
+    DateTime,
+    /// `date` → `chrono::NaiveDate`.
+    Date,
+    /// `email` → `toolc_runtime::formats::Email`.
+    Email,
+    /// `uri` → `toolc_runtime::formats::Uri`.
+    Uri,
+}
+
+impl TypedFormat {
+    /// Every typed format, in documentation order.
+    pub const ALL: [TypedFormat; 5] = [
+        TypedFormat::Uuid,
+        TypedFormat::DateTime,
+        TypedFormat::Date,
+        TypedFormat::Email,
+        TypedFormat::Uri,
+    ];
+
+    /// The `format` keyword's value: `date-time`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TypedFormat::Uuid => "uuid",
+            TypedFormat::DateTime => "date-time",
+            TypedFormat::Date => "date",
+            TypedFormat::Email => "email",
+            TypedFormat::Uri => "uri",
+        }
+    }
+
+    /// The typed format a `format` value names, if it is one.
+    pub fn parse(name: &str) -> Option<TypedFormat> {
+        TypedFormat::ALL.into_iter().find(|f| f.as_str() == name)
+    }
+
+    /// The `toolc-runtime` feature that provides the type, when one does.
+    pub fn runtime_feature(self) -> Option<&'static str> {
+        match self {
+            TypedFormat::Uuid => Some("uuid"),
+            TypedFormat::DateTime | TypedFormat::Date => Some("chrono"),
+            TypedFormat::Email | TypedFormat::Uri => None,
+        }
+    }
+
+    /// The Rust type, as documentation names it.
+    pub fn rust_type(self) -> &'static str {
+        match self {
+            TypedFormat::Uuid => "uuid::Uuid",
+            TypedFormat::DateTime => "chrono::DateTime<chrono::FixedOffset>",
+            TypedFormat::Date => "chrono::NaiveDate",
+            TypedFormat::Email => "toolc_runtime::formats::Email",
+            TypedFormat::Uri => "toolc_runtime::formats::Uri",
+        }
+    }
+}
 
 /// A Rust type.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,11 +105,21 @@ pub enum Ty {
     Shared(String),
     /// A type generated in the current module.
     Local(String),
+    /// A string in a typed format.
+    Format(TypedFormat),
 }
 
 impl Ty {
     pub fn is_option(&self) -> bool {
         matches!(self, Ty::Option(_))
+    }
+
+    /// Calls `f` on this type and every type inside it.
+    pub fn visit(&self, f: &mut dyn FnMut(&Ty)) {
+        f(self);
+        if let Ty::Vec(t) | Ty::Map(t) | Ty::Option(t) | Ty::Box(t) = self {
+            t.visit(f);
+        }
     }
 }
 
@@ -202,6 +277,56 @@ pub struct RustPlan {
 }
 
 impl RustPlan {
+    /// The typed formats the plan uses anywhere, which decide the runtime
+    /// features the generated code needs.
+    pub fn typed_formats(&self) -> BTreeSet<TypedFormat> {
+        let mut out = BTreeSet::new();
+        let mut note = |t: &Ty| {
+            if let Ty::Format(f) = t {
+                out.insert(*f);
+            }
+        };
+        let modules = std::iter::once(&self.types).chain(
+            self.toolboxes
+                .iter()
+                .chain(&self.playbooks)
+                .map(|g| &g.module),
+        );
+        for module in modules {
+            for item in &module.items {
+                match item {
+                    Item::Struct { fields, extra, .. } => {
+                        fields.iter().for_each(|f| f.ty.visit(&mut note));
+                        if let Some(t) = extra {
+                            t.visit(&mut note);
+                        }
+                    }
+                    Item::Tagged { variants, .. } => variants
+                        .iter()
+                        .flat_map(|(_, _, fs)| fs)
+                        .for_each(|f| f.ty.visit(&mut note)),
+                    Item::Untagged { variants, .. } => {
+                        variants.iter().for_each(|(_, t)| t.visit(&mut note))
+                    }
+                    Item::Newtype { ty, .. } => ty.visit(&mut note),
+                    Item::Enum { .. } => {}
+                }
+            }
+        }
+        for sig in self
+            .toolboxes
+            .iter()
+            .chain(&self.playbooks)
+            .flat_map(|g| &g.ops)
+        {
+            if let Some(p) = &sig.params {
+                p.visit(&mut note);
+            }
+            sig.returns.visit(&mut note);
+        }
+        out
+    }
+
     /// Every generated type name, with its module (`types`, or the toolbox
     /// or playbook name): what extra attributes can select.
     pub fn type_names<'a>(

@@ -6,7 +6,7 @@
 
 use super::literal;
 use super::variants::variant_idents;
-use super::{Field, GroupPlan, Item, Module, RustPlan, Signature, Ty};
+use super::{Field, GroupPlan, Item, Module, RustPlan, Signature, Ty, TypedFormat};
 use crate::diag::{Code, Diagnostic, Span};
 use crate::model::names::{pascal_ident, snake_ident};
 use crate::model::schema::{
@@ -117,6 +117,8 @@ fn integer_ty(node: &SchemaNode) -> Ty {
 
 struct Gen<'a> {
     schemas: &'a Schemas,
+    /// The formats read into their own Rust types.
+    typed: &'a BTreeSet<TypedFormat>,
     /// Named types that are part of a reference cycle, with their cycle.
     cycles: BTreeMap<&'a str, BTreeSet<&'a str>>,
     /// Set while mapping an array item or map value: a recursive reference
@@ -130,7 +132,7 @@ struct Gen<'a> {
 }
 
 /// Decides the Rust types of a toolset. Problems are added to `diags`.
-pub fn plan(set: &Toolset, diags: &mut Vec<Diagnostic>) -> RustPlan {
+pub fn plan(set: &Toolset, typed: &BTreeSet<TypedFormat>, diags: &mut Vec<Diagnostic>) -> RustPlan {
     let schemas = &set.schemas;
     let mut out = RustPlan::default();
     // The manifest's named types keep their (PascalCase) names; a schema's
@@ -154,6 +156,7 @@ pub fn plan(set: &Toolset, diags: &mut Vec<Diagnostic>) -> RustPlan {
     }
     let mut g = Gen {
         schemas,
+        typed,
         cycles: schemas.cycles(),
         indirect: false,
         within: None,
@@ -317,7 +320,10 @@ impl<'a> Gen<'a> {
             JsonType::String => {
                 match n.enum_values.as_ref().and_then(|e| string_values(&e.value)) {
                     Some(values) => self.string_enum(id, &values, hint, module),
-                    None => Ty::String,
+                    None => match n.format.as_deref().and_then(TypedFormat::parse) {
+                        Some(f) if self.typed.contains(&f) => Ty::Format(f),
+                        _ => Ty::String,
+                    },
                 }
             }
             JsonType::Integer => integer_ty(n),
@@ -673,7 +679,7 @@ impl<'a> Gen<'a> {
         }
         let mut variants: Vec<(String, Ty)> = Vec::new();
         for (i, b) in &non_null {
-            let vname = branch_name(schemas, *b, *i);
+            let vname = branch_name(schemas, &self.rust_names, *b, *i);
             let t = self.ty(*b, &format!("{hint}{vname}"), module);
             let mut ident = vname.clone();
             let mut k = 2;
@@ -693,13 +699,15 @@ impl<'a> Gen<'a> {
     }
 }
 
-/// A property's default: its own, or its referenced type's.
+/// A property's default: its own, or its referenced type's; none for a
+/// `default: null` its schema does not accept (an absent value stays absent).
 pub(super) fn default_of(schemas: &Schemas, id: SchemaId) -> Option<&serde_json::Value> {
     let n = schemas.get(id);
     n.default
         .as_ref()
         .or_else(|| schemas.resolved(id).default.as_ref())
         .map(|d| &d.value)
+        .filter(|d| !d.is_null() || !crate::model::schema::null_default_unapplied(schemas, id))
 }
 
 /// The values of an enum when they are all strings.
@@ -759,10 +767,20 @@ fn discriminator(schemas: &Schemas, branches: &[SchemaId]) -> Option<String> {
     None
 }
 
-fn branch_name(schemas: &Schemas, b: SchemaId, i: usize) -> String {
+fn branch_name(
+    schemas: &Schemas,
+    rust_names: &BTreeMap<String, String>,
+    b: SchemaId,
+    i: usize,
+) -> String {
     let n = schemas.get(b);
     if let Some(r) = &n.reference {
-        return r.name.clone();
+        // The referenced type's Rust name: a schema's own definition may be
+        // named in any case (`richTextRequest` is `RichTextRequest`).
+        return rust_names
+            .get(&r.name)
+            .cloned()
+            .unwrap_or_else(|| r.name.clone());
     }
     match n.types.as_slice() {
         [JsonType::String] => "String".into(),

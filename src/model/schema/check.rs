@@ -2,10 +2,16 @@
 //! `required` names that the object does not declare, defaults and examples
 //! that break their own schema, and patterns the generated validators cannot
 //! run.
+//!
+//! One default that breaks its schema is read rather than refused: `null`.
+//! pydantic and FastMCP write `default: null` for an optional argument whose
+//! schema leaves null out (`name: str = None`), meaning "absent is none". It
+//! is a note, and the Rust plan applies no default ([`null_default_unapplied`]):
+//! the field is an `Option` and an absent value stays absent.
 
 use super::node::{Data, SchemaId};
 use super::{Schemas, TypeRef};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Severity};
 
 /// Runs every check on the tree under `root` (named types are checked as
 /// their own roots).
@@ -77,7 +83,20 @@ fn check_node(schemas: &Schemas, id: SchemaId, diags: &mut Vec<Diagnostic>) {
         let Some(validator) = validator(schemas, id) else {
             return;
         };
-        if let Some(d) = &n.default {
+        if let Some(d) = &n.default
+            && d.value.is_null()
+            && !validator.is_valid(&d.value)
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidDefault,
+                    "the default `null` does not match its schema: it is read as no default, so an absent value stays absent",
+                )
+                .severity(Severity::Note)
+                .at(d.span)
+                .help("if null is a value, make the schema nullable (`type: [T, \"null\"]`); else drop the default"),
+            );
+        } else if let Some(d) = &n.default {
             check_value(
                 &validator,
                 d,
@@ -105,6 +124,18 @@ fn check_node(schemas: &Schemas, id: SchemaId, diags: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// Whether the schema at `id` has a `default: null` (its own, or its named
+/// type's) that it does not accept: such a default is not applied.
+pub fn null_default_unapplied(schemas: &Schemas, id: SchemaId) -> bool {
+    let d = schemas
+        .get(id)
+        .default
+        .as_ref()
+        .or(schemas.resolved(id).default.as_ref());
+    d.is_some_and(|d| d.value.is_null())
+        && validator(schemas, id).is_some_and(|v| !v.is_valid(&serde_json::Value::Null))
 }
 
 /// A validator of the schema at `id`, as written (named types bundled).

@@ -17,6 +17,7 @@ pub mod keyword;
 mod node;
 pub mod read;
 
+pub use check::null_default_unapplied;
 pub use json::{JsonOptions, RefStyle};
 pub use keyword::{Keyword, Shape, Support, Takes};
 pub use node::{

@@ -6,6 +6,17 @@ pub mod defaults {
     toolc_runtime::include_toolset!("defaults");
 }
 
+/// `tests/fixtures/codegen/formats.yaml` with typed formats: `uuid::Uuid`,
+/// chrono's `DateTime<FixedOffset>` and `NaiveDate`, `Email`, `Uri`.
+pub mod typed_formats {
+    toolc_runtime::include_toolset!("typed_formats");
+}
+
+/// The same toolset without typed formats: every format a `String`.
+pub mod string_formats {
+    toolc_runtime::include_toolset!("string_formats");
+}
+
 /// `tests/fixtures/codegen/coverage.yaml`: the wider JSON Schema vocabulary.
 pub mod coverage {
     toolc_runtime::include_toolset!("coverage");

@@ -4,10 +4,10 @@
 
 use serde_json::{Value, json};
 use toolc_generated_tests::coverage::toolboxes::shapes::{
-    DistanceParams, LocateParams, LocateParamsId, LocateParamsScoresKey, OtherParams, Scope,
-    Shapes, ShapesToolbox,
+    ApiSetParentParams, ApiSetParentParamsParent, DistanceParams, LocateParams, LocateParamsId,
+    LocateParamsScoresKey, OtherParams, Scope, Shapes, ShapesToolbox,
 };
-use toolc_generated_tests::coverage::types::{Point, Point2, Unit};
+use toolc_generated_tests::coverage::types::{PageParent, Point, Point2, Unit};
 use toolc_runtime::{ErrorKind, HandlerError, ToolContext};
 
 /// Echoes the parameters, after reading each field as its type.
@@ -61,6 +61,21 @@ impl Shapes for Echo {
         // A different definition of the same name is another type.
         let _: &Point2 = &params.p;
         Ok(json!(params.p.lat))
+    }
+
+    async fn api_set_parent(
+        &self,
+        params: ApiSetParentParams,
+        _ctx: &ToolContext<'_, Scope>,
+    ) -> Result<Value, HandlerError> {
+        // Definitions named in camelCase are types and variants in
+        // PascalCase; `default: null` on a string is no default.
+        let page: Option<&PageParent> = match &params.parent {
+            ApiSetParentParamsParent::PageParent(p) => Some(p),
+            ApiSetParentParamsParent::WorkspaceParent(_) => None,
+        };
+        let note: &Option<String> = &params.note;
+        Ok(json!({"page": page.map(|p| p.page_id.clone()), "note": note}))
     }
 }
 
@@ -173,4 +188,20 @@ fn equivalent_forms_some_dialects_are_shown_are_read_back() {
         let e = locate(&format!("{{{base}, {bad}}}")).expect_err(bad);
         assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid, "{bad}");
     }
+}
+
+#[test]
+fn capitalized_names_camel_case_definitions_and_null_defaults() {
+    let call =
+        |arguments: &str| super::call(&ShapesToolbox::new(Echo), "API-set-parent", arguments);
+    let got = call(r#"{"parent": {"page_id": "p1"}}"#).expect("accepted");
+    // An absent `note` stays absent: its `default: null` is not applied.
+    assert_eq!(got, json!({"page": "p1", "note": null}));
+    let got = call(r#"{"parent": {"workspace": true}, "note": "n"}"#).expect("accepted");
+    assert_eq!(got, json!({"page": null, "note": "n"}));
+    // `null` for an optional property is read as absent, as strict dialects send it.
+    let got = call(r#"{"parent": {"workspace": true}, "note": null}"#).expect("accepted");
+    assert_eq!(got["note"], json!(null));
+    let e = call(r#"{"parent": {"workspace": true}, "note": 3}"#).expect_err("a number");
+    assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
 }

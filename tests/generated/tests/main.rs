@@ -3,6 +3,7 @@
 
 mod coverage;
 mod defaults;
+mod formats;
 mod numbers;
 
 use std::future::Future;

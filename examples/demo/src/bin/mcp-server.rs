@@ -61,7 +61,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use toolc_example::toolset::agents;
 use toolc_example::toolset::types::{OperatorScope, OperatorScopeTier};
+use toolc_example::{Meetings, Orders, Recipes, Support};
 use toolc_runtime::auth::jwt::{ClaimMapping, JwtConfig, JwtValidator};
 use toolc_runtime::mcp::{HttpConfig, McpServer};
 use toolc_runtime::store::{RedisConfig, RedisStore};
@@ -231,10 +233,24 @@ fn init_logging() -> Result<(), String> {
     Ok(())
 }
 
+/// The agent called `name`, each of its toolboxes and playbooks served by the example's
+/// in-memory implementation, named field by field.
 fn agent(name: &str) -> Option<Agent> {
     match name {
-        "assistant" => Some(toolc_example::assistant()),
-        "support-desk" => Some(toolc_example::support_desk()),
+        "assistant" => Some(
+            agents::Assistant {
+                meetings: Meetings::default(),
+                recipes: Recipes,
+            }
+            .build(),
+        ),
+        "support-desk" => Some(
+            agents::SupportDesk {
+                support: Support::default(),
+                orders: Orders,
+            }
+            .build(),
+        ),
         _ => None,
     }
 }
