@@ -20,6 +20,7 @@ fn sets() -> Vec<PathBuf> {
         "tests/fixtures/codegen/hostile.yaml",
         "tests/fixtures/codegen/defaults.yaml",
         "tests/fixtures/codegen/coverage.yaml",
+        "tests/fixtures/codegen/formats.yaml",
         "tests/fixtures/lossless.yaml",
         "tests/formats/toolset.yaml",
         "examples/demo/tests/results.yaml",

@@ -28,6 +28,7 @@ const FIXED: &[(&str, &str)] = &[
     ("hostile", "../fixtures/codegen/hostile.yaml"),
     ("defaults", "../fixtures/codegen/defaults.yaml"),
     ("coverage", "../fixtures/codegen/coverage.yaml"),
+    ("string_formats", "../fixtures/codegen/formats.yaml"),
     ("formats", "../formats/toolset.yaml"),
     ("results", "../../examples/demo/tests/results.yaml"),
     ("bench", "../../examples/demo/benches/bench.yaml"),
@@ -136,6 +137,7 @@ fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>, Map<String, Value>) 
         &[path.to_path_buf()],
         &ResolveOptions {
             name: Some(id.to_string()),
+            ..Default::default()
         },
         &ConfigSource::Discover,
         &Options::default(),
