@@ -5,7 +5,9 @@
 //!
 //! Writes `<id>.rs` per toolset, `toolsets.rs` (the modules, a `check`
 //! function that picks a module's `check_arguments`, and `descriptors`, which
-//! picks a module's descriptors) and `agreement.json`.
+//! picks a module's descriptors) and `agreement.json` (with, under
+//! `listed_only`, the MCP descriptor fields and dumps of the real-world
+//! corpus, which is not compiled here).
 
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -13,6 +15,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use toolc::config::Options;
 use toolc::diag::Severity;
+use toolc::emit::rust::McpTexts;
 use toolc::lint::{Finding, LintSettings};
 use toolc::lower::Dialect;
 use toolc::model::{ResolveOptions, Toolset};
@@ -36,6 +39,12 @@ const FIXED: &[(&str, &str)] = &[
 ];
 
 const GENERATED: &str = "../fixtures/agreement";
+
+/// Toolsets whose MCP listing alone is compared (`listed_only`), not compiled
+/// here: every folder of the real-world corpus (tests/realworld.rs compiles
+/// their Rust; 408 tools would make this crate slow to build and the
+/// agreement run long).
+const LISTED_ONLY: &str = "../realworld";
 
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
@@ -125,8 +134,75 @@ fn main() {
     )
     .unwrap();
     std::fs::write(out.join("toolsets.rs"), modules).unwrap();
-    let text = serde_json::to_string_pretty(&json!({ "toolsets": described })).unwrap();
+    let text = serde_json::to_string_pretty(&json!({
+        "toolsets": described,
+        "listed_only": listed_only(),
+    }))
+    .unwrap();
     std::fs::write(out.join("agreement.json"), text).unwrap();
+}
+
+/// The real-world toolsets: per tool, what its generated descriptor would
+/// carry for MCP (name, title, description and `McpTexts`, as the emitter
+/// writes them) and its MCP entry; per agent, its dump.
+fn listed_only() -> Vec<Value> {
+    println!("cargo:rerun-if-changed={LISTED_ONLY}");
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(LISTED_ONLY)
+        .expect("tests/realworld")
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.join("toolset.yaml").is_file())
+        .collect();
+    folders.sort();
+    folders
+        .iter()
+        .map(|path| {
+            for f in ["toolset.yaml", "toolc.toml"] {
+                println!("cargo:rerun-if-changed={}", path.join(f).display());
+            }
+            let analyzed = pipeline::analyze(
+                std::slice::from_ref(path),
+                &ResolveOptions::default(),
+                &ConfigSource::Discover,
+                &Options::default(),
+            );
+            assert!(!analyzed.has_errors(), "{}: does not check", path.display());
+            let settings = analyzed.settings.clone().expect("the config checked");
+            let options = analyzed.config.options.lower_options();
+            let toolset = &analyzed.toolset;
+            let lowered = toolc::lower::lower(toolset, &[Dialect::Mcp], options);
+            let ops: Vec<Value> = toolset
+                .operations()
+                .enumerate()
+                .map(|(op, tool)| {
+                    let entry = &lowered.form(op, Dialect::Mcp).expect("MCP").entry;
+                    let texts = McpTexts::of(Some(entry));
+                    json!({
+                        "name": tool.name,
+                        "title": tool.title,
+                        "description": tool.description,
+                        "input_schema": texts.input_schema,
+                        "output_schema": texts.output_schema,
+                        "annotations": texts.annotations,
+                        "icons": texts.icons,
+                        "meta": texts.meta,
+                        "mcp_entry": entry,
+                        "reached_by": toolset
+                            .agents
+                            .iter()
+                            .filter(|a| toolset.agent_operations(a).contains(&op))
+                            .map(|a| a.name.clone())
+                            .collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            json!({
+                "toolset": path.file_name().unwrap().to_string_lossy(),
+                "agents": toolset.agents.iter().map(|a| a.name.clone()).collect::<Vec<_>>(),
+                "mcp_lists": mcp_lists(toolset, &settings, options),
+                "operations": ops,
+            })
+        })
+        .collect()
 }
 
 /// The operations of one toolset: names, modules, canonical schemas, the

@@ -4,12 +4,14 @@
 //! it (`toolc_runtime::mcp::mcp_tool` of its generated descriptor, as `tools/list` sends it) equals
 //! the compiler's MCP entry, and each agent's served list equals its dump: names, titles,
 //! descriptions, input and output schemas (or their absence), annotations, icons and `_meta`,
-//! compared as JSON values.
+//! compared as JSON values. The real-world corpus is compared through the descriptor fields the
+//! emitter would write, without compiling it.
 
 use serde_json::Value;
 use toolc_agreement::{DESCRIPTION, descriptors};
-use toolc_runtime::ToolDescriptor;
 use toolc_runtime::mcp::mcp_tool;
+use toolc_runtime::schema::Schema;
+use toolc_runtime::{OperationKind, Policy, ToolDescriptor};
 
 fn description() -> Value {
     serde_json::from_str(DESCRIPTION).expect("the embedded description")
@@ -119,4 +121,69 @@ fn the_example_manifests_use_every_mcp_field() {
         entries.iter().any(|e| e.get("outputSchema").is_none()),
         "every tool of manifests/ lists an outputSchema"
     );
+}
+
+static ANY: Schema = Schema::ANY;
+
+/// A descriptor with what build.rs recorded of a real-world tool: the fields the emitter writes
+/// for MCP (`toolc::emit::rust::McpTexts`, name, title, description); the rest plays no part
+/// in the listing.
+fn listed_descriptor(op: &Value) -> ToolDescriptor {
+    let text = |k: &str| -> Option<&'static str> {
+        op[k]
+            .as_str()
+            .map(|s| &*Box::leak(s.to_owned().into_boxed_str()))
+    };
+    ToolDescriptor {
+        name: text("name").expect("a name"),
+        kind: OperationKind::Tool,
+        title: text("title"),
+        description: text("description").expect("a description"),
+        input_schema: text("input_schema").expect("an input schema"),
+        output_schema: text("output_schema"),
+        parameters: &ANY,
+        returns: None,
+        validate_returns: true,
+        terminal: false,
+        deprecated: false,
+        policy: Policy::NONE,
+        annotations: text("annotations").expect("annotations"),
+        icons: text("icons"),
+        meta: text("meta"),
+    }
+}
+
+/// The real-world corpus (tests/realworld, not compiled here): each tool's descriptor, as the
+/// emitter would write it, is served as the compiler's MCP entry, and each server's list as
+/// its dump.
+#[test]
+fn every_real_world_tool_is_served_as_dumped() {
+    let description = description();
+    let mut tools = 0;
+    for set in array(&description["listed_only"]) {
+        let toolset = set["toolset"].as_str().expect("a name");
+        for op in array(&set["operations"]) {
+            let served = serde_json::to_value(mcp_tool(&listed_descriptor(op))).expect("json");
+            assert_eq!(
+                served, op["mcp_entry"],
+                "{toolset}: {}: served as {served:#}, lowered as {:#}",
+                op["name"], op["mcp_entry"]
+            );
+            tools += 1;
+        }
+        for agent in array(&set["agents"]) {
+            let agent = agent.as_str().expect("an agent name");
+            let dump = array(&set["mcp_lists"][agent]);
+            let entries: Vec<&Value> = array(&set["operations"])
+                .iter()
+                .filter(|op| array(&op["reached_by"]).iter().any(|a| a == agent))
+                .map(|op| &op["mcp_entry"])
+                .collect();
+            assert_eq!(entries.len(), dump.len(), "{toolset}: {agent}");
+            for (e, d) in entries.iter().zip(dump) {
+                assert_eq!(*e, d, "{toolset}: {agent}: {}", d["name"]);
+            }
+        }
+    }
+    assert!(tools >= 300, "only {tools} real-world tools compared");
 }
