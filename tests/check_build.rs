@@ -318,3 +318,57 @@ fn check_passing_means_build_writes_everything_and_it_compiles() {
         "the output of a build that check passed",
     );
 }
+
+// ------------------------------------------------------------ agreement fixtures
+
+/// Writes `tests/fixtures/agreement/`: the first generated manifests of the
+/// cases above (the same seed) that `toolc check` passes once a capability
+/// binds their toolbox and playbook, so that the implicit agent lists them.
+/// The agreement test (`tests/agreement`) compiles them. To make them again:
+/// `cargo test --test check_build -- --ignored write_agreement_fixtures`.
+#[test]
+#[ignore = "writes tests/fixtures/agreement; run by hand"]
+fn write_agreement_fixtures() {
+    const WANTED: usize = 8;
+    let scratch = tempfile::tempdir().unwrap();
+    let dest = repo().join("tests/fixtures/agreement");
+    for e in std::fs::read_dir(&dest).unwrap() {
+        let path = e.unwrap().path();
+        if path.is_dir() {
+            std::fs::remove_dir_all(path).unwrap();
+        }
+    }
+    let mut written = 0;
+    for case in cases(scratch.path()) {
+        let Some(n) = case.name.strip_prefix("generated/gen") else {
+            continue;
+        };
+        let text = std::fs::read_to_string(case.dir.join("toolset.yaml")).unwrap();
+        let mut m: Value = serde_json::from_str(&text).unwrap();
+        m["capabilities"] = json!({"generated": {
+            "description": "The generated tools and plays.",
+            "toolbox": "generated",
+            "playbook": "plays"
+        }});
+        let out = dest.join(format!("gen{n:0>2}"));
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(
+            out.join("toolset.yaml"),
+            serde_json::to_string_pretty(&m).unwrap() + "\n",
+        )
+        .unwrap();
+        if case.dir.join("toolc.toml").exists() {
+            std::fs::copy(case.dir.join("toolc.toml"), out.join("toolc.toml")).unwrap();
+        }
+        let check = toolc(&["check", out.to_str().unwrap()], scratch.path());
+        if check.status.code() != Some(0) {
+            std::fs::remove_dir_all(&out).unwrap();
+            continue;
+        }
+        written += 1;
+        if written == WANTED {
+            break;
+        }
+    }
+    assert_eq!(written, WANTED, "too few generated manifests check clean");
+}
