@@ -4,6 +4,8 @@
 //! purpose). Every case that checks clean is built with the real binary, and
 //! all the Rust they produce is compiled together, clippy `-D warnings`, and
 //! documented, rustdoc `-D warnings` (descriptions are generated Markdown).
+//! Also: `toolc build` removes the outputs no input produces any more, which
+//! `toolc build --check` names.
 
 #[path = "support/scratch_crate.rs"]
 mod scratch_crate;
@@ -371,4 +373,71 @@ fn write_agreement_fixtures() {
         }
     }
     assert_eq!(written, WANTED, "too few generated manifests check clean");
+
+// ------------------------------------------------------------ outputs toolc owns
+
+/// Copies the files of `from` (one level) into `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+        } else if path.is_dir() {
+            copy_dir(&path, &to.join(path.file_name().unwrap()));
+        }
+    }
+}
+
+/// An agent removed from the manifests: `build --check` names its lists as no longer
+/// generated and tells the user to run `toolc build`, which removes them (and their
+/// folder), after which `--check` passes. An output that cannot be read stops both with
+/// exit status 2 rather than being taken for a missing file.
+#[test]
+fn build_removes_the_outputs_no_input_produces_and_check_advice_is_true() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifests = dir.path().join("manifests");
+    copy_dir(&repo().join("manifests"), &manifests);
+    let out = dir.path().join("generated");
+    let built = toolc(&["build", "manifests"], dir.path());
+    assert!(built.status.success(), "{built:?}");
+    let lists = out.join("tools/assistant");
+    assert!(lists.is_dir(), "the assistant's lists are written");
+
+    let agents = std::fs::read_to_string(manifests.join("agents.yaml")).unwrap();
+    let without = agents.replace(
+        "  assistant:\n    description: The meeting assistant\n    capabilities: [meetings]\n    scope: OperatorScope\n",
+        "",
+    );
+    assert_ne!(agents, without, "manifests/agents.yaml changed shape");
+    std::fs::write(manifests.join("agents.yaml"), without).unwrap();
+
+    let checked = toolc(&["build", "manifests", "--check"], dir.path());
+    let text = String::from_utf8_lossy(&checked.stdout).to_string()
+        + &String::from_utf8_lossy(&checked.stderr);
+    assert_eq!(checked.status.code(), Some(1), "{text}");
+    assert!(text.contains("is no longer generated"), "{text}");
+    assert!(text.contains("tools/assistant/"), "{text}");
+    assert!(text.contains("run `toolc build`"), "{text}");
+
+    let rebuilt = toolc(&["build", "manifests"], dir.path());
+    let text = String::from_utf8_lossy(&rebuilt.stdout).to_string();
+    assert!(rebuilt.status.success(), "{rebuilt:?}");
+    assert!(text.contains("no input produces any more"), "{text}");
+    assert!(!lists.exists(), "the removed agent's folder is gone");
+    assert!(out.join("tools/support-desk").is_dir());
+    let checked = toolc(&["build", "manifests", "--check"], dir.path());
+    assert!(checked.status.success(), "{checked:?}");
+
+    // A folder where the generated Rust belongs cannot be read as a file.
+    let rust = out.join("rust/toolset.rs");
+    std::fs::remove_file(&rust).unwrap();
+    std::fs::create_dir_all(&rust).unwrap();
+    for args in [&["build", "manifests", "--check"][..], &["build", "manifests"]] {
+        let failed = toolc(args, dir.path());
+        let text = String::from_utf8_lossy(&failed.stdout).to_string()
+            + &String::from_utf8_lossy(&failed.stderr);
+        assert_eq!(failed.status.code(), Some(2), "{args:?}: {text}");
+        assert!(text.contains("toolset.rs"), "{args:?}: {text}");
+    }
 }
