@@ -373,10 +373,11 @@ fn write_agreement_fixtures() {
         }
     }
     assert_eq!(written, WANTED, "too few generated manifests check clean");
+}
 
 // ------------------------------------------------------------ outputs toolc owns
 
-/// Copies the files of `from` (one level) into `to`.
+/// Copies the folder `from`, with its subfolders, to `to`.
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
