@@ -3,11 +3,12 @@
 
 mod coverage;
 mod defaults;
+mod delegation;
 mod formats;
 mod numbers;
 mod refinements;
-mod sensitive;
 mod search;
+mod sensitive;
 
 use std::future::Future;
 use toolc_runtime::{CallContext, ToolError, Toolbox};
