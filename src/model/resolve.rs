@@ -967,11 +967,12 @@ fn agent(
     let description = ctx.required_text(&a.body.description, &what);
     let mut caps = Vec::new();
     if let Some(list) = &a.body.capabilities {
-        if list.value.is_empty() {
+        // An agent of delegates alone routes every task to other agents.
+        if list.value.is_empty() && a.body.delegates.is_empty() {
             ctx.push(
                 Diagnostic::new(Code::EmptySection, format!("{what} has no capabilities"))
                     .at(list.span)
-                    .help("list the capabilities the agent uses"),
+                    .help("list the capabilities the agent uses, or give it `delegates:`"),
             );
         }
         for n in &list.value {
