@@ -198,7 +198,10 @@ pub fn generate(
         .filter(|(_, a)| !a.delegates.is_empty())
         .map(|(i, a)| {
             let (of, targets) = delegate_targets(a);
-            let description = format!("The delegates of agent `{}`: {}", a.name, a.description);
+            let description = format!(
+                "The delegates of agent `{}`: other agents and capabilities exposed to its model as one tool each.",
+                a.name
+            );
             emitter.group(&Group {
                 plan: &set.rust.delegates[i],
                 first_op: set.delegate_offset(i),
@@ -571,9 +574,29 @@ impl GroupEmitter<'_, '_> {
         let ctx_param = has_ctx.then(|| quote!(ctx: &::toolc_runtime::ToolContext<'_, Scope>));
         let target_param =
             (g.kind == Kind::Delegates).then(|| quote!(target: &::toolc_runtime::Delegation<'_>));
-        let methods = g.ops.iter().zip(sigs).map(|(t, s)| {
+        let methods = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
             let m = ident(&t.idents.snake);
-            let doc = method_doc(t);
+            let doc = match &g.targets {
+                Some((of, targets)) => {
+                    let target = of
+                        .get(i)
+                        .and_then(|&j| targets.get(j))
+                        .map(|&t| g.target_name(t))
+                        .unwrap_or_default();
+                    let target = match target.split_once(' ') {
+                        Some((kind, name)) => format!("{kind} `{name}`"),
+                        None => target,
+                    };
+                    let mut with = t.clone();
+                    with.description.push_str(&format!(
+                        "\n\nHands its task to {target}: call its tools through `target`, which runs \
+                         each through its own contract with this call's caller, scope and policy \
+                         store. How the task becomes calls is up to the implementation."
+                    ));
+                    method_doc(&with)
+                }
+                None => method_doc(t),
+            };
             let dep = deprecated_attr(t);
             let ret = future(ty_tokens(&s.returns, paths), self.send);
             let params = s.params.as_ref().map(|p| {
@@ -613,7 +636,10 @@ impl GroupEmitter<'_, '_> {
             quote!()
         };
         let trait_doc = docs::doc_attrs(g.description);
-        let module_doc = docs::doc_attrs(&format!("{kind_name} `{}`: {}", g.name, g.description));
+        let module_doc = match g.kind {
+            Kind::Delegates => docs::doc_attrs(g.description),
+            _ => docs::doc_attrs(&format!("{kind_name} `{}`: {}", g.name, g.description)),
+        };
         let bounds = if self.send {
             quote!(: ::std::marker::Send + ::std::marker::Sync + 'static)
         } else {
