@@ -26,6 +26,7 @@ fn compile_to(paths: &[PathBuf], out: &std::path::Path) {
                 contents: docs,
             },
         ],
+        &[],
     )
     .expect("writes");
 }

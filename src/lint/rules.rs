@@ -2,8 +2,8 @@
 //! says, where the provider behaviour was observed, and its check.
 //!
 //! Re-grade a rule here, in one edit: change its severity for a dialect,
-//! or add or drop a dialect. `spec/dialects.md` is the reference for every
-//! row; docs/lint-rules.md shows each rule with a failing example.
+//! or add or drop a dialect. docs/lint-rules.md shows each rule with its
+//! sources and a failing example.
 
 use super::Dialect::{self, *};
 use super::Hit;
@@ -149,7 +149,7 @@ macro_rules! rule {
     };
 }
 
-/// Every rule, in the order of `spec/dialects.md`.
+/// Every rule, grouped as docs/lint-rules.md groups them.
 pub static RULES: &[Rule] = &[
     // 7.1 Names, envelope, counts
     rule!("tool-name-pattern",
@@ -175,7 +175,7 @@ pub static RULES: &[Rule] = &[
         Check::List(list::tool_name_portable),
         "The tool name is legal for some targets but not all (`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`).",
         "rename the tool to the portable intersection: a letter or `_`, then letters, digits, `_`, `-`",
-        "spec/dialects.md §5, the name table"),
+        "the intersection of every dialect's name rule (tool-name-pattern, tool-name-length, tool-name-sep986)"),
     rule!("tool-name-duplicate",
         [OAI: E, OAI_S: E, AZ_S: E, GEM: E, VTX: E, GJS: E, ANT: E, ANT_S: E, MCP: E],
         Check::List(list::tool_name_duplicate),
@@ -205,7 +205,7 @@ pub static RULES: &[Rule] = &[
         grades: Grades::Any(W),
         message: "A property without a description (on with `require_describe`).",
         help: "add `description:`: the model reads it to fill the argument in",
-        source: "seed lintModelFacingSchema (requireDescribe)",
+        source: "toolc convention: the model fills an argument in from its description (`[lint] require_describe`)",
         default_on: false,
         check: Check::Model(checks::missing_descriptions),
     },
@@ -273,7 +273,7 @@ pub static RULES: &[Rule] = &[
         Check::Node(checks::optional_without_nullable),
         "An optional property: strict mode needs every property in `required`.",
         "list it in `required` and make it nullable (toolc does this for you in the openai-strict form)",
-        "OpenAI Structured Outputs guide; mysql-mcp#5; seed lintModelFacingSchema"),
+        "OpenAI Structured Outputs guide; mysql-mcp#5"),
     rule!("additional-properties-not-false",
         [OAI_S: E, AZ_S: E, ANT_S: E],
         Check::Node(checks::additional_properties_not_false),
@@ -353,7 +353,7 @@ pub static RULES: &[Rule] = &[
         Check::Node(checks::exclusive_numeric_bound),
         "`exclusiveMinimum`/`exclusiveMaximum` are not Gemini schema fields.",
         "integers: toolc rewrites `exclusiveMinimum: n` as `minimum: n+1`; numbers: use an inclusive bound and say the strict one in the description",
-        "modelcontextprotocol/servers#1624; nakama#292; pizza-bot#62; pydantic-ai#1341; seed lintModelFacingSchema"),
+        "modelcontextprotocol/servers#1624; nakama#292; pizza-bot#62; pydantic-ai#1341"),
     rule!("required-undeclared",
         [GEM: E, VTX: E, OAI: W, OAI_S: W, AZ_S: W, GJS: W, ANT: W, ANT_S: W, MCP: W],
         Check::Node(checks::required_undeclared),
@@ -408,7 +408,7 @@ pub static RULES: &[Rule] = &[
         Check::Schema(checks::recursive_lazy),
         "A recursive schema (a reference cycle), which the dialect cannot express.",
         "bound the depth with distinct types, or pass the nested part as a JSON string",
-        "vercel/ai convert-json-schema; pydantic-ai#1598; google-genai _transformers.py; seed lintModelFacingSchema"),
+        "vercel/ai convert-json-schema; pydantic-ai#1598; google-genai _transformers.py"),
     rule!("recursive-required-cycle",
         [GJS: E, VTX: E],
         Check::Schema(checks::recursive_required_cycle),
@@ -420,7 +420,7 @@ pub static RULES: &[Rule] = &[
         Check::Node(checks::tuple),
         "A tuple: `prefixItems` (Gemini) or a list-valued `items` (draft-07).",
         "use an object with one named property per position",
-        "content.proto; fazer-ai gemini-tools.ts; seed lintModelFacingSchema"),
+        "content.proto; fazer-ai gemini-tools.ts"),
     rule!("gemini-type-array",
         [GEM: E, VTX: E],
         Check::Node(checks::gemini_type_array),

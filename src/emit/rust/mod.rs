@@ -373,6 +373,43 @@ fn opt_str(s: Option<&str>) -> TokenStream {
     }
 }
 
+/// The MCP fields a tool's descriptor carries, as the JSON texts written into
+/// it: taken from the tool's MCP entry, which the lower stage made, so that
+/// the runtime's MCP server lists what `toolc dump --dialect mcp` prints.
+///
+/// Public only for toolc's own tests: the agreement harness
+/// (`tests/agreement/build.rs`) builds descriptors of the real-world corpus
+/// from it without compiling their Rust. It is not meant for other callers
+/// and changes with the descriptor it fills.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpTexts {
+    /// `inputSchema` (`{"type":"object"}` without an entry).
+    pub input_schema: String,
+    /// `outputSchema`, when the entry lists one.
+    pub output_schema: Option<String>,
+    /// `annotations` (`{}` when none).
+    pub annotations: String,
+    /// `icons`, when the entry lists them.
+    pub icons: Option<String>,
+    /// `_meta`, when the entry has one.
+    pub meta: Option<String>,
+}
+
+impl McpTexts {
+    /// The texts of a tool's MCP entry.
+    pub fn of(entry: Option<&serde_json::Value>) -> McpTexts {
+        let field = |k: &str| entry.and_then(|e| e.get(k)).map(|v| v.to_string());
+        McpTexts {
+            input_schema: field("inputSchema").unwrap_or_else(|| "{\"type\":\"object\"}".into()),
+            output_schema: field("outputSchema"),
+            annotations: field("annotations").unwrap_or_else(|| "{}".into()),
+            icons: field("icons"),
+            meta: field("_meta"),
+        }
+    }
+}
+
 /// A tool's descriptor. Its schemas and annotations are the MCP form the
 /// lower stage made (`mcp`), which the runtime's MCP server lists as it is.
 fn descriptor(
@@ -384,11 +421,9 @@ fn descriptor(
     let name = &t.name;
     let description = &t.description;
     let title = opt_str(t.title.as_deref());
-    let entry = mcp.map(|f| &f.entry);
-    let field = |k: &str| entry.and_then(|e| e.get(k)).map(|v| v.to_string());
-    let input = field("inputSchema").unwrap_or_else(|| "{\"type\":\"object\"}".to_string());
-    let output = field("outputSchema");
-    let output = opt_str(output.as_deref());
+    let texts = McpTexts::of(mcp.map(|f| &f.entry));
+    let input = &texts.input_schema;
+    let output = opt_str(texts.output_schema.as_deref());
     let params = tables.add(t.parameters);
     let returns = match t.returns {
         Some(r) => {
@@ -419,9 +454,9 @@ fn descriptor(
         None => quote!(::std::option::Option::None),
     };
     let approval = t.policy.approval;
-    let annotations = field("annotations").unwrap_or_else(|| "{}".to_string());
-    let icons = opt_str(field("icons").as_deref());
-    let meta = opt_str(field("_meta").as_deref());
+    let annotations = &texts.annotations;
+    let icons = opt_str(texts.icons.as_deref());
+    let meta = opt_str(texts.meta.as_deref());
     quote! {
         ::toolc_runtime::ToolDescriptor {
             name: #name,
