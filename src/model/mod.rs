@@ -289,24 +289,28 @@ impl Toolset {
     /// delegates, each once, innermost first (an agent after every agent its
     /// own delegates call). Resolve refuses cycles, so this ends.
     pub fn delegated_agents(&self, agent: &Agent) -> Vec<usize> {
-        fn visit(set: &Toolset, a: &Agent, out: &mut Vec<usize>, depth: usize) {
-            if depth > set.agents.len() {
-                return;
-            }
-            for d in &a.delegates {
-                if let DelegateTarget::Agent(j) = d.target {
-                    if out.contains(&j) {
-                        continue;
+        // A post-order walk, iterative so a long chain cannot overflow the stack.
+        let mut out: Vec<usize> = Vec::new();
+        let mut seen = vec![false; self.agents.len()];
+        let mut stack: Vec<(&Agent, usize, Option<usize>)> = vec![(agent, 0, None)];
+        while let Some((a, k, index)) = stack.pop() {
+            match a.delegates.get(k) {
+                Some(d) => {
+                    stack.push((a, k + 1, index));
+                    if let DelegateTarget::Agent(j) = d.target
+                        && !seen[j]
+                    {
+                        seen[j] = true;
+                        stack.push((&self.agents[j], 0, Some(j)));
                     }
-                    visit(set, &set.agents[j], out, depth + 1);
-                    if !out.contains(&j) {
+                }
+                None => {
+                    if let Some(j) = index {
                         out.push(j);
                     }
                 }
             }
         }
-        let mut out = Vec::new();
-        visit(self, agent, &mut out, 0);
         out
     }
 

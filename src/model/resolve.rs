@@ -1126,37 +1126,40 @@ fn delegates(
 /// agents: each cycle is reported once, at the delegate that closes it, and
 /// that delegate is dropped so later stages see none.
 fn delegation_cycles(ctx: &mut Ctx<'_>, agents: &mut [Agent]) {
-    // 0: not visited, 1: on the path, 2: done.
+    // 0: not visited, 1: on the path, 2: done. Iterative, so a long chain of
+    // delegating agents cannot overflow the stack.
     let mut state = vec![0u8; agents.len()];
     let mut closing: Vec<(usize, usize, Vec<usize>)> = Vec::new();
-    fn visit(
-        agents: &[Agent],
-        i: usize,
-        state: &mut [u8],
-        path: &mut Vec<usize>,
-        closing: &mut Vec<(usize, usize, Vec<usize>)>,
-    ) {
-        state[i] = 1;
-        path.push(i);
-        for (k, d) in agents[i].delegates.iter().enumerate() {
+    for root in 0..agents.len() {
+        if state[root] != 0 {
+            continue;
+        }
+        // (agent, index of its next delegate to follow)
+        let mut path: Vec<(usize, usize)> = vec![(root, 0)];
+        state[root] = 1;
+        while let Some(&mut (i, ref mut k)) = path.last_mut() {
+            let Some(d) = agents[i].delegates.get(*k) else {
+                state[i] = 2;
+                path.pop();
+                continue;
+            };
+            let edge = *k;
+            *k += 1;
             let DelegateTarget::Agent(j) = d.target else {
                 continue;
             };
             match state[j] {
-                0 => visit(agents, j, state, path, closing),
+                0 => {
+                    state[j] = 1;
+                    path.push((j, 0));
+                }
                 1 => {
-                    let from = path.iter().position(|&p| p == j).unwrap_or(0);
-                    closing.push((i, k, path[from..].to_vec()));
+                    let from = path.iter().position(|&(p, _)| p == j).unwrap_or(0);
+                    let cycle = path[from..].iter().map(|&(p, _)| p).collect();
+                    closing.push((i, edge, cycle));
                 }
                 _ => {}
             }
-        }
-        path.pop();
-        state[i] = 2;
-    }
-    for i in 0..agents.len() {
-        if state[i] == 0 {
-            visit(agents, i, &mut state, &mut Vec::new(), &mut closing);
         }
     }
     for (i, k, cycle) in closing.iter().rev() {
@@ -1173,8 +1176,12 @@ fn delegation_cycles(ctx: &mut Ctx<'_>, agents: &mut [Agent]) {
         } else {
             let mut names: Vec<String> = cycle
                 .iter()
+                .take(16)
                 .map(|&a| format!("`{}`", agents[a].name))
                 .collect();
+            if cycle.len() > 16 {
+                names.push(format!("… {} more", cycle.len() - 16));
+            }
             names.push(format!("`{}`", agents[cycle[0]].name));
             Diagnostic::new(
                 Code::DelegationCycle,
@@ -1188,11 +1195,13 @@ fn delegation_cycles(ctx: &mut Ctx<'_>, agents: &mut [Agent]) {
         diag = diag
             .at(d.target_span)
             .secondary(d.tool.span, "the delegate is defined here");
-        for &a in cycle.iter().filter(|&&a| a != *i) {
+        // Each other agent of the cycle points at the next one (the first few).
+        for (m, &a) in cycle.iter().enumerate().filter(|(_, a)| **a != *i).take(8) {
+            let next = cycle.get(m + 1).copied().unwrap_or(cycle[0]);
             if let Some(back) = agents[a]
                 .delegates
                 .iter()
-                .find(|x| cycle.iter().any(|&c| x.target == DelegateTarget::Agent(c)))
+                .find(|x| x.target == DelegateTarget::Agent(next))
             {
                 diag = diag.secondary(
                     back.target_span,
