@@ -26,6 +26,7 @@ fn compile_to(paths: &[PathBuf], out: &std::path::Path) {
                 contents: docs,
             },
         ],
+        &[],
     )
     .expect("writes");
 }
@@ -74,6 +75,22 @@ fn bench(c: &mut Criterion) {
     let lowered = toolc::lower::lower(&checked.toolset, &dialects, Default::default());
     g.bench_function("lint_default_dialects", |b| {
         b.iter(|| toolc::lint::lint_toolset(&checked.toolset, &lowered, &settings))
+    });
+    // Part of lowering: each agent's tool-search index, which emit writes and lint reads.
+    g.bench_function("search_indexes", |b| {
+        b.iter(|| {
+            checked
+                .toolset
+                .agents
+                .iter()
+                .map(|a| toolc::lower::search::agent_index(&checked.toolset, &lowered.tools, a))
+                .collect::<Vec<_>>()
+        })
+    });
+    // The dialect-independent rules alone, `indistinguishable-tools` among them.
+    let independent = toolc::lint::LintSettings::for_dialects(&[]);
+    g.bench_function("lint_no_dialect", |b| {
+        b.iter(|| toolc::lint::lint_toolset(&checked.toolset, &lowered, &independent))
     });
     g.bench_function("emit_rust", |b| {
         b.iter(|| {

@@ -214,5 +214,5 @@ pub fn tool_list(
 }
 
 /// The folders of the output folder whose every file `toolc build` writes:
-/// a file there that no output produces is stale.
+/// a file there that no output produces is stale, and `toolc build` removes it.
 pub const OWNED_DIRS: &[&str] = &["rust", "docs", "tools"];

@@ -30,71 +30,140 @@ impl std::fmt::Display for Stale {
     }
 }
 
+/// Reads `path`: `None` when there is no such file; any other failure is an
+/// error, so an unreadable output is never taken for a missing one.
+fn read_existing(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(with_path(e, path)),
+    }
+}
+
+/// The error with the path it is about, which `std::io` messages lack.
+fn with_path(e: io::Error, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
 /// Writes `contents` to `path` unless it already holds exactly those bytes.
 /// Returns whether it wrote.
 pub fn write_if_changed(path: &Path, contents: &str) -> io::Result<bool> {
-    if std::fs::read(path).is_ok_and(|old| old == contents.as_bytes()) {
+    if read_existing(path)?.is_some_and(|old| old == contents.as_bytes()) {
         return Ok(false);
     }
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
+        std::fs::create_dir_all(parent).map_err(|e| with_path(e, parent))?;
     }
     // Write beside, then rename: a reader never sees half a file.
     let tmp = path.with_extension("toolc-tmp");
-    std::fs::write(&tmp, contents)?;
-    std::fs::rename(&tmp, path)?;
+    std::fs::write(&tmp, contents).map_err(|e| with_path(e, &tmp))?;
+    std::fs::rename(&tmp, path).map_err(|e| with_path(e, path))?;
     Ok(true)
 }
 
-/// Writes every output under `out_dir`; returns the paths written.
-pub fn write_all(out_dir: &Path, outputs: &[Output]) -> io::Result<Vec<PathBuf>> {
-    let mut written = Vec::new();
+/// What [`write_all`] changed on disk.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Outputs written because they were missing or their bytes changed.
+    pub written: Vec<PathBuf>,
+    /// Files in an owned folder that no output produces any more, removed.
+    pub removed: Vec<PathBuf>,
+}
+
+/// Writes every output under `out_dir`, then removes the files in the folders
+/// listed in `owned` (toolc's alone) that no output produces, and the folders
+/// that leaves empty.
+pub fn write_all(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::Result<Written> {
+    let mut done = Written::default();
     for o in outputs {
         let path = out_dir.join(&o.path);
         if write_if_changed(&path, &o.contents)? {
-            written.push(path);
+            done.written.push(path);
         }
     }
-    Ok(written)
+    for path in orphans(out_dir, outputs, owned)? {
+        std::fs::remove_file(&path).map_err(|e| with_path(e, &path))?;
+        done.removed.push(path);
+    }
+    for dir in owned {
+        remove_empty_dirs(&out_dir.join(dir))?;
+    }
+    Ok(done)
 }
 
 /// Compares outputs with what is on disk under `out_dir`. Folders listed in
 /// `owned` are toolc's alone: files there that no output produces are stale.
-pub fn check_all(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> Vec<Stale> {
+/// A file that exists but cannot be read is an error, not a missing output.
+pub fn check_all(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::Result<Vec<Stale>> {
     let mut stale = Vec::new();
     for o in outputs {
         let path = out_dir.join(&o.path);
-        match std::fs::read(&path) {
-            Ok(old) if old == o.contents.as_bytes() => {}
-            Ok(_) => stale.push(Stale::Differs(path)),
-            Err(_) => stale.push(Stale::Missing(path)),
+        match read_existing(&path)? {
+            Some(old) if old == o.contents.as_bytes() => {}
+            Some(_) => stale.push(Stale::Differs(path)),
+            None => stale.push(Stale::Missing(path)),
         }
     }
-    for dir in owned {
-        let mut found = Vec::new();
-        list_files(&out_dir.join(dir), &mut found);
-        for f in found {
-            if !outputs.iter().any(|o| out_dir.join(&o.path) == f) {
-                stale.push(Stale::Extra(f));
-            }
-        }
-    }
-    stale
+    stale.extend(
+        orphans(out_dir, outputs, owned)?
+            .into_iter()
+            .map(Stale::Extra),
+    );
+    Ok(stale)
 }
 
-fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
+/// The files in the owned folders that no output produces, sorted.
+fn orphans(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::Result<Vec<PathBuf>> {
+    let produced: std::collections::HashSet<PathBuf> =
+        outputs.iter().map(|o| out_dir.join(&o.path)).collect();
+    let mut found = Vec::new();
+    for dir in owned {
+        list_files(&out_dir.join(dir), &mut found)?;
+    }
+    found.retain(|f| !produced.contains(f));
+    Ok(found)
+}
+
+/// The entries of `dir`, sorted; none when it does not exist.
+fn entries(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let read = match std::fs::read_dir(dir) {
+        Ok(read) => read,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(with_path(e, dir)),
     };
-    let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    let mut paths = Vec::new();
+    for entry in read {
+        paths.push(entry.map_err(|e| with_path(e, dir))?.path());
+    }
     paths.sort();
-    for p in paths {
+    Ok(paths)
+}
+
+fn list_files(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    for p in entries(dir)? {
         if p.is_dir() {
-            list_files(&p, out);
+            list_files(&p, out)?;
         } else {
             out.push(p);
         }
     }
+    Ok(())
+}
+
+/// Removes the empty folders at and below `dir`, deepest first.
+fn remove_empty_dirs(dir: &Path) -> io::Result<()> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    for p in entries(dir)? {
+        if p.is_dir() {
+            remove_empty_dirs(&p)?;
+        }
+    }
+    if entries(dir)?.is_empty() {
+        std::fs::remove_dir(dir).map_err(|e| with_path(e, dir))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -108,21 +177,60 @@ mod tests {
             path: "a/b.txt".into(),
             contents: "one".into(),
         }];
+        let owned: Vec<PathBuf> = vec!["a".into()];
         assert_eq!(
-            check_all(dir.path(), &outputs, &[]),
+            check_all(dir.path(), &outputs, &[]).unwrap(),
             vec![Stale::Missing(dir.path().join("a/b.txt"))]
         );
-        assert_eq!(write_all(dir.path(), &outputs).unwrap().len(), 1);
-        assert!(write_all(dir.path(), &outputs).unwrap().is_empty());
-        assert!(check_all(dir.path(), &outputs, &["a".into()]).is_empty());
-        std::fs::write(dir.path().join("a/old.txt"), "x").unwrap();
-        std::fs::write(dir.path().join("a/b.txt"), "two").unwrap();
         assert_eq!(
-            check_all(dir.path(), &outputs, &["a".into()]),
+            write_all(dir.path(), &outputs, &owned)
+                .unwrap()
+                .written
+                .len(),
+            1
+        );
+        assert_eq!(
+            write_all(dir.path(), &outputs, &owned).unwrap(),
+            Written::default()
+        );
+        assert!(check_all(dir.path(), &outputs, &owned).unwrap().is_empty());
+        std::fs::create_dir_all(dir.path().join("a/gone")).unwrap();
+        std::fs::write(dir.path().join("a/gone/old.txt"), "x").unwrap();
+        std::fs::write(dir.path().join("a/b.txt"), "two").unwrap();
+        std::fs::write(dir.path().join("kept.txt"), "not owned").unwrap();
+        assert_eq!(
+            check_all(dir.path(), &outputs, &owned).unwrap(),
             vec![
                 Stale::Differs(dir.path().join("a/b.txt")),
-                Stale::Extra(dir.path().join("a/old.txt"))
+                Stale::Extra(dir.path().join("a/gone/old.txt"))
             ]
         );
+        // What --check names, a build puts right: the stale file rewritten, the
+        // orphan and the folder it leaves empty removed, files outside owned
+        // folders untouched.
+        assert_eq!(
+            write_all(dir.path(), &outputs, &owned).unwrap(),
+            Written {
+                written: vec![dir.path().join("a/b.txt")],
+                removed: vec![dir.path().join("a/gone/old.txt")],
+            }
+        );
+        assert!(!dir.path().join("a/gone").exists());
+        assert!(dir.path().join("kept.txt").exists());
+        assert!(check_all(dir.path(), &outputs, &owned).unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_output_that_cannot_be_read_is_an_error_not_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        // A folder where a file is expected cannot be read as one.
+        std::fs::create_dir_all(dir.path().join("a/b.txt")).unwrap();
+        let outputs = vec![Output {
+            path: "a/b.txt".into(),
+            contents: "one".into(),
+        }];
+        let e = check_all(dir.path(), &outputs, &[]).unwrap_err();
+        assert!(e.to_string().contains("b.txt"), "{e}");
+        assert!(write_all(dir.path(), &outputs, &[]).is_err());
     }
 }

@@ -4,6 +4,8 @@
 //! purpose). Every case that checks clean is built with the real binary, and
 //! all the Rust they produce is compiled together, clippy `-D warnings`, and
 //! documented, rustdoc `-D warnings` (descriptions are generated Markdown).
+//! Also: `toolc build` removes the outputs no input produces any more, which
+//! `toolc build --check` names.
 
 #[path = "support/scratch_crate.rs"]
 mod scratch_crate;
@@ -317,4 +319,129 @@ fn check_passing_means_build_writes_everything_and_it_compiles() {
         &compiled,
         "the output of a build that check passed",
     );
+}
+
+// ------------------------------------------------------------ agreement fixtures
+
+/// Writes `tests/fixtures/agreement/`: the first generated manifests of the
+/// cases above (the same seed) that `toolc check` passes once a capability
+/// binds their toolbox and playbook, so that the implicit agent lists them.
+/// The agreement test (`tests/agreement`) compiles them. To make them again:
+/// `cargo test --test check_build -- --ignored write_agreement_fixtures`.
+#[test]
+#[ignore = "writes tests/fixtures/agreement; run by hand"]
+fn write_agreement_fixtures() {
+    const WANTED: usize = 8;
+    let scratch = tempfile::tempdir().unwrap();
+    let dest = repo().join("tests/fixtures/agreement");
+    for e in std::fs::read_dir(&dest).unwrap() {
+        let path = e.unwrap().path();
+        if path.is_dir() {
+            std::fs::remove_dir_all(path).unwrap();
+        }
+    }
+    let mut written = 0;
+    for case in cases(scratch.path()) {
+        let Some(n) = case.name.strip_prefix("generated/gen") else {
+            continue;
+        };
+        let text = std::fs::read_to_string(case.dir.join("toolset.yaml")).unwrap();
+        let mut m: Value = serde_json::from_str(&text).unwrap();
+        m["capabilities"] = json!({"generated": {
+            "description": "The generated tools and plays.",
+            "toolbox": "generated",
+            "playbook": "plays"
+        }});
+        let out = dest.join(format!("gen{n:0>2}"));
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(
+            out.join("toolset.yaml"),
+            serde_json::to_string_pretty(&m).unwrap() + "\n",
+        )
+        .unwrap();
+        if case.dir.join("toolc.toml").exists() {
+            std::fs::copy(case.dir.join("toolc.toml"), out.join("toolc.toml")).unwrap();
+        }
+        let check = toolc(&["check", out.to_str().unwrap()], scratch.path());
+        if check.status.code() != Some(0) {
+            std::fs::remove_dir_all(&out).unwrap();
+            continue;
+        }
+        written += 1;
+        if written == WANTED {
+            break;
+        }
+    }
+    assert_eq!(written, WANTED, "too few generated manifests check clean");
+}
+
+// ------------------------------------------------------------ outputs toolc owns
+
+/// Copies the folder `from`, with its subfolders, to `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+        } else if path.is_dir() {
+            copy_dir(&path, &to.join(path.file_name().unwrap()));
+        }
+    }
+}
+
+/// An agent removed from the manifests: `build --check` names its lists as no longer
+/// generated and tells the user to run `toolc build`, which removes them (and their
+/// folder), after which `--check` passes. An output that cannot be read stops both with
+/// exit status 2 rather than being taken for a missing file.
+#[test]
+fn build_removes_the_outputs_no_input_produces_and_check_advice_is_true() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifests = dir.path().join("manifests");
+    copy_dir(&repo().join("manifests"), &manifests);
+    let out = dir.path().join("generated");
+    let built = toolc(&["build", "manifests"], dir.path());
+    assert!(built.status.success(), "{built:?}");
+    let lists = out.join("tools/assistant");
+    assert!(lists.is_dir(), "the assistant's lists are written");
+
+    let agents = std::fs::read_to_string(manifests.join("agents.yaml")).unwrap();
+    let without = agents.replace(
+        "  assistant:\n    description: The meeting assistant\n    capabilities: [meetings]\n    scope: OperatorScope\n",
+        "",
+    );
+    assert_ne!(agents, without, "manifests/agents.yaml changed shape");
+    std::fs::write(manifests.join("agents.yaml"), without).unwrap();
+
+    let checked = toolc(&["build", "manifests", "--check"], dir.path());
+    let text = String::from_utf8_lossy(&checked.stdout).to_string()
+        + &String::from_utf8_lossy(&checked.stderr);
+    assert_eq!(checked.status.code(), Some(1), "{text}");
+    assert!(text.contains("is no longer generated"), "{text}");
+    assert!(text.contains("tools/assistant/"), "{text}");
+    assert!(text.contains("run `toolc build`"), "{text}");
+
+    let rebuilt = toolc(&["build", "manifests"], dir.path());
+    let text = String::from_utf8_lossy(&rebuilt.stdout).to_string();
+    assert!(rebuilt.status.success(), "{rebuilt:?}");
+    assert!(text.contains("no input produces any more"), "{text}");
+    assert!(!lists.exists(), "the removed agent's folder is gone");
+    assert!(out.join("tools/support-desk").is_dir());
+    let checked = toolc(&["build", "manifests", "--check"], dir.path());
+    assert!(checked.status.success(), "{checked:?}");
+
+    // A folder where the generated Rust belongs cannot be read as a file.
+    let rust = out.join("rust/toolset.rs");
+    std::fs::remove_file(&rust).unwrap();
+    std::fs::create_dir_all(&rust).unwrap();
+    for args in [
+        &["build", "manifests", "--check"][..],
+        &["build", "manifests"],
+    ] {
+        let failed = toolc(args, dir.path());
+        let text = String::from_utf8_lossy(&failed.stdout).to_string()
+            + &String::from_utf8_lossy(&failed.stderr);
+        assert_eq!(failed.status.code(), Some(2), "{args:?}: {text}");
+        assert!(text.contains("toolset.rs"), "{args:?}: {text}");
+    }
 }

@@ -25,6 +25,12 @@ const SETS: &[(&str, &str, bool)] = &[
     ("hostile", "tests/fixtures/codegen/hostile.yaml", false),
     ("formats", "tests/fixtures/codegen/formats.yaml", true),
     ("secrets", "tests/fixtures/codegen/secrets.yaml", false),
+    ("search", "tests/fixtures/codegen/search.yaml", false),
+    (
+        "delegation",
+        "tests/fixtures/codegen/delegation.yaml",
+        false,
+    ),
 ];
 
 fn write(path: &Path, text: &str) {

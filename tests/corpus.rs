@@ -18,8 +18,16 @@
 //! a temporary folder by `generated_cases`.
 //!
 //! Every case runs the real `toolc check --format json` and must exit with
-//! status 1 (not 101, a panic, nor 2; 0 for a warning), print no panic message,
-//! and report the expected code at the expected line.
+//! status 1 (not 101, a panic, nor 2; 0 for a warning), print no panic message, and report the
+//! expected code at the expected line.
+//!
+//! A lint warning is expected by its rule id, with `warning` after the place,
+//! and `also` and a second place when the diagnostic points at two (the case
+//! must then exit with status 0, with no error):
+//!
+//! ```text
+//! # expect: indistinguishable-tools 11:7 warning also 9:7
+//! ```
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -36,13 +44,26 @@ struct Case {
     line: Option<usize>,
     /// The column too, when the expectation gives one.
     column: Option<usize>,
-    /// A warning, on a manifest that is otherwise good (`toolc check` succeeds).
+    /// `true`: a warning, and no error (exit status 0).
     warning: bool,
+    /// A related place (line, column) the diagnostic points at too.
+    also: Option<(usize, usize)>,
 }
 
-/// What a case expects: the code, the line and column (either may be unknown), and whether
-/// it is a warning.
-type Expected = (String, Option<usize>, Option<usize>, bool);
+/// What a case expects: the code, the line and column (either may be unknown), whether it
+/// is a warning, and a related place.
+type Expected = (
+    String,
+    Option<usize>,
+    Option<usize>,
+    bool,
+    Option<(usize, usize)>,
+);
+
+fn line_col(text: &str) -> Option<(usize, usize)> {
+    let (l, c) = text.split_once(':')?;
+    Some((l.parse().ok()?, c.parse().ok()?))
+}
 
 /// Reads `# expect: code line[:column]` from the first line of a file. NUL
 /// bytes are dropped first so a UTF-16 file can carry its expectation too.
@@ -61,17 +82,21 @@ fn expectation(path: &Path) -> Option<Expected> {
     let code = words.next()?.to_string();
     let (line, column) = match words.next()? {
         "-" => (None, None),
-        n => match n.split_once(':') {
-            Some((l, c)) => (Some(l.parse().ok()?), Some(c.parse().ok()?)),
+        n => match line_col(n) {
+            Some((l, c)) => (Some(l), Some(c)),
             None => (Some(n.parse().ok()?), None),
         },
     };
-    let warning = match words.next() {
-        None => false,
-        Some("warning") => true,
-        Some(_) => return None,
-    };
-    Some((code, line, column, warning))
+    let mut warning = false;
+    let mut also = None;
+    while let Some(word) = words.next() {
+        match word {
+            "warning" => warning = true,
+            "also" => also = Some(line_col(words.next()?)?),
+            _ => return None,
+        }
+    }
+    Some((code, line, column, warning, also))
 }
 
 fn corpus_dir() -> PathBuf {
@@ -106,7 +131,7 @@ fn committed_cases() -> Vec<Case> {
             1,
             "corpus case {name} needs exactly one `# expect: code line[:column]` comment"
         );
-        let (file, (code, line, column, warning)) = found.into_iter().next().unwrap();
+        let (file, (code, line, column, warning, also)) = found.into_iter().next().unwrap();
         cases.push(Case {
             name,
             path,
@@ -115,6 +140,7 @@ fn committed_cases() -> Vec<Case> {
             line,
             column,
             warning,
+            also,
         });
     }
     cases
@@ -135,6 +161,7 @@ fn generated_cases(dir: &Path) -> Vec<Case> {
             line,
             column: None,
             warning: false,
+            also: None,
         });
     };
 
@@ -264,6 +291,7 @@ fn generated_cases(dir: &Path) -> Vec<Case> {
         line: Some(4),
         column: None,
         warning: false,
+        also: None,
     });
     // A symlinked folder leading out: the folder is not followed, so its
     // manual is refused when named through it.
@@ -284,6 +312,7 @@ fn generated_cases(dir: &Path) -> Vec<Case> {
         line: Some(3),
         column: None,
         warning: false,
+        also: None,
     });
     cases
 }
@@ -322,6 +351,15 @@ fn run(case: &Case) -> Result<Duration, String> {
             && case
                 .column
                 .is_none_or(|c| loc["column"].as_u64() == Some(c as u64))
+            && case.also.is_none_or(|(l, c)| {
+                d["related"].as_array().is_some_and(|related| {
+                    related.iter().any(|r| {
+                        r["file"].as_str() == Some(file.as_str())
+                            && r["line"].as_u64() == Some(l as u64)
+                            && r["column"].as_u64() == Some(c as u64)
+                    })
+                })
+            })
     });
     if hit {
         Ok(took)
@@ -386,18 +424,21 @@ fn bad_input_corpus() {
     );
 }
 
-/// Every code a corpus case expects is a real code, so a typo in an
-/// `# expect:` line cannot pass by accident.
+/// Every code a corpus case expects is a real code (or, for a warning, a lint
+/// rule), so a typo in an `# expect:` line cannot pass by accident.
 #[test]
 fn corpus_expectations_name_real_codes() {
     for case in committed_cases() {
+        let code = toolc::diag::Code::ALL
+            .iter()
+            .any(|c| c.as_str() == case.code);
+        let rule = case.warning && toolc::lint::rule(&case.code).is_some();
         assert!(
-            toolc::diag::Code::ALL
-                .iter()
-                .any(|c| c.as_str() == case.code),
-            "{}: `{}` is not a diagnostic code",
+            code || rule,
+            "{}: `{}` is not a diagnostic code{}",
             case.name,
-            case.code
+            case.code,
+            if case.warning { " nor a lint rule" } else { "" }
         );
     }
 }

@@ -901,6 +901,91 @@ fn maps_become_lists_of_pairs_where_no_open_object_is_allowed() {
 }
 
 #[test]
+fn maps_and_tuples_that_may_be_null_keep_the_null_in_their_equivalents() {
+    let f = load(
+        r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      eq:
+        description: Maps and a tuple that may be null.
+        parameters:
+          type: object
+          properties:
+            notes: { type: [object, "null"], additionalProperties: { type: string } }
+            tags: { type: object, nullable: true, additionalProperties: { type: integer } }
+            window:
+              type: [array, "null"]
+              prefixItems: [{ type: string }, { type: string }]
+              items: false
+              minItems: 2
+"##,
+    );
+    for d in [Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+        let p = f.params("eq", d);
+        for map in ["notes", "tags"] {
+            assert_eq!(
+                p["properties"][map]["type"],
+                json!(["array", "null"]),
+                "{d}: {map}"
+            );
+            assert!(p["properties"][map]["items"]["properties"]["key"].is_object());
+        }
+    }
+    let p = f.params("eq", Dialect::Gemini);
+    for map in ["notes", "tags"] {
+        assert_eq!(p["properties"][map]["type"], json!("array"), "{map}");
+        assert_eq!(p["properties"][map]["nullable"], json!(true), "{map}");
+    }
+    assert_eq!(p["properties"]["window"]["type"], json!("object"));
+    assert_eq!(p["properties"]["window"]["nullable"], json!(true));
+    assert_eq!(p["properties"]["window"]["required"], json!(["0", "1"]));
+}
+
+#[test]
+fn a_property_that_may_never_be_sent_is_left_out_of_closed_forms() {
+    let f = load(
+        r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      eq:
+        description: Has a property no value may take.
+        parameters:
+          type: object
+          properties:
+            name: { type: string }
+            retired: false
+"##,
+    );
+    // Strict modes make every property required: `retired: false` kept would
+    // leave no object that matches.
+    for d in [
+        Dialect::OpenAiStrict,
+        Dialect::AzureOpenAiStrict,
+        Dialect::AnthropicStrict,
+        Dialect::Gemini,
+        Dialect::GeminiVertex,
+    ] {
+        let p = f.params("eq", d);
+        assert!(p["properties"].get("retired").is_none(), "{d}: {p}");
+        assert!(p["properties"].get("name").is_some(), "{d}: {p}");
+        if d.is_openai_strict() {
+            assert_eq!(p["required"], json!(["name"]), "{d}");
+        }
+    }
+    // Open JSON Schema forms say it as the manifest does.
+    assert_eq!(
+        f.params("eq", Dialect::Mcp)["properties"]["retired"],
+        json!(false)
+    );
+}
+
+#[test]
 fn tuples_become_objects_keyed_by_position_for_gemini() {
     let f = load(EQUIVALENTS);
     let p = f.params("eq", Dialect::Gemini);
@@ -921,6 +1006,8 @@ fn type_lists_become_any_of_for_gemini_each_branch_with_its_keywords() {
     assert_eq!(id["anyOf"][0], json!({"type": "string", "minLength": 1}));
     assert_eq!(id["anyOf"][1]["type"], json!("integer"));
     assert_eq!(id["anyOf"][1]["minimum"], json!(1));
+    // The integer branch keeps within the Rust type (i64), as a lone integer does.
+    assert_eq!(id["anyOf"][1]["maximum"], json!(i64::MAX));
     assert!(id["anyOf"][1].get("minLength").is_none());
 }
 
@@ -934,6 +1021,18 @@ fn all_of_of_open_objects_is_merged_where_all_of_is_refused() {
     assert_eq!(
         person["properties"]["age"]["type"],
         json!(["integer", "null"])
+    );
+    // Anthropic's strict mode takes `allOf` but closes every object: branches
+    // closed apart would admit nothing together, so they are merged too.
+    let person = &f.params("eq", Dialect::AnthropicStrict)["properties"]["person"];
+    assert!(person.get("allOf").is_none(), "{person}");
+    assert_eq!(person["required"], json!(["name"]));
+    assert_eq!(person["additionalProperties"], json!(false));
+    assert_eq!(
+        person["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect::<Vec<_>>()),
+        Some(vec!["name".to_string(), "age".to_string()])
     );
     // Elsewhere `allOf` stays.
     assert!(f.params("eq", Dialect::Mcp)["properties"]["person"]["allOf"].is_array());

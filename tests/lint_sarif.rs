@@ -152,6 +152,36 @@ fn the_sarif_log_of_the_example_manifests_is_valid() {
 }
 
 #[test]
+fn a_finding_about_two_tools_gives_the_second_as_a_related_location() {
+    let validator = sarif_validator();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tools.yaml"),
+        "version: 1\ntoolboxes:\n  t:\n    description: T\n    tools:\n      get_order: { description: Get an order. }\n      get_orders: { description: Get every order of a customer. }\ncapabilities:\n  t: { description: T, toolbox: t }\n",
+    )
+    .unwrap();
+    let (log, code) = lint_sarif(dir.path(), &[]);
+    assert_eq!(code, 0);
+    assert_valid(&validator, &log);
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let r = results
+        .iter()
+        .find(|r| r["ruleId"] == "indistinguishable-tools")
+        .expect("reported");
+    assert_eq!(r["level"], json!("warning"));
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        json!(7)
+    );
+    let related = &r["relatedLocations"][0];
+    assert_eq!(related["physicalLocation"]["region"]["startLine"], json!(6));
+    assert_eq!(
+        related["message"]["text"],
+        json!("`get_order` is defined here")
+    );
+}
+
+#[test]
 fn the_validator_does_reject_a_broken_log() {
     // The vendored schema is strict enough to matter.
     let validator = sarif_validator();

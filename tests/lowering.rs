@@ -11,18 +11,33 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The manifests and fixtures whose lists are checked.
+/// The manifests and fixtures whose lists are checked: every manifest the
+/// tests build.
 fn sets() -> Vec<PathBuf> {
-    [
+    let mut sets: Vec<PathBuf> = [
         "manifests",
         "tests/fixtures/codegen/constructs.yaml",
         "tests/fixtures/codegen/hostile.yaml",
         "tests/fixtures/codegen/defaults.yaml",
+        "tests/fixtures/codegen/coverage.yaml",
+        "tests/fixtures/codegen/formats.yaml",
+        "tests/fixtures/lossless.yaml",
         "tests/formats/toolset.yaml",
+        "examples/demo/tests/results.yaml",
+        "examples/demo/benches/bench.yaml",
     ]
     .iter()
     .map(|p| repo().join(p))
-    .collect()
+    .collect();
+    let generated = repo().join("tests/fixtures/agreement");
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(generated)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    sets.extend(folders);
+    sets
 }
 
 #[test]
@@ -63,13 +78,28 @@ fn a_build_lowers_each_schema_once() {
 #[test]
 fn no_emitted_list_holds_what_its_own_dialect_rejects() {
     let mut lists = 0;
+    let mut alone = 0;
     for path in sets() {
         let checked = toolc::check(std::slice::from_ref(&path), &Default::default());
         assert!(!checked.diagnostics.has_errors(), "{}", path.display());
         let set = &checked.toolset;
-        for agent in &set.agents {
-            for d in Dialect::ALL {
-                let settings = LintSettings::for_dialects(&[d]);
+        let reached: Vec<usize> = set
+            .agents
+            .iter()
+            .flat_map(|a| set.agent_operations(a))
+            .collect();
+        for d in Dialect::ALL {
+            let settings = LintSettings::for_dialects(&[d]);
+            let errors = |hits: Vec<toolc::lint::Hit>| -> Vec<String> {
+                hits.into_iter()
+                    .filter(|h| {
+                        rule(h.rule).and_then(|r| r.grade(Some(d))) == Some(Severity::Error)
+                    })
+                    .map(|h| format!("{} at {}: {}", h.rule, h.pointer, h.message))
+                    .collect()
+            };
+            let where_ = |what: &str| format!("{} / {what} / {d}", path.display());
+            for agent in &set.agents {
                 let emitted = tool_list(set, agent, d, &settings, Default::default());
                 if emitted.has_errors() {
                     // Not emitted: `toolc build` fails instead.
@@ -77,14 +107,6 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
                 }
                 lists += 1;
                 // The dialect's own rules, run again on what was emitted.
-                let errors = |hits: Vec<toolc::lint::Hit>| -> Vec<String> {
-                    hits.into_iter()
-                        .filter(|h| {
-                            rule(h.rule).and_then(|r| r.grade(Some(d))) == Some(Severity::Error)
-                        })
-                        .map(|h| format!("{} at {}: {}", h.rule, h.pointer, h.message))
-                        .collect()
-                };
                 let mut found = errors(check_tool_list(&emitted.list, d, &[d], &[]));
                 let entries = match &emitted.list {
                     serde_json::Value::Array(a) => a.clone(),
@@ -96,43 +118,84 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
                         .unwrap_or_default(),
                 };
                 for e in &entries {
-                    let params = [
-                        "parameters",
-                        "parametersJsonSchema",
-                        "input_schema",
-                        "inputSchema",
-                    ]
-                    .iter()
-                    .find_map(|k| e.get(k).or_else(|| e.get("function")?.get(k)));
-                    if let Some(p) = params {
-                        found.extend(errors(check_schema(p, d, Role::Parameters)));
-                    }
-                    for k in ["response", "responseJsonSchema", "outputSchema"] {
-                        if let Some(r) = e.get(k) {
-                            found.extend(errors(check_schema(r, d, Role::Returns)));
-                        }
-                    }
+                    found.extend(entry_errors(e, d, &errors));
                 }
+                let at = where_(&agent.name);
                 assert!(
                     found.is_empty(),
-                    "{} / {} / {d}: the emitted list breaks its own dialect's rules:\n{}",
-                    path.display(),
-                    agent.name,
+                    "{at}: the emitted list breaks its own dialect's rules:\n{}",
                     found.join("\n")
                 );
-                // No finding says a keyword is dropped while the list keeps it.
-                for f in &emitted.findings {
-                    assert!(
-                        !f.message.contains("dropped") && !f.message.contains("is not supported"),
-                        "{} / {d}: {}",
-                        path.display(),
-                        f.message
-                    );
+                no_dropped_keyword_kept(&emitted.findings, &at);
+            }
+            // A tool no agent lists: its entry, wherever its own lint has no
+            // error (the agreement test sends these forms too).
+            let lowered = toolc::lower::lower(set, &[d], Default::default());
+            let findings = toolc::lint::lint_toolset(set, &lowered, &settings);
+            for (op, tool) in set.operations().enumerate() {
+                let own: Vec<_> = findings
+                    .iter()
+                    .filter(|f| f.tool.as_deref() == Some(tool.name.as_str()))
+                    .cloned()
+                    .collect();
+                if reached.contains(&op) || own.iter().any(|f| f.severity == Severity::Error) {
+                    continue;
                 }
+                alone += 1;
+                let form = lowered.form(op, d).expect("lowered");
+                let found = entry_errors(&form.entry, d, &errors);
+                let at = where_(&tool.name);
+                assert!(
+                    found.is_empty(),
+                    "{at}: the entry breaks its own dialect's rules:\n{}",
+                    found.join("\n")
+                );
+                no_dropped_keyword_kept(&own, &at);
             }
         }
     }
     assert!(lists >= 20, "only {lists} lists were emitted");
+    assert!(
+        alone >= 100,
+        "only {alone} entries of tools no agent lists were checked"
+    );
+}
+
+/// The errors of the dialect's schema rules in one entry's parameters and result.
+fn entry_errors(
+    e: &serde_json::Value,
+    d: Dialect,
+    errors: &dyn Fn(Vec<toolc::lint::Hit>) -> Vec<String>,
+) -> Vec<String> {
+    let mut found = Vec::new();
+    let params = [
+        "parameters",
+        "parametersJsonSchema",
+        "input_schema",
+        "inputSchema",
+    ]
+    .iter()
+    .find_map(|k| e.get(k).or_else(|| e.get("function")?.get(k)));
+    if let Some(p) = params {
+        found.extend(errors(check_schema(p, d, Role::Parameters)));
+    }
+    for k in ["response", "responseJsonSchema", "outputSchema"] {
+        if let Some(r) = e.get(k) {
+            found.extend(errors(check_schema(r, d, Role::Returns)));
+        }
+    }
+    found
+}
+
+/// No finding says a keyword is dropped while the list keeps it.
+fn no_dropped_keyword_kept(findings: &[toolc::lint::Finding], at: &str) {
+    for f in findings {
+        assert!(
+            !f.message.contains("dropped") && !f.message.contains("is not supported"),
+            "{at}: {}",
+            f.message
+        );
+    }
 }
 
 /// `sensitive` is toolc's own keyword: every dialect's list (MCP's too) is the same with and
@@ -266,4 +329,125 @@ capabilities:
     assert!(!validator.is_valid(&serde_json::json!("a")));
     assert_eq!(output("union_with_a_string"), None);
     assert_eq!(output("nullable_object"), None);
+}
+
+/// No stage reaches back (docs/architecture.md): a stage imports no later
+/// stage, lint reads the lowered forms and never emit, emit serializes them
+/// and never reaches into lint, and none imports what runs the stages.
+#[test]
+fn no_stage_imports_a_later_one() {
+    let runners = ["pipeline", "builder"];
+    let forbidden: &[(&str, &[&str])] = &[
+        ("manifest", &["model", "lower", "lint", "emit"]),
+        ("model", &["lower", "lint", "emit"]),
+        ("lower", &["lint", "emit"]),
+        ("lint", &["emit"]),
+        ("emit", &["lint"]),
+    ];
+    let mut files = 0;
+    for (stage, later) in forbidden {
+        let mut stack = vec![repo().join("src").join(stage)];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "rs") {
+                    continue;
+                }
+                files += 1;
+                let text = std::fs::read_to_string(&path).unwrap();
+                for module in crate_modules(&text) {
+                    assert!(
+                        !later.contains(&module.as_str()) && !runners.contains(&module.as_str()),
+                        "{} ({stage}) uses crate::{module}",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+    assert!(files > 20, "only {files} files read");
+}
+
+/// The top modules a file names through `crate::`, in paths and in
+/// `use crate::{a, b::c}` groups.
+fn crate_modules(text: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("crate::") {
+        let rest = &text[i + "crate::".len()..];
+        match rest.strip_prefix('{') {
+            Some(group) => {
+                // The names at the group's top level, before each `::`, `,` or `}`.
+                let mut depth = 0;
+                let mut start = true;
+                for (j, c) in group.char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => break,
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => start = true,
+                        c if start && (c.is_alphanumeric() || c == '_') => {
+                            out.push(ident(&group[j..]));
+                            start = false;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            None => out.push(ident(rest)),
+        }
+    }
+    out.retain(|m| !m.is_empty() && m != "self");
+    out
+}
+
+/// `gemini` (and its alias `gemini-bifrost`) and `gemini-vertex` send the
+/// result as `response`, so they lint it as they lint the parameters; OpenAI
+/// and Anthropic tools have no result schema, so theirs lint none.
+#[test]
+fn gemini_lints_results_as_it_lints_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("t.yaml"),
+        "version: 1\ntoolboxes:\n  t:\n    description: T\n    tools:\n      score:\n        description: Scores.\n        returns:\n          type: object\n          properties:\n            score: { type: number, exclusiveMinimum: 0 }\n          required: [score]\n",
+    )
+    .unwrap();
+    let checked = toolc::check(&[dir.path().join("t.yaml")], &Default::default());
+    assert!(!checked.diagnostics.has_errors());
+    let set = &checked.toolset;
+    let bifrost = Dialect::parse("gemini-bifrost").expect("the alias");
+    for d in [
+        bifrost,
+        Dialect::GeminiVertex,
+        Dialect::OpenAiStrict,
+        Dialect::Anthropic,
+    ] {
+        let lowered = toolc::lower::lower(set, &[d], Default::default());
+        let findings = toolc::lint::lint_toolset(set, &lowered, &LintSettings::for_dialects(&[d]));
+        let on_result: Vec<_> = findings
+            .iter()
+            .filter(|f| f.role == Some(Role::Returns) && f.severity == Severity::Error)
+            .map(|f| (f.rule, f.pointer.as_str()))
+            .collect();
+        if d.sends_returns() {
+            assert_eq!(
+                on_result,
+                [(
+                    "exclusive-numeric-bound",
+                    "/properties/score/exclusiveMinimum"
+                )],
+                "{d}"
+            );
+        } else {
+            assert!(on_result.is_empty(), "{d}: {on_result:?}");
+        }
+    }
 }

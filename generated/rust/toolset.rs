@@ -1457,6 +1457,7 @@ pub mod agents {
                     ],
                 )
                 .expect("toolc checked that the agent's tool and play names are unique")
+                .with_search_index(&super::__search::ASSISTANT)
         }
     }
     impl<
@@ -1514,6 +1515,7 @@ pub mod agents {
                     ],
                 )
                 .expect("toolc checked that the agent's tool and play names are unique")
+                .with_search_index(&super::__search::SUPPORT_DESK)
         }
     }
     impl<
@@ -1728,4 +1730,45 @@ pub mod __schemas {
         required: &["slug", "days"],
         ..::toolc_runtime::schema::Schema::ANY
     };
+}
+/// The agents' tool-search indexes, built by toolc from each tool's name, title,
+/// description and parameters; `agents` hands them to the runtime.
+#[doc(hidden)]
+pub mod __search {
+    /// The search index of agent `assistant`: 3 tools and plays, 17 distinct words (tables of the `toolc-search` format, version 1).
+    pub static ASSISTANT: ::toolc_runtime::__private::SearchIndex<'static> = ::toolc_runtime::__private::SearchIndex::from_static(
+        1,
+        "list_meetingswhoamislug_and_span",
+        &[13, 19, 32],
+        &[13, 6, 22],
+        "actbehalfdatedayisolistmanymeetreportrunslugslugifyspantargettitluntilwhoami",
+        &[3, 9, 13, 16, 19, 23, 27, 31, 37, 40, 44, 51, 55, 61, 65, 70, 76],
+        &[1, 2, 4, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
+        &[1, 1, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1, 2, 2, 2, 2, 2, 2, 1],
+        &[1, 1, 1, 3, 3, 1, 1, 2, 4, 1, 4, 1, 1, 3, 2, 3, 1, 4, 1, 3],
+    );
+    /// The search index of agent `support-desk`: 4 tools and plays, 27 distinct words (tables of the `toolc-search` format, version 1).
+    pub static SUPPORT_DESK: ::toolc_runtime::__private::SearchIndex<'static> = ::toolc_runtime::__private::SearchIndex::from_static(
+        1,
+        "list_ticketsupdate_ticketlookup_ordercancel_order",
+        &[12, 25, 37, 49],
+        &[24, 20, 24, 28],
+        "1001cancelchangcustomerdeliveridlimitlistlooklookupmanymostnewnotopenorderpriorityreasonreturnstatussuchsupportticketupupdatwhyword",
+        &[
+            4, 10, 15, 23, 30, 32, 37, 41, 45, 51, 55, 59, 62, 65, 69, 74, 82, 88, 94,
+            100, 104, 111, 117, 119, 124, 127, 131,
+        ],
+        &[
+            2, 3, 4, 6, 7, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 23, 24, 25, 27,
+            29, 30, 32, 33, 34, 35, 36,
+        ],
+        &[
+            2, 3, 3, 1, 0, 3, 3, 0, 1, 2, 3, 0, 0, 2, 2, 0, 0, 1, 3, 0, 2, 3, 1, 3, 0, 0,
+            1, 2, 3, 0, 0, 1, 2, 1, 3, 3,
+        ],
+        &[
+            1, 1, 7, 1, 4, 1, 1, 3, 3, 4, 3, 2, 3, 3, 3, 1, 1, 1, 1, 1, 9, 9, 4, 2, 1, 2,
+            3, 1, 1, 1, 5, 5, 3, 3, 1, 1,
+        ],
+    );
 }

@@ -1,15 +1,21 @@
 //! `Agent::search_tools` on the synthetic agent of `tests/data/search_purposes.json`: 1,000
-//! tools, and 10,000 (the same tools in ten namespaces), queried with its 100 paraphrases; and
-//! the index an agent builds at run time on its first search when no prebuilt one covers its
-//! tools.
+//! tools, and 10,000 (the same tools in ten namespaces), queried with its 100 paraphrases;
+//! with the index a generated agent carries (static tables built at compile time, searched as
+//! they are) beside the index an agent builds at run time, and what each costs before the
+//! first answer.
 //!
 //! Run with `cargo bench -p toolc-runtime --bench search`.
 
 use std::hint::black_box;
+use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::Value;
-use toolc_runtime::{Agent, CallContext, HandlerError, RegisteredTool};
+use toolc_runtime::{
+    Agent, BoxFuture, CallContext, Capability, HandlerError, RegisteredTool, ToolDescriptor,
+    ToolError, Toolbox,
+};
+use toolc_search::IndexRef;
 
 #[path = "../tests/agent/synthetic.rs"]
 mod synthetic;
@@ -18,7 +24,8 @@ const NAMESPACES: [&str; 10] = [
     "crm", "billing", "support", "hr", "ops", "sales", "retail", "travel", "media", "labs",
 ];
 
-fn agent(data: &Value, namespaces: &[&str]) -> Agent {
+/// The synthetic tools' descriptors, made once through registration.
+fn descriptors(data: &Value, namespaces: &[&str]) -> &'static [ToolDescriptor] {
     let mut a = Agent::new("synthetic", "", Vec::new()).expect("empty agent");
     for (name, description, schema) in synthetic::synthetic_tools(data, namespaces) {
         a.register(RegisteredTool::new(
@@ -29,7 +36,75 @@ fn agent(data: &Value, namespaces: &[&str]) -> Agent {
         ))
         .expect("registers");
     }
-    a
+    let copies: Vec<ToolDescriptor> = a.tools().into_iter().copied().collect();
+    Box::leak(copies.into_boxed_slice())
+}
+
+/// A toolbox of those descriptors, as a generated one is (only searched here).
+struct Synthetic(&'static [ToolDescriptor]);
+
+impl Toolbox for Synthetic {
+    fn name(&self) -> &'static str {
+        "synthetic"
+    }
+    fn descriptors(&self) -> &'static [ToolDescriptor] {
+        self.0
+    }
+    fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        _: &'a str,
+        _: &'a CallContext,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(async move { Err(ToolError::unknown_tool(tool)) })
+    }
+}
+
+/// What `toolc build` writes into the generated code for these tools: the index of their
+/// documents, as static tables.
+fn compiled_index(tools: &[ToolDescriptor]) -> &'static IndexRef<'static> {
+    let mut b = toolc_search::Builder::new();
+    for d in tools {
+        b.add(&toolc_search::Document::tool(
+            d.name,
+            d.title,
+            d.description,
+            d.input_schema,
+        ));
+    }
+    let index: &'static toolc_search::Index = Box::leak(Box::new(b.finish()));
+    let (names, name_ends, lengths, terms, term_ends, posting_ends, docs, counts) = index.tables();
+    Box::leak(Box::new(IndexRef::from_static(
+        toolc_search::VERSION,
+        names,
+        name_ends,
+        lengths,
+        terms,
+        term_ends,
+        posting_ends,
+        docs,
+        counts,
+    )))
+}
+
+/// The agent a generated constructor makes: its toolbox, and the compiled index or none.
+fn agent(toolbox: &Arc<dyn Toolbox>, index: Option<&'static IndexRef<'static>>) -> Agent {
+    let agent = Agent::new(
+        "synthetic",
+        "",
+        vec![Capability {
+            name: "synthetic",
+            description: "",
+            manual: None,
+            toolbox: Some(Arc::clone(toolbox)),
+            playbook: None,
+        }],
+    )
+    .expect("agent");
+    match index {
+        Some(index) => agent.with_search_index(index),
+        None => agent,
+    }
 }
 
 fn search(c: &mut Criterion) {
@@ -41,22 +116,38 @@ fn search(c: &mut Criterion) {
         .iter()
         .map(|q| q[0].as_str().expect("query").to_owned())
         .collect();
+    let sets = [("1000_tools", &[][..]), ("10000_tools", &NAMESPACES[..])];
     let mut group = c.benchmark_group("search_tools");
-    for (label, namespaces) in [("1000_tools", &[][..]), ("10000_tools", &NAMESPACES[..])] {
-        let a = agent(&data, namespaces);
-        let _ = a.search_tools("warm the index", 5);
+    for (label, namespaces) in sets {
+        let tools = descriptors(&data, namespaces);
+        let toolbox: Arc<dyn Toolbox> = Arc::new(Synthetic(tools));
+        let index = compiled_index(tools);
+        let compiled = agent(&toolbox, Some(index));
+        let built = agent(&toolbox, None);
+        let _ = built.search_tools("warm the index", 5);
+        assert_eq!(compiled.search_index_parts(), (tools.len(), 0));
+        assert_eq!(built.search_index_parts(), (0, tools.len()));
         // One iteration is all 100 queries: divide by 100 for one query.
-        group.bench_function(format!("{label}_100_queries_k5"), |b| {
+        group.bench_function(format!("{label}_100_queries_k5_static_index"), |b| {
             b.iter(|| {
                 for q in &queries {
-                    black_box(a.search_tools(black_box(q), 5));
+                    black_box(compiled.search_tools(black_box(q), 5));
                 }
             })
         });
+        group.bench_function(
+            format!("{label}_100_queries_k5_index_built_at_run_time"),
+            |b| {
+                b.iter(|| {
+                    for q in &queries {
+                        black_box(built.search_tools(black_box(q), 5));
+                    }
+                })
+            },
+        );
         // The baseline: no index, each query's words looked for in every tool's lowercased
         // name and description (substring tests), the 5 best counts kept.
-        let texts: Vec<String> = a
-            .tools()
+        let texts: Vec<String> = tools
             .iter()
             .map(|d| format!("{} {}", d.name, d.description).to_lowercase())
             .collect();
@@ -76,24 +167,26 @@ fn search(c: &mut Criterion) {
             })
         });
     }
+    group.finish();
+
+    // From a fresh agent to its first answer: what a generated agent pays (constructor,
+    // the compiled tables checked, one search) beside an agent that indexes its tools on
+    // its first search, and the constructor alone.
+    let mut group = c.benchmark_group("first_search");
     group.sample_size(10);
-    for (label, namespaces) in [("1000_tools", &[][..]), ("10000_tools", &NAMESPACES[..])] {
-        // What an agent does on its first search when no index was built at compile time:
-        // every tool's document tokenized, then inverted.
-        let tools = agent(&data, namespaces).tools();
+    for (label, namespaces) in sets {
+        let tools = descriptors(&data, namespaces);
+        let toolbox: Arc<dyn Toolbox> = Arc::new(Synthetic(tools));
+        let index = compiled_index(tools);
+        let q = "archive a bill";
+        group.bench_function(format!("{label}_agent_new_only"), |b| {
+            b.iter(|| black_box(agent(&toolbox, None)))
+        });
+        group.bench_function(format!("{label}_static_index"), |b| {
+            b.iter(|| black_box(agent(&toolbox, Some(index)).search_tools(q, 5)))
+        });
         group.bench_function(format!("{label}_index_built_at_run_time"), |b| {
-            b.iter(|| {
-                let mut builder = toolc_search::Builder::new();
-                for d in &tools {
-                    builder.add(&toolc_search::Document::tool(
-                        d.name,
-                        d.title,
-                        d.description,
-                        d.input_schema,
-                    ));
-                }
-                black_box(builder.finish())
-            })
+            b.iter(|| black_box(agent(&toolbox, None).search_tools(q, 5)))
         });
     }
     group.finish();

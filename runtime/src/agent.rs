@@ -245,16 +245,26 @@ impl Agent {
         let index = self.registered.len();
         self.claim(d, Target::Registered(index), 0, what)?;
         self.registered.push(registered);
-        self.searcher.invalidate();
         Ok(())
     }
 
-    /// Uses a search index built at compile time for the agent's own tools (what generated
-    /// agent constructors pass). An index that does not fit them is ignored.
+    /// Uses a search index built at compile time for the agent's first tools (what generated
+    /// agent constructors pass): searches read its tables as they are, and only the tools
+    /// after them (registered at run time) are tokenized here. An index that does not fit
+    /// the tools (another tokenizer version, inconsistent tables, other tools or another
+    /// order) is ignored, and the agent indexes its tools from their descriptors.
     #[doc(hidden)]
     pub fn with_search_index(mut self, index: &'static toolc_search::IndexRef<'static>) -> Agent {
-        self.searcher.set_prebuilt(index);
+        self.searcher.set_prebuilt(index, &self.order);
         self
+    }
+
+    /// How many of the agent's tools its search reads from an index built at compile time,
+    /// and how many it has tokenized at run time so far (tools registered, or an agent built
+    /// without a compiled index): for tests that a generated agent tokenizes nothing.
+    #[doc(hidden)]
+    pub fn search_index_parts(&self) -> (usize, usize) {
+        self.searcher.parts()
     }
 
     /// The agent's name.
@@ -305,7 +315,7 @@ impl Agent {
     }
 
     /// The typed outcome of calling `name`: the descriptor it named, if any, and the result.
-    async fn dispatch(
+    pub(crate) async fn dispatch(
         &self,
         name: &str,
         arguments: &str,

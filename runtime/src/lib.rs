@@ -17,6 +17,7 @@ pub mod arguments;
 #[cfg(feature = "mcp-http")]
 pub mod auth;
 pub mod context;
+pub mod delegation;
 pub mod descriptor;
 pub mod dispatch;
 pub mod errors;
@@ -35,6 +36,7 @@ pub use agent::{Agent, AgentError, Capability};
 pub use approval::{ApprovalDecision, ApprovalRequest};
 pub use arguments::{MAX_ARGUMENT_DEPTH, parse_arguments};
 pub use context::{AuthLevel, CallContext, Caller, ToolContext};
+pub use delegation::Delegation;
 pub use descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
 pub use dispatch::{
     BoxFuture, NoParams, Playbook, Toolbox, check_arguments, error_envelope, run_play, run_tool,
@@ -77,6 +79,10 @@ pub mod __private {
         Answer, Encoding, check_arguments_refined, run_play_refined, run_tool_refined, serve_play,
         serve_tool,
     };
+
+    /// An agent's search index as generated code holds it: `static` tables the compiler
+    /// wrote, passed to [`crate::Agent::with_search_index`].
+    pub use toolc_search::{IndexRef as SearchIndex, VERSION as SEARCH_INDEX_VERSION};
 
     #[cfg(feature = "chrono")]
     pub use chrono::{DateTime, FixedOffset, NaiveDate};

@@ -70,6 +70,14 @@ where
     }
 }
 
+/// The manifest's annotation names and the MCP hints they are listed as.
+const MCP_HINTS: [(&str, &str); 4] = [
+    ("read_only", "readOnlyHint"),
+    ("destructive", "destructiveHint"),
+    ("idempotent", "idempotentHint"),
+    ("open_world", "openWorldHint"),
+];
+
 /// A tool for [`Agent::register`](crate::Agent::register): what a manifest says of a tool,
 /// given at run time, and its handler.
 pub struct RegisteredTool {
@@ -187,17 +195,28 @@ impl RegisteredTool {
         self
     }
 
-    /// Sets an annotation (`read_only`, `destructive`, `idempotent`, `open_world` become MCP
-    /// hints).
+    /// Sets an annotation. `read_only`, `destructive`, `idempotent` and `open_world` (the
+    /// manifest's spellings) are listed to MCP clients as `readOnlyHint`, `destructiveHint`,
+    /// `idempotentHint` and `openWorldHint`; any other key is kept as given.
     pub fn annotation(mut self, key: impl Into<String>, value: impl Into<Value>) -> RegisteredTool {
-        self.annotations.insert(key.into(), value.into());
+        let key = key.into();
+        let key = match MCP_HINTS.iter().find(|(short, _)| *short == key) {
+            Some((_, hint)) => (*hint).to_owned(),
+            None => key,
+        };
+        self.annotations.insert(key, value.into());
         self
     }
 
     /// Checks the name, compiles the schemas and makes the static descriptor. The descriptor
     /// and the schema tree are leaked, like the statics of generated tools.
-    pub(crate) fn build(self) -> Result<Registered, AgentError> {
+    pub(crate) fn build(mut self) -> Result<Registered, AgentError> {
         check_name(&self.name)?;
+        // As for generated tools, MCP clients that read `annotations.title` find the title.
+        let mut annotations = std::mem::take(&mut self.annotations);
+        if let Some(title) = &self.title {
+            annotations.insert("title".into(), Value::String(title.clone()));
+        }
         let schema_error = |which, error| AgentError::Schema {
             tool: self.name.clone(),
             which,
@@ -254,7 +273,7 @@ impl RegisteredTool {
                 timeout_ms,
                 approval: self.approval,
             },
-            annotations: text(&Value::Object(self.annotations).to_string()),
+            annotations: text(&Value::Object(annotations).to_string()),
             icons: None,
             meta: None,
         }));

@@ -4,18 +4,19 @@
 //!
 //! The words, weights, index format and ranking are `toolc-search`'s, the crate the compiler
 //! shares, so an index built at build time and a query tokenized here meet on the same
-//! words. An agent indexes its tools once, on its first search (tools registered later are
-//! added then, without tokenizing the others again when a prebuilt index covers them).
+//! words. A generated agent carries the index of its own tools as static tables written by
+//! the compiler and searches them as they are: nothing is tokenized or built at run time.
+//! The tools the index does not cover (tools registered at run time, or every tool of an
+//! agent built by hand) are indexed here, each tokenized once, on the first search after it
+//! was added, into a second index searched together with the static one (scores are those
+//! of one index holding both).
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::RwLock;
 
 use toolc_search::{Builder, Document, Index, IndexRef};
 
 use crate::descriptor::ToolDescriptor;
-
-#[doc(hidden)]
-pub use toolc_search::{IndexRef as StaticIndex, VERSION as INDEX_VERSION};
 
 /// One tool found by a search.
 #[derive(Debug, Clone, Copy)]
@@ -32,63 +33,88 @@ pub(crate) fn document(d: &ToolDescriptor) -> Document {
     Document::tool(d.name, d.title, d.description, d.input_schema)
 }
 
-/// An agent's index, made on its first search.
+/// The part of an agent's index made at run time.
+#[derive(Default)]
+struct Built {
+    /// The documents of the agent's tools after those the static index covers, in order.
+    index: Index,
+    /// How many tools it holds.
+    len: usize,
+}
+
+/// An agent's index: the static tables of its own tools, when its generated constructor
+/// passed them, and an index made here of the tools after them.
 #[derive(Default)]
 pub(crate) struct Searcher {
-    /// An index of the agent's own tools built at compile time, in the agent's order.
+    /// An index of the agent's first tools built at compile time, in the agent's order.
     prebuilt: Option<&'static IndexRef<'static>>,
-    built: OnceLock<Index>,
+    built: RwLock<Built>,
 }
 
 impl Searcher {
-    /// Uses `index` for the tools it covers: the first tools of the agent, by name and in
-    /// order. An index that does not fit (another version, inconsistent tables, other tools)
-    /// is not used; the tools are indexed from their descriptors instead.
-    pub(crate) fn set_prebuilt(&mut self, index: &'static IndexRef<'static>) {
-        self.prebuilt = index.check().is_ok().then_some(index);
-        self.built = OnceLock::new();
+    /// Uses `index` for the tools it covers, which must be the first of `tools`, by name and
+    /// in order. An index that does not fit (another tokenizer version, inconsistent tables,
+    /// other tools) is not used, and the tools are indexed from their descriptors instead.
+    pub(crate) fn set_prebuilt(
+        &mut self,
+        index: &'static IndexRef<'static>,
+        tools: &[&'static ToolDescriptor],
+    ) {
+        let fits = index.check().is_ok()
+            && index.len() <= tools.len()
+            && tools
+                .iter()
+                .enumerate()
+                .take(index.len())
+                .all(|(i, d)| index.name(i) == Some(d.name));
+        self.prebuilt = fits.then_some(index);
+        self.built = RwLock::default();
     }
 
-    /// Forgets the index: tools were added.
-    pub(crate) fn invalidate(&mut self) {
-        self.built = OnceLock::new();
+    /// How many of the agent's first tools the static index covers.
+    fn covered(&self) -> usize {
+        self.prebuilt.map_or(0, |p| p.len())
     }
 
-    fn index(&self, tools: &[&'static ToolDescriptor]) -> &Index {
-        self.built.get_or_init(|| {
-            let mut b = Builder::new();
-            let mut covered = 0;
-            if let Some(pre) = self.prebuilt {
-                let fits = pre.len() <= tools.len()
-                    && tools
-                        .iter()
-                        .enumerate()
-                        .take(pre.len())
-                        .all(|(i, d)| pre.name(i) == Some(d.name));
-                if fits {
-                    b.add_index(*pre);
-                    covered = pre.len();
-                }
-            }
-            for d in &tools[covered..] {
-                b.add(&document(d));
-            }
-            b.finish()
-        })
+    /// Brings the run-time index up to `tools`: the tools it lacks are tokenized and merged
+    /// with the documents it holds (which are not tokenized again).
+    fn extend(&self, tools: &[&'static ToolDescriptor]) {
+        let covered = self.covered();
+        let missing = |b: &Built| covered + b.len < tools.len();
+        if !missing(&self.built.read().unwrap_or_else(|e| e.into_inner())) {
+            return;
+        }
+        let mut built = self.built.write().unwrap_or_else(|e| e.into_inner());
+        if !missing(&built) {
+            return;
+        }
+        let mut b = Builder::new();
+        b.add_index(built.index.as_ref());
+        for d in &tools[covered + built.len..] {
+            b.add(&document(d));
+        }
+        *built = Built {
+            index: b.finish(),
+            len: tools.len() - covered,
+        };
     }
 
-    /// The best `k` of `tools` for `query`.
+    /// The best `k` of `tools` for `query`. `tools` are the agent's, in order; tools are only
+    /// ever added after the others.
     pub(crate) fn search(
         &self,
         tools: &[&'static ToolDescriptor],
         query: &str,
         k: usize,
     ) -> Vec<SearchHit> {
-        let index = self.index(tools);
-        index
-            .as_ref()
-            .search(query, k)
-            .into_iter()
+        self.extend(tools);
+        let built = self.built.read().unwrap_or_else(|e| e.into_inner());
+        let hits = match self.prebuilt {
+            Some(pre) if built.len == 0 => pre.search(query, k),
+            Some(pre) => toolc_search::search(&[*pre, built.index.as_ref()], query, k),
+            None => built.index.as_ref().search(query, k),
+        };
+        hits.into_iter()
             .filter_map(|(d, score)| {
                 Some(SearchHit {
                     tool: tools.get(d)?,
@@ -97,13 +123,18 @@ impl Searcher {
             })
             .collect()
     }
+
+    /// How many tools the static index covers, and how many were tokenized at run time.
+    pub(crate) fn parts(&self) -> (usize, usize) {
+        let built = self.built.read().unwrap_or_else(|e| e.into_inner()).len;
+        (self.covered(), built)
+    }
 }
 
 impl fmt::Debug for Searcher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Searcher")
-            .field("prebuilt", &self.prebuilt.is_some())
-            .field("built", &self.built.get().is_some())
+            .field("parts", &self.parts())
             .finish()
     }
 }

@@ -104,6 +104,23 @@ fn numbers_out_of_range_are_errors() {
 }
 
 #[test]
+fn numbers_are_read_exactly_as_written() {
+    // The nearest double to each text, so distinct numbers stay distinct (`uniqueItems`) and a
+    // handler gets the number the model sent.
+    for text in [
+        "1.7976931348623155e308",
+        "1.7976931348623157e308",
+        "2.225073858507201e-308",
+        "0.30000000000000004",
+        "9007199254740993.0",
+    ] {
+        let v = parse_arguments(&format!("{{\"n\": {text}}}")).unwrap();
+        let expected: f64 = text.parse().unwrap();
+        assert_eq!(v["n"].as_f64(), Some(expected), "{text}");
+    }
+}
+
+#[test]
 fn malformed_text_names_line_and_column() {
     let cases = [
         ("", ""),

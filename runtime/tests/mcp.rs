@@ -1114,3 +1114,37 @@ async fn an_unanswered_elicitation_ends_the_call_when_its_token_expires() {
     assert!(!is_error(&r), "the server serves on: {r}");
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
+
+/// A tool registered at run time is listed as a generated one is: its annotations under the
+/// manifest's names become MCP's hints, other keys are kept, and its title is in
+/// `annotations.title` as well as `title`.
+#[test]
+fn a_registered_tool_lists_its_hints_under_mcp_names() {
+    let mut agent = agent(Arc::default());
+    agent
+        .register(
+            toolc_runtime::RegisteredTool::new(
+                "erase_all",
+                "Erase every file.",
+                json!({"type": "object"}),
+                |_: Value, _: CallContext| async { Ok::<_, HandlerError>(json!({})) },
+            )
+            .title("Erase all")
+            .annotation("read_only", false)
+            .annotation("destructive", true)
+            .annotation("idempotent", true)
+            .annotation("open_world", false)
+            .annotation("team", "storage"),
+        )
+        .expect("registers");
+    let desc = agent.descriptor("erase_all").expect("registered");
+    let listed = serde_json::to_value(mcp_tool(desc)).expect("json");
+    assert_eq!(listed["title"], "Erase all");
+    let annotations = &listed["annotations"];
+    assert_eq!(annotations["title"], "Erase all", "{listed:#}");
+    assert_eq!(annotations["readOnlyHint"], false, "{listed:#}");
+    assert_eq!(annotations["destructiveHint"], true, "{listed:#}");
+    assert_eq!(annotations["idempotentHint"], true, "{listed:#}");
+    assert_eq!(annotations["openWorldHint"], false, "{listed:#}");
+    assert!(annotations.get("read_only").is_none(), "{listed:#}");
+}

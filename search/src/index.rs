@@ -70,15 +70,25 @@ impl Document {
         description: &str,
         input_schema: &str,
     ) -> Document {
+        let schema = serde_json::from_str::<Value>(input_schema).unwrap_or(Value::Null);
+        Document::tool_with_schema(name, title, description, &schema)
+    }
+
+    /// [`Document::tool`] with the parameters schema as a JSON value (what the compiler has):
+    /// the same document as `tool` makes from the value's text.
+    pub fn tool_with_schema(
+        name: &str,
+        title: Option<&str>,
+        description: &str,
+        input_schema: &Value,
+    ) -> Document {
         let mut doc = Document::new(name);
         doc.add(Field::Name, name);
         if let Some(title) = title {
             doc.add(Field::Title, title);
         }
         doc.add(Field::Description, description);
-        if let Ok(schema) = serde_json::from_str::<Value>(input_schema) {
-            doc.add_parameters(&schema, 0);
-        }
+        doc.add_parameters(input_schema, 0);
         doc
     }
 
@@ -321,57 +331,111 @@ impl<'a> IndexRef<'a> {
         Ok(())
     }
 
-    /// The documents matching `query`, best first, at most `k`: (document, score).
-    ///
-    /// Okapi BM25 (k1 = 1.2, b = 0.75) over the field-weighted counts, with the smoothed idf
-    /// `ln(1 + (N - df + 0.5) / (df + 0.5))`, so scores are never negative. Each distinct
-    /// query word counts once; ties go to the earlier document.
+    /// The documents matching `query`, best first, at most `k`: (document, score). The same as
+    /// [`search`] over this index alone.
     pub fn search(&self, query: &str, k: usize) -> Vec<(usize, f64)> {
-        const K1: f64 = 1.2;
-        const B: f64 = 0.75;
-        /// Distinct query words looked up at most: a query longer than that is truncated.
-        const MAX_QUERY_WORDS: usize = 256;
-        let n = self.len();
-        if n == 0 || k == 0 {
-            return Vec::new();
-        }
-        let mut words: Vec<String> = Vec::new();
-        for_each_word(query, |w| {
-            if words.len() < MAX_QUERY_WORDS && !words.iter().any(|x| x == w) {
-                words.push(w.to_owned());
-            }
-        });
-        let total: u64 = self.doc_lengths.iter().map(|&l| u64::from(l)).sum();
-        let avgdl = (total as f64 / n as f64).max(1.0);
-        let mut scores = vec![0.0f64; n];
-        for word in &words {
-            let Some(t) = self.find(word) else { continue };
-            let df = self.postings(t).count() as f64;
-            let idf = (1.0 + (n as f64 - df + 0.5) / (df + 0.5)).ln();
-            for (d, tf) in self.postings(t) {
-                let (Some(score), Some(&dl)) =
-                    (scores.get_mut(d as usize), self.doc_lengths.get(d as usize))
-                else {
-                    continue;
-                };
-                let tf = f64::from(tf);
-                let norm = K1 * (1.0 - B + B * f64::from(dl) / avgdl);
-                *score += idf * tf * (K1 + 1.0) / (tf + norm);
-            }
-        }
-        let mut hits: Vec<(usize, f64)> = scores
-            .into_iter()
-            .enumerate()
-            .filter(|(_, s)| *s > 0.0)
-            .collect();
-        let by_rank = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if hits.len() > k {
-            hits.select_nth_unstable_by(k - 1, by_rank);
-            hits.truncate(k);
-        }
-        hits.sort_by(by_rank);
-        hits
+        search(&[*self], query, k)
     }
+
+    /// The weighted length of document `d`.
+    pub fn doc_length(&self, d: usize) -> Option<u32> {
+        self.doc_lengths.get(d).copied()
+    }
+}
+
+/// Distinct query words looked up at most: a query longer than that is truncated.
+const MAX_QUERY_WORDS: usize = 256;
+
+/// The distinct words of `query`, in order, at most [`MAX_QUERY_WORDS`].
+fn query_words(query: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for_each_word(query, |w| {
+        if words.len() < MAX_QUERY_WORDS && !words.iter().any(|x| x == w) {
+            words.push(w.to_owned());
+        }
+    });
+    words
+}
+
+/// The BM25 score of every document of `parts` for `query`, documents numbered across the
+/// parts in order (the first part's, then the second's, ...), as if the parts were one index
+/// holding all their documents: the document count, each word's document frequency and the
+/// average length are taken over all parts.
+///
+/// Okapi BM25 (k1 = 1.2, b = 0.75) over the field-weighted counts, with the smoothed idf
+/// `ln(1 + (N - df + 0.5) / (df + 0.5))`, so scores are never negative. Each distinct query
+/// word counts once.
+pub fn scores(parts: &[IndexRef<'_>], query: &str) -> Vec<f64> {
+    const K1: f64 = 1.2;
+    const B: f64 = 0.75;
+    let n: usize = parts.iter().map(IndexRef::len).sum();
+    let mut scores = vec![0.0f64; n];
+    if n == 0 {
+        return scores;
+    }
+    let total: u64 = parts
+        .iter()
+        .flat_map(|p| p.doc_lengths.iter())
+        .map(|&l| u64::from(l))
+        .sum();
+    let avgdl = (total as f64 / n as f64).max(1.0);
+    for word in query_words(query) {
+        let found: Vec<Option<usize>> = parts.iter().map(|p| p.find(&word)).collect();
+        let df: usize = parts
+            .iter()
+            .zip(&found)
+            .filter_map(|(p, t)| t.map(|t| p.postings(t).count()))
+            .sum();
+        if df == 0 {
+            continue;
+        }
+        let df = df as f64;
+        let idf = (1.0 + (n as f64 - df + 0.5) / (df + 0.5)).ln();
+        let mut base = 0;
+        for (p, t) in parts.iter().zip(&found) {
+            if let Some(t) = *t {
+                for (d, tf) in p.postings(t) {
+                    let d = d as usize;
+                    // A posting past the part's own documents (an inconsistent index) would
+                    // land on the next part's: it is skipped.
+                    if d >= p.len() {
+                        continue;
+                    }
+                    let (Some(score), Some(&dl)) = (scores.get_mut(base + d), p.doc_lengths.get(d))
+                    else {
+                        continue;
+                    };
+                    let tf = f64::from(tf);
+                    let norm = K1 * (1.0 - B + B * f64::from(dl) / avgdl);
+                    *score += idf * tf * (K1 + 1.0) / (tf + norm);
+                }
+            }
+            base += p.len();
+        }
+    }
+    scores
+}
+
+/// The documents of `parts` matching `query`, best first, at most `k`: (document, score),
+/// documents numbered across the parts in order. Scores are [`scores`]'s, so searching an
+/// index built at compile time and one built at run time together ranks exactly as one
+/// index built of both would; ties go to the earlier document.
+pub fn search(parts: &[IndexRef<'_>], query: &str, k: usize) -> Vec<(usize, f64)> {
+    if k == 0 || parts.iter().all(IndexRef::is_empty) {
+        return Vec::new();
+    }
+    let mut hits: Vec<(usize, f64)> = scores(parts, query)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, s)| *s > 0.0)
+        .collect();
+    let by_rank = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if hits.len() > k {
+        hits.select_nth_unstable_by(k - 1, by_rank);
+        hits.truncate(k);
+    }
+    hits.sort_by(by_rank);
+    hits
 }
 
 impl fmt::Debug for IndexRef<'_> {
@@ -578,6 +642,49 @@ mod tests {
         merged.add(&all[2]);
         assert_eq!(merged.finish(), at_once);
         assert_eq!(at_once.as_ref().check(), Ok(()));
+    }
+
+    #[test]
+    fn searching_parts_ranks_exactly_as_their_merged_index() {
+        let mut all = docs();
+        all.push(Document::tool(
+            "ship_order",
+            Some("Ship"),
+            "Ship an order to its customer",
+            r#"{"properties":{"order_id":{"description":"The order"}}}"#,
+        ));
+        let mut merged = Builder::new();
+        all.iter().for_each(|d| merged.add(d));
+        let merged = merged.finish();
+        for split in 0..=all.len() {
+            let mut first = Builder::new();
+            all[..split].iter().for_each(|d| first.add(d));
+            let first = first.finish();
+            let mut second = Builder::new();
+            all[split..].iter().for_each(|d| second.add(d));
+            let second = second.finish();
+            for q in [
+                "order",
+                "cancel my order",
+                "ship the order to the customer",
+                "meetings day",
+                "",
+            ] {
+                for k in [0, 1, 2, 10] {
+                    assert_eq!(
+                        search(&[first.as_ref(), second.as_ref()], q, k),
+                        merged.as_ref().search(q, k),
+                        "{q:?} split at {split}, k {k}"
+                    );
+                }
+                assert_eq!(
+                    scores(&[first.as_ref(), second.as_ref()], q),
+                    scores(&[merged.as_ref()], q)
+                );
+            }
+        }
+        assert_eq!(search(&[], "order", 5), vec![]);
+        assert_eq!(scores(&[], "order"), Vec::<f64>::new());
     }
 
     #[test]

@@ -17,5 +17,5 @@
 mod index;
 mod text;
 
-pub use index::{Builder, Document, Field, Index, IndexError, IndexRef, VERSION};
+pub use index::{Builder, Document, Field, Index, IndexError, IndexRef, VERSION, scores, search};
 pub use text::{for_each_word, stem, words};

@@ -41,7 +41,7 @@ pub fn run_schema(
                 f(&cx, &mut hits);
                 out.extend(stamp(r.id, hits));
             }
-            Check::List(_) | Check::Model(_) | Check::Emitter => {}
+            Check::List(_) | Check::Model(_) | Check::Emitter | Check::Agent => {}
         }
     }
     if !node_rules.is_empty() {

@@ -18,12 +18,13 @@ pub(crate) mod checks;
 pub(crate) mod list;
 pub mod rules;
 pub mod sarif;
+pub mod similar;
 pub(crate) mod walk;
 
 pub use crate::lower::{Dialect, Role};
 pub use rules::{Check, Grades, RULES, Rule, rule};
 
-use crate::diag::{Code, Diagnostic, Severity, Span};
+use crate::diag::{Code, Diagnostic, Label, Severity, Span};
 use crate::lower::{Form, Lowered, RefusalKind};
 use crate::model::{SchemaId, Tool, Toolset};
 use serde_json::Value;
@@ -89,6 +90,8 @@ pub struct Finding {
     /// tool-level findings.
     pub pointer: String,
     pub span: Option<Span>,
+    /// Other places the finding is about, each with its label (the other tool of a pair).
+    pub related: Vec<Label>,
     pub message: String,
     pub help: String,
 }
@@ -216,10 +219,16 @@ pub fn lint_toolset(toolset: &Toolset, lowered: &Lowered, settings: &LintSetting
                         span: Some(property_span(toolset, at)),
                         message,
                         help: rule.help.to_string(),
+                        related: Vec::new(),
                     });
                 }
             }
         }
+    }
+    if let Some(r) = rule(rules::INDISTINGUISHABLE_TOOLS)
+        && let Some(severity) = settings.severity(r, None)
+    {
+        indistinguishable(toolset, lowered, r, severity, &mut out);
     }
     for &dialect in &settings.dialects {
         for (op, tool) in toolset.operations().enumerate() {
@@ -266,6 +275,7 @@ pub fn lint_toolset(toolset: &Toolset, lowered: &Lowered, settings: &LintSetting
                         tool.name
                     ),
                     help: r.help.to_string(),
+                    related: Vec::new(),
                 });
             }
         }
@@ -288,6 +298,76 @@ pub fn lint_toolset(toolset: &Toolset, lowered: &Lowered, settings: &LintSetting
     }
     sort_dedup(&mut out);
     out
+}
+
+/// `indistinguishable-tools`: each agent's tools compared through its search index. A pair
+/// two agents share is reported once.
+fn indistinguishable(
+    toolset: &Toolset,
+    lowered: &Lowered,
+    r: &Rule,
+    severity: Severity,
+    out: &mut Vec<Finding>,
+) {
+    let all: Vec<&Tool> = toolset.operations().collect();
+    let mut reported = BTreeSet::new();
+    for (agent, index) in toolset.agents.iter().zip(&lowered.search) {
+        let tools: Vec<&Tool> = index
+            .operations
+            .iter()
+            .filter_map(|&op| all.get(op).copied())
+            .collect();
+        if tools.len() != index.operations.len() {
+            continue;
+        }
+        let texts: Vec<(&str, &str)> = tools
+            .iter()
+            .map(|t| (t.name.as_str(), t.description.as_str()))
+            .collect();
+        for pair in similar::alike(&texts, &index.index.as_ref()) {
+            // The earlier in the manifests is the related place, whatever the agent's order.
+            let (mut a, mut b) = (pair.first, pair.second);
+            if index.operations[a] > index.operations[b] {
+                std::mem::swap(&mut a, &mut b);
+            }
+            let (first, second) = (tools[a], tools[b]);
+            if !reported.insert((index.operations[a], index.operations[b])) {
+                continue;
+            }
+            const SAME_WORDS: &str = "names made of the same words (they differ only in \
+                case, separators, plural or verb endings, or words such as `of`)";
+            let how = match (pair.same_name, pair.descriptions) {
+                (true, Some(s)) => format!(
+                    "have {SAME_WORDS} and near-identical descriptions ({:.0}% alike)",
+                    s * 100.0
+                ),
+                (true, None) => format!("have {SAME_WORDS}"),
+                (false, Some(s)) => format!(
+                    "have near-identical descriptions ({:.0}% alike by the weight of their words)",
+                    s * 100.0
+                ),
+                (false, None) => continue,
+            };
+            out.push(Finding {
+                rule: r.id,
+                severity,
+                dialect: None,
+                tool: Some(second.name.clone()),
+                role: None,
+                pointer: String::new(),
+                span: Some(second.span),
+                related: vec![Label {
+                    span: first.span,
+                    message: format!("`{}` is defined here", first.name),
+                }],
+                message: format!(
+                    "`{}` and `{}` of agent `{}` {how}: a model choosing between them may call one for the other",
+                    first.name, second.name, agent.name
+                ),
+                help: r.help.to_string(),
+            });
+        }
+    }
 }
 
 /// Where a property is named, for findings about the property itself.
@@ -379,6 +459,7 @@ fn schema_findings(
             pointer,
             message,
             help: help.unwrap_or_else(|| r.help.to_string()),
+            related: Vec::new(),
         });
     }
 }
@@ -403,6 +484,7 @@ fn list_finding(
         span: tool.map(|t| t.span).or(agent.span),
         message: h.message,
         help: h.help.unwrap_or_else(|| r.help.to_string()),
+        related: Vec::new(),
     })
 }
 
@@ -458,6 +540,9 @@ impl Group {
             .help(f.help.clone());
         if let Some(span) = f.span {
             d = d.at(span);
+        }
+        for l in &f.related {
+            d = d.secondary(l.span, l.message.clone());
         }
         d
     }

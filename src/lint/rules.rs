@@ -2,8 +2,8 @@
 //! says, where the provider behaviour was observed, and its check.
 //!
 //! Re-grade a rule here, in one edit: change its severity for a dialect,
-//! or add or drop a dialect. `spec/dialects.md` is the reference for every
-//! row; docs/lint-rules.md shows each rule with a failing example.
+//! or add or drop a dialect. docs/lint-rules.md shows each rule with its
+//! sources and a failing example.
 
 use super::Dialect::{self, *};
 use super::Hit;
@@ -37,6 +37,8 @@ pub enum Check {
     ),
     /// Reported by the emitter itself, while it makes a dialect's form.
     Emitter,
+    /// An agent's tools compared with each other through its search index.
+    Agent,
 }
 
 impl std::fmt::Debug for Check {
@@ -47,6 +49,7 @@ impl std::fmt::Debug for Check {
             Check::List(_) => "List",
             Check::Model(_) => "Model",
             Check::Emitter => "Emitter",
+            Check::Agent => "Agent",
         })
     }
 }
@@ -106,6 +109,8 @@ pub fn unknown_message(id: &str) -> (String, String) {
 }
 
 pub const MISSING_DESCRIPTION: &str = "missing-description";
+/// The id of the rule that finds tools of one agent a model cannot tell apart.
+pub const INDISTINGUISHABLE_TOOLS: &str = "indistinguishable-tools";
 /// The id of the rule that notes an MCP listing without `outputSchema`.
 pub const MCP_OUTPUT_SCHEMA_OMITTED: &str = "mcp-output-schema-omitted";
 
@@ -144,7 +149,7 @@ macro_rules! rule {
     };
 }
 
-/// Every rule, in the order of `spec/dialects.md`.
+/// Every rule, grouped as docs/lint-rules.md groups them.
 pub static RULES: &[Rule] = &[
     // 7.1 Names, envelope, counts
     rule!("tool-name-pattern",
@@ -170,7 +175,7 @@ pub static RULES: &[Rule] = &[
         Check::List(list::tool_name_portable),
         "The tool name is legal for some targets but not all (`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`).",
         "rename the tool to the portable intersection: a letter or `_`, then letters, digits, `_`, `-`",
-        "spec/dialects.md §5, the name table"),
+        "the intersection of every dialect's name rule (tool-name-pattern, tool-name-length, tool-name-sep986)"),
     rule!("tool-name-duplicate",
         [OAI: E, OAI_S: E, AZ_S: E, GEM: E, VTX: E, GJS: E, ANT: E, ANT_S: E, MCP: E],
         Check::List(list::tool_name_duplicate),
@@ -200,9 +205,18 @@ pub static RULES: &[Rule] = &[
         grades: Grades::Any(W),
         message: "A property without a description (on with `require_describe`).",
         help: "add `description:`: the model reads it to fill the argument in",
-        source: "seed lintModelFacingSchema (requireDescribe)",
+        source: "toolc convention: the model fills an argument in from its description (`[lint] require_describe`)",
         default_on: false,
         check: Check::Model(checks::missing_descriptions),
+    },
+    Rule {
+        id: INDISTINGUISHABLE_TOOLS,
+        grades: Grades::Any(W),
+        message: "Two tools of one agent named with the same words, or with near-identical descriptions (90% alike by the weight of their words in the agent's search index): a model may call one for the other.",
+        help: "say in the name and description of each what sets it apart from the other (what it takes, returns or changes), or merge them into one tool",
+        source: "Anthropic, \"Writing effective tools for AI agents\" (tools with overlapping purposes confuse agents); toolc-search's words and idf",
+        default_on: true,
+        check: Check::Agent,
     },
     rule!("responses-implicit-strict",
         [OAI: W],
@@ -259,7 +273,7 @@ pub static RULES: &[Rule] = &[
         Check::Node(checks::optional_without_nullable),
         "An optional property: strict mode needs every property in `required`.",
         "list it in `required` and make it nullable (toolc does this for you in the openai-strict form)",
-        "OpenAI Structured Outputs guide; mysql-mcp#5; seed lintModelFacingSchema"),
+        "OpenAI Structured Outputs guide; mysql-mcp#5"),
     rule!("additional-properties-not-false",
         [OAI_S: E, AZ_S: E, ANT_S: E],
         Check::Node(checks::additional_properties_not_false),
@@ -339,7 +353,7 @@ pub static RULES: &[Rule] = &[
         Check::Node(checks::exclusive_numeric_bound),
         "`exclusiveMinimum`/`exclusiveMaximum` are not Gemini schema fields.",
         "integers: toolc rewrites `exclusiveMinimum: n` as `minimum: n+1`; numbers: use an inclusive bound and say the strict one in the description",
-        "modelcontextprotocol/servers#1624; nakama#292; pizza-bot#62; pydantic-ai#1341; seed lintModelFacingSchema"),
+        "modelcontextprotocol/servers#1624; nakama#292; pizza-bot#62; pydantic-ai#1341"),
     rule!("required-undeclared",
         [GEM: E, VTX: E, OAI: W, OAI_S: W, AZ_S: W, GJS: W, ANT: W, ANT_S: W, MCP: W],
         Check::Node(checks::required_undeclared),
@@ -394,7 +408,7 @@ pub static RULES: &[Rule] = &[
         Check::Schema(checks::recursive_lazy),
         "A recursive schema (a reference cycle), which the dialect cannot express.",
         "bound the depth with distinct types, or pass the nested part as a JSON string",
-        "vercel/ai convert-json-schema; pydantic-ai#1598; google-genai _transformers.py; seed lintModelFacingSchema"),
+        "vercel/ai convert-json-schema; pydantic-ai#1598; google-genai _transformers.py"),
     rule!("recursive-required-cycle",
         [GJS: E, VTX: E],
         Check::Schema(checks::recursive_required_cycle),
@@ -406,7 +420,7 @@ pub static RULES: &[Rule] = &[
         Check::Node(checks::tuple),
         "A tuple: `prefixItems` (Gemini) or a list-valued `items` (draft-07).",
         "use an object with one named property per position",
-        "content.proto; fazer-ai gemini-tools.ts; seed lintModelFacingSchema"),
+        "content.proto; fazer-ai gemini-tools.ts"),
     rule!("gemini-type-array",
         [GEM: E, VTX: E],
         Check::Node(checks::gemini_type_array),

@@ -10,10 +10,12 @@ pub mod arguments;
 pub mod dialect;
 mod entry;
 pub mod schema;
+pub mod search;
 
 pub use dialect::{Dialect, Role};
 pub use entry::is_empty_object;
 pub use schema::{Form, Options, Refusal, RefusalKind, disjoint};
+pub use search::AgentIndex;
 
 use crate::model::{Agent, Tool, Toolset};
 use serde_json::{Value, json};
@@ -54,6 +56,8 @@ pub struct Lowered {
     pub tools: Vec<Vec<ToolForm>>,
     /// How many schemas were lowered.
     pub schema_count: usize,
+    /// Per agent (see [`Toolset::agents`]): its tool-search index.
+    pub search: Vec<AgentIndex>,
 }
 
 impl Lowered {
@@ -94,7 +98,7 @@ pub fn lower(toolset: &Toolset, dialects: &[Dialect], options: Options) -> Lower
         all.push(Dialect::Mcp);
     }
     let mut count = 0;
-    let tools = toolset
+    let tools: Vec<Vec<ToolForm>> = toolset
         .operations()
         .map(|tool| {
             all.iter()
@@ -102,10 +106,16 @@ pub fn lower(toolset: &Toolset, dialects: &[Dialect], options: Options) -> Lower
                 .collect()
         })
         .collect();
+    let search = toolset
+        .agents
+        .iter()
+        .map(|a| search::agent_index(toolset, &tools, a))
+        .collect();
     Lowered {
         dialects: dialects.to_vec(),
         tools,
         schema_count: count,
+        search,
     }
 }
 

@@ -95,7 +95,9 @@ struct Flags {
     tuples_as_objects: bool,
     /// Several types in one `type` as `anyOf` (a `type` is one value there).
     split_type_lists: bool,
-    /// `allOf` of open objects merged into one (no `allOf` there).
+    /// `allOf` of open objects merged into one (no `allOf` there, or every
+    /// object closed, so that branches declaring different properties would
+    /// admit nothing together).
     merge_all_of: bool,
 }
 
@@ -113,7 +115,7 @@ fn flags(d: Dialect) -> Flags {
         maps_as_pairs: d.is_openai_strict() || d == Dialect::AnthropicStrict || gemini,
         tuples_as_objects: gemini,
         split_type_lists: gemini,
-        merge_all_of: d.is_openai_strict() || gemini,
+        merge_all_of: d.is_openai_strict() || d == Dialect::AnthropicStrict || gemini,
     }
 }
 
@@ -756,9 +758,15 @@ impl Lowerer<'_> {
     /// An object with no named properties that takes other keys: a map.
     fn is_open_map(&self, view: &View) -> bool {
         let schemas = self.schemas;
-        let types = view.types(schemas);
+        // A map that may be null too is a list of pairs that may be null.
+        let types: Vec<JsonType> = view
+            .types(schemas)
+            .iter()
+            .copied()
+            .filter(|t| *t != JsonType::Null)
+            .collect();
         let objecty = types == [JsonType::Object]
-            || (types.is_empty()
+            || (view.types(schemas).is_empty()
                 && (view.has(Keyword::AdditionalProperties) || view.has(Keyword::PropertyNames)));
         let no_props = view
             .node(schemas, Keyword::Properties)
@@ -824,9 +832,33 @@ impl Lowerer<'_> {
         if self.f.close_objects {
             item.insert("additionalProperties".into(), Value::Bool(false));
         }
-        m.insert("type".into(), json!("array"));
+        m.insert("type".into(), self.with_null(view, "array"));
         m.insert("items".into(), Value::Object(item));
+        self.nullable_flag(view, &mut m);
         m
+    }
+
+    /// The `type` of an equivalent form of type `t`: with `null` beside it
+    /// where the node takes `null` and the dialect is JSON Schema.
+    fn with_null(&self, view: &View, t: &str) -> Value {
+        if self.f.json_nullable && view.types(self.schemas).contains(&JsonType::Null) {
+            json!([t, "null"])
+        } else {
+            json!(t)
+        }
+    }
+
+    /// Gemini: `nullable: true` on an equivalent form whose node takes `null`
+    /// (by its `type`, or by the manifest's `nullable: true`).
+    fn nullable_flag(&self, view: &View, m: &mut Map<String, Value>) {
+        let schemas = self.schemas;
+        let nullable = view.types(schemas).contains(&JsonType::Null)
+            || view
+                .node(schemas, Keyword::Nullable)
+                .is_some_and(|n| n.nullable == Some(true));
+        if self.f.gemini && nullable {
+            m.insert("nullable".into(), Value::Bool(true));
+        }
     }
 
     /// A tuple (`prefixItems`, or the draft-07 list `items`).
@@ -865,9 +897,10 @@ impl Lowerer<'_> {
         let keys: Vec<Value> = (0..prefix.len())
             .map(|i| Value::String(i.to_string()))
             .collect();
-        m.insert("type".into(), json!("object"));
+        m.insert("type".into(), self.with_null(view, "object"));
         m.insert("properties".into(), Value::Object(props));
         m.insert("required".into(), Value::Array(keys));
+        self.nullable_flag(view, &mut m);
         m
     }
 
@@ -918,6 +951,19 @@ impl Lowerer<'_> {
                 }
             }
             self.post(&mut b, &part);
+            if self.f.bounds && t == JsonType::Integer {
+                // The branch's integers keep within the Rust type, as a lone integer does
+                // (`post` sees no `type` in the branch's keywords).
+                let mut facts = part.facts(self.schemas);
+                facts.types = vec![JsonType::Integer];
+                let (least, greatest) = added_integer_bounds(&facts);
+                if let Some(l) = least {
+                    b.insert("minimum".into(), int_value(l));
+                }
+                if let Some(g) = greatest {
+                    b.insert("maximum".into(), int_value(g));
+                }
+            }
             branches.push(Value::Object(b));
         }
         m.insert("anyOf".into(), Value::Array(branches));
@@ -992,7 +1038,7 @@ impl Lowerer<'_> {
         let mut props = Map::new();
         for b in &branches {
             for p in schemas.get(*b).props().to_vec() {
-                if props.contains_key(&p.name) {
+                if props.contains_key(&p.name) || self.never_sent(p.schema) {
                     continue;
                 }
                 let optional = self.f.strict_openai && !required.contains(&p.name);
@@ -1134,6 +1180,9 @@ impl Lowerer<'_> {
         let props = self.schemas.get(owner).props().to_vec();
         let mut m = Map::new();
         for p in props {
+            if self.never_sent(p.schema) {
+                continue;
+            }
             let optional = self.f.strict_openai && !view.is_required(self.schemas, &p.name);
             let po = format!(
                 "{at}/{}",
@@ -1143,6 +1192,14 @@ impl Lowerer<'_> {
             m.insert(p.name.clone(), v);
         }
         Value::Object(m)
+    }
+
+    /// A property whose schema is `false` in an object the dialect's form
+    /// closes (strict modes) or reads as closed (Gemini): left out, since
+    /// leaving it out says the same. Strict modes would make it required,
+    /// and then no object at all would match.
+    fn never_sent(&self, id: SchemaId) -> bool {
+        (self.f.close_objects || self.f.gemini) && self.schemas.resolved(id).is_nothing()
     }
 
     /// A list of subschemas, each lowered in place.

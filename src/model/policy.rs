@@ -20,7 +20,7 @@ impl AuthLevel {
         }
     }
 
-    /// Parses an auth level, with the seeds' message on failure.
+    /// Parses an auth level; the message on failure names the three levels.
     pub fn parse(s: &str) -> Result<Self, String> {
         match s {
             "none" => Ok(AuthLevel::None),
@@ -101,7 +101,7 @@ impl RateLimit {
     }
 }
 
-/// Checks a `timeout_ms` value, with the seeds' message on failure.
+/// Checks a `timeout_ms` value; the message on failure says what is allowed.
 pub fn parse_timeout(v: f64) -> Result<u64, String> {
     if v <= 0.0 {
         return Err(format!("timeout_ms must be positive, got {v}"));

@@ -345,6 +345,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
             .iter()
             .filter_map(|a| a.span.map(|s| (a.name.as_str(), &a.idents, s))),
     );
+    delegates(ctx, &raw_agents, &mut agents, &capabilities);
     if raw_agents.is_empty() && !capabilities.is_empty() {
         agents.push(Agent {
             idents: Idents::of(&name),
@@ -352,6 +353,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
             description: format!("Every capability of the {name} toolset."),
             capabilities: (0..capabilities.len()).collect(),
             scope: None,
+            delegates: Vec::new(),
             implicit: true,
             span: None,
         });
@@ -543,7 +545,11 @@ fn refine_collisions(ctx: &mut Ctx<'_>, one: &str, ops: &[Tool]) {
 }
 
 fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Option<Tool> {
-    let kind = if is_play { "play" } else { "tool" };
+    tool_named(ctx, t, if is_play { "play" } else { "tool" })
+}
+
+/// A tool, play or delegate; `kind` (`tool`, `play` or `delegate`) names it.
+fn tool_named(ctx: &mut Ctx<'_>, t: &Named<RawTool>, kind: &str) -> Option<Tool> {
     if !tool_name_ok(ctx, &t.name, kind) {
         return None;
     }
@@ -961,11 +967,12 @@ fn agent(
     let description = ctx.required_text(&a.body.description, &what);
     let mut caps = Vec::new();
     if let Some(list) = &a.body.capabilities {
-        if list.value.is_empty() {
+        // An agent of delegates alone routes every task to other agents.
+        if list.value.is_empty() && a.body.delegates.is_empty() {
             ctx.push(
                 Diagnostic::new(Code::EmptySection, format!("{what} has no capabilities"))
                     .at(list.span)
-                    .help("list the capabilities the agent uses"),
+                    .help("list the capabilities the agent uses, or give it `delegates:`"),
             );
         }
         for n in &list.value {
@@ -1007,9 +1014,206 @@ fn agent(
         description,
         capabilities: caps,
         scope,
+        delegates: Vec::new(),
         implicit: false,
         span: Some(a.name.span),
     })
+}
+
+/// The parameters of a delegate that declares none: the task, in words.
+fn task_parameters(target: &str) -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "task": {
+                "type": "string",
+                "description": format!("What {target} should do, in plain words."),
+            }
+        },
+        "required": ["task"],
+        "additionalProperties": false,
+    })
+}
+
+/// Every agent's `delegates`: each resolved as a tool (with `{task: string}`
+/// parameters unless it declares its own) bound to the agent or capability
+/// it names; then cycles of delegation refused.
+fn delegates(
+    ctx: &mut Ctx<'_>,
+    raw_agents: &[&Named<RawAgent>],
+    agents: &mut [Agent],
+    capabilities: &[Capability],
+) {
+    for raw in raw_agents {
+        let Some(i) = agents.iter().position(|a| a.name == raw.name.value) else {
+            continue;
+        };
+        // A name defined twice keeps its first definition (`duplicate-name`).
+        if agents[i].span != Some(raw.name.span) {
+            continue;
+        }
+        let mut resolved = Vec::new();
+        for d in &raw.body.delegates {
+            let target = match (&d.body.agent, &d.body.capability) {
+                (Some(a), None) => match agents.iter().position(|x| x.name == a.value) {
+                    Some(j) => Some((
+                        DelegateTarget::Agent(j),
+                        a.span,
+                        format!("agent `{}`", a.value),
+                    )),
+                    None => {
+                        ctx.unknown_ref(
+                            "agent",
+                            a,
+                            agents.iter().map(|x| x.name.as_str()),
+                            "define it under `agents:`, or delegate to a capability with `capability:`",
+                        );
+                        None
+                    }
+                },
+                (None, Some(c)) => match capabilities.iter().position(|x| x.name == c.value) {
+                    Some(j) => Some((
+                        DelegateTarget::Capability(j),
+                        c.span,
+                        format!("capability `{}`", c.value),
+                    )),
+                    None => {
+                        ctx.unknown_ref(
+                            "capability",
+                            c,
+                            capabilities.iter().map(|x| x.name.as_str()),
+                            "define it under `capabilities:`",
+                        );
+                        None
+                    }
+                },
+                // Neither or both: reported by the loader.
+                _ => None,
+            };
+            let mut body = d.body.tool.clone();
+            if body.parameters.is_none() {
+                let what = target.as_ref().map_or("the delegate", |t| t.2.as_str());
+                body.parameters = Some(Node::from_json(&task_parameters(what), d.name.span));
+            }
+            let named = Named {
+                name: d.name.clone(),
+                body,
+            };
+            let Some(tool) = tool_named(ctx, &named, "delegate") else {
+                continue;
+            };
+            if let Some((target, target_span, _)) = target {
+                resolved.push(Delegate {
+                    tool,
+                    target,
+                    target_span,
+                });
+            }
+        }
+        let tools: Vec<Tool> = resolved.iter().map(|d| d.tool.clone()).collect();
+        ident_collisions(
+            ctx,
+            "delegates",
+            tools.iter().map(|t| (t.name.as_str(), &t.idents, t.span)),
+        );
+        refine_collisions(ctx, "delegate", &tools);
+        agents[i].delegates = resolved;
+    }
+    delegation_cycles(ctx, agents);
+}
+
+/// Refuses agents that delegate to themselves, directly or through other
+/// agents: each cycle is reported once, at the delegate that closes it, and
+/// that delegate is dropped so later stages see none.
+fn delegation_cycles(ctx: &mut Ctx<'_>, agents: &mut [Agent]) {
+    // 0: not visited, 1: on the path, 2: done. Iterative, so a long chain of
+    // delegating agents cannot overflow the stack.
+    let mut state = vec![0u8; agents.len()];
+    let mut closing: Vec<(usize, usize, Vec<usize>)> = Vec::new();
+    for root in 0..agents.len() {
+        if state[root] != 0 {
+            continue;
+        }
+        // (agent, index of its next delegate to follow)
+        let mut path: Vec<(usize, usize)> = vec![(root, 0)];
+        state[root] = 1;
+        while let Some(&mut (i, ref mut k)) = path.last_mut() {
+            let Some(d) = agents[i].delegates.get(*k) else {
+                state[i] = 2;
+                path.pop();
+                continue;
+            };
+            let edge = *k;
+            *k += 1;
+            let DelegateTarget::Agent(j) = d.target else {
+                continue;
+            };
+            match state[j] {
+                0 => {
+                    state[j] = 1;
+                    path.push((j, 0));
+                }
+                1 => {
+                    let from = path.iter().position(|&(p, _)| p == j).unwrap_or(0);
+                    let cycle = path[from..].iter().map(|&(p, _)| p).collect();
+                    closing.push((i, edge, cycle));
+                }
+                _ => {}
+            }
+        }
+    }
+    for (i, k, cycle) in closing.iter().rev() {
+        let d = &agents[*i].delegates[*k];
+        let what = format!("delegate `{}` of agent `{}`", d.tool.name, agents[*i].name);
+        let mut diag = if cycle.len() == 1 {
+            Diagnostic::new(
+                Code::DelegationCycle,
+                format!("{what} delegates to agent `{}` itself", agents[*i].name),
+            )
+            .help(
+                "an agent already has its own tools; delegate to another agent or to a capability",
+            )
+        } else {
+            let mut names: Vec<String> = cycle
+                .iter()
+                .take(16)
+                .map(|&a| format!("`{}`", agents[a].name))
+                .collect();
+            if cycle.len() > 16 {
+                names.push(format!("… {} more", cycle.len() - 16));
+            }
+            names.push(format!("`{}`", agents[cycle[0]].name));
+            Diagnostic::new(
+                Code::DelegationCycle,
+                format!(
+                    "{what} closes a cycle of delegation: {}",
+                    names.join(" → ")
+                ),
+            )
+            .help("a delegated call would never end; remove one delegate of the cycle, or delegate to a capability instead")
+        };
+        diag = diag
+            .at(d.target_span)
+            .secondary(d.tool.span, "the delegate is defined here");
+        // Each other agent of the cycle points at the next one (the first few).
+        for (m, &a) in cycle.iter().enumerate().filter(|(_, a)| **a != *i).take(8) {
+            let next = cycle.get(m + 1).copied().unwrap_or(cycle[0]);
+            if let Some(back) = agents[a]
+                .delegates
+                .iter()
+                .find(|x| x.target == DelegateTarget::Agent(next))
+            {
+                diag = diag.secondary(
+                    back.target_span,
+                    format!("agent `{}` delegates here", agents[a].name),
+                );
+            }
+        }
+        ctx.push(diag);
+    }
+    for (i, k, _) in closing.iter().rev() {
+        agents[*i].delegates.remove(*k);
+    }
 }
 
 /// Agent-wide rules: distinct tool and play names, one scope type.
@@ -1073,6 +1277,60 @@ fn check_agent(ctx: &mut Ctx<'_>, set: &mut Toolset, i: usize) {
                     }
                 }
             }
+        }
+    }
+    for d in &agent.delegates {
+        let t = &d.tool;
+        let this = format!("delegate `{}` of {what}", t.name);
+        match seen.get(t.name.as_str()) {
+            Some((other, span)) => diags.push(
+                Diagnostic::new(
+                    Code::AgentNameCollision,
+                    format!("{what} reaches two tools named `{}`: {other} and {this}", t.name),
+                )
+                .at(t.span)
+                .secondary(*span, format!("{other} is defined here"))
+                .help("the model calls tools by name, so every tool, play and delegate an agent reaches needs its own name; rename one"),
+            ),
+            None => {
+                seen.insert(&t.name, (this, t.span));
+            }
+        }
+        // The inner tools run with the outer call's context, scope included.
+        let (target_scope, target_what) = match d.target {
+            DelegateTarget::Agent(j) => {
+                let inner = &set.agents[j];
+                (inner.scope.clone(), format!("agent `{}`", inner.name))
+            }
+            DelegateTarget::Capability(c) => {
+                let cap = &set.capabilities[c];
+                (
+                    cap.toolbox.and_then(|t| set.toolboxes[t].scope.clone()),
+                    format!("capability `{}`", cap.name),
+                )
+            }
+        };
+        if let Some(inner) = target_scope
+            && agent.scope.as_ref() != Some(&inner)
+        {
+            let binds = match &agent.scope {
+                Some(s) => format!("binds scope `{s}`"),
+                None => "binds no scope".to_string(),
+            };
+            diags.push(
+                Diagnostic::new(
+                    Code::ScopeMismatch,
+                    format!(
+                        "delegate `{}` hands its task to {target_what}, whose tools read scope `{inner}`, but {what} {binds}",
+                        t.name
+                    ),
+                )
+                .at(d.target_span)
+                .secondary(agent.span.unwrap_or(t.span), "the agent is defined here")
+                .help(format!(
+                    "a delegate's inner tools run with the outer call's context, scope included: give {what} `scope: {inner}`, or delegate to a target that reads the same scope"
+                )),
+            );
         }
     }
     // Scope: every toolbox with a scope must use the agent's scope type.

@@ -28,5 +28,15 @@ fn main() -> Result<(), toolc::Error> {
         .file_name("secrets.rs")
         .toolset_name("secrets")
         .compile()?;
+    toolc::configure()
+        .manifest("../fixtures/codegen/search.yaml")
+        .file_name("search.rs")
+        .toolset_name("search")
+        .compile()?;
+    toolc::configure()
+        .manifest("../fixtures/codegen/delegation.yaml")
+        .file_name("delegation.rs")
+        .toolset_name("delegation")
+        .compile()?;
     Ok(())
 }

@@ -4,14 +4,17 @@
 //!   `strict: true`) make every property required and the optional ones nullable, so a model
 //!   says "not given" with `null`. Such a `null` is read as the property's absence, but only
 //!   where the schema itself would refuse `null`, so a property nullable in the manifest keeps
-//!   its `null`.
+//!   its `null`. Inside a union, such a `null` is read by the branch that takes the value once
+//!   it is dropped, when no branch takes the value as it is.
 //! - An integral float where the schema wants an integer (`5.0`, `1e2`): JSON Schema counts
 //!   it as the integer, so it is read as one, and the handler's integer field takes it.
 //! - The equivalents the compiler shows dialects that have no place for a construct: a map
 //!   given as a list of `{key, value}` pairs, a tuple given as an object keyed by positions
 //!   (`{"0": a, "1": b}`), are read back as the object and the array the schema describes.
-//!   Where the schema wants an object, a list can never be valid, and the other way round, so
-//!   the reading cannot change the meaning of arguments that were valid as sent.
+//!   A key given in two pairs is read as a JSON parser reads a key written twice in an object:
+//!   the last value wins. Where the schema wants an object, a list can never be valid, and the
+//!   other way round, so the reading cannot change the meaning of arguments that were valid as
+//!   sent.
 
 use super::{Schema, Types};
 use serde_json::{Number, Value};
@@ -77,18 +80,29 @@ impl Schema {
             }
             _ => {}
         }
-        // A union: the branches the value matches shape it too.
-        for branch in schema
-            .any_of
-            .iter()
-            .chain(schema.one_of)
-            .chain(schema.all_of)
-        {
-            if !value.is_object() && !value.is_array() && !value.is_number() {
-                break;
-            }
+        if !value.is_object() && !value.is_array() && !value.is_number() {
+            return;
+        }
+        // `allOf`: the value must be each branch, so each branch reads it (a strict-mode
+        // `null` for an optional property of one branch is that branch's to drop, even
+        // where another branch already takes the value).
+        for branch in schema.all_of {
+            branch.normalize(value, depth + 1);
+        }
+        // A union: the branches the value matches shape it too. When it matches none, a
+        // branch it matches once read as that branch means it (a strict-mode `null` for one
+        // of the branch's optional properties) reads it.
+        let branches = || schema.any_of.iter().chain(schema.one_of);
+        let matched = branches().any(|b| b.is_valid(value));
+        for branch in branches() {
             if branch.is_valid(value) {
                 branch.normalize(value, depth + 1);
+            } else if !matched && !value.is_number() {
+                let mut read = value.clone();
+                branch.normalize(&mut read, depth + 1);
+                if branch.is_valid(&read) {
+                    *value = read;
+                }
             }
         }
     }
@@ -114,10 +128,9 @@ fn read_equivalent(s: &Schema, value: &mut Value) {
                 else {
                     return;
                 };
-                if map.insert(key.clone(), v.clone()).is_some() {
-                    // A key twice: no object says that; left to fail validation.
-                    return;
-                }
+                // A key given twice is read as a JSON parser reads an object with that key
+                // twice: the last value wins (the form allows it, so it must mean something).
+                map.insert(key.clone(), v.clone());
             }
             *value = Value::Object(map);
         }
@@ -209,6 +222,55 @@ mod tests {
         );
     }
 
+    static CLOSED_INNER: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("tag", &NAME), ("note", &NAME)],
+        required: &["tag"],
+        additional_properties: crate::schema::Additional::Forbidden,
+        ..Schema::ANY
+    };
+    static TAGS: Schema = Schema {
+        types: Types::ARRAY,
+        items: Some(&NAME),
+        ..Schema::ANY
+    };
+    static EITHER: Schema = Schema {
+        any_of: &[&TAGS, &CLOSED_INNER],
+        ..Schema::ANY
+    };
+    static NULLABLE_NOTE: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("tag", &NAME), ("note", &NULLABLE)],
+        ..Schema::ANY
+    };
+    static NULL_TAKER: Schema = Schema {
+        any_of: &[&CLOSED_INNER, &NULLABLE_NOTE],
+        ..Schema::ANY
+    };
+    static UNIONS: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("p", &EITHER), ("q", &NULL_TAKER)],
+        ..Schema::ANY
+    };
+
+    #[test]
+    fn a_strict_null_inside_a_union_is_read_by_the_branch_it_leaves_valid() {
+        // OpenAI strict mode sends the optional `note` of the object branch as null.
+        let mut v = json!({"p": {"tag": "a", "note": null}});
+        assert!(!UNIONS.is_valid(&v));
+        UNIONS.normalize_arguments(&mut v);
+        assert_eq!(v, json!({"p": {"tag": "a"}}));
+        assert!(UNIONS.is_valid(&v));
+        // A branch that takes the null as it is keeps it.
+        let mut v = json!({"q": {"tag": "a", "note": null}});
+        UNIONS.normalize_arguments(&mut v);
+        assert_eq!(v, json!({"q": {"tag": "a", "note": null}}));
+        // A value no branch takes, even read, is left for validation to refuse.
+        let mut v = json!({"p": {"note": null}});
+        UNIONS.normalize_arguments(&mut v);
+        assert_eq!(v, json!({"p": {"note": null}}));
+    }
+
     static COUNTS: Schema = Schema {
         types: Types::OBJECT,
         properties: &[("n", &COUNT), ("x", &NAME)],
@@ -262,13 +324,60 @@ mod tests {
         assert!(HOLDER.is_valid(&v));
         // Not the equivalent form: left as sent, for validation to refuse.
         for odd in [
-            json!({"map": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}),
             json!({"map": [{"key": "a"}]}),
+            json!({"map": [{"key": "a", "value": 1, "note": "x"}]}),
+            json!({"map": [{"key": 1, "value": 1}]}),
             json!({"tuple": {"0": "x", "2": 1}}),
         ] {
             let mut v = odd.clone();
             HOLDER.normalize_arguments(&mut v);
             assert_eq!(v, odd);
         }
+    }
+
+    #[test]
+    fn a_key_in_two_pairs_is_read_as_a_json_object_with_that_key_twice() {
+        // The pairs form cannot say "each key once", so a model may send a key twice; the
+        // value is read as the object `{"a": 1, "a": 3}` would parse: the last one wins.
+        let mut v = json!({"map": [
+            {"key": "a", "value": 1},
+            {"key": "b", "value": 2.0},
+            {"key": "a", "value": 3.0}
+        ]});
+        HOLDER.normalize_arguments(&mut v);
+        let parsed: serde_json::Value =
+            serde_json::from_str(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap();
+        assert_eq!(v["map"], parsed);
+        assert_eq!(v, json!({"map": {"a": 3, "b": 2}}));
+        assert!(HOLDER.is_valid(&v));
+    }
+
+    static AGE: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("age", &COUNT), ("email", &NAME)],
+        required: &["age"],
+        ..Schema::ANY
+    };
+    static NAMED: Schema = Schema {
+        types: Types::OBJECT,
+        properties: &[("name", &NAME)],
+        required: &["name"],
+        ..Schema::ANY
+    };
+    static PERSON: Schema = Schema {
+        all_of: &[&NAMED, &AGE],
+        ..Schema::ANY
+    };
+
+    #[test]
+    fn each_branch_of_an_all_of_reads_the_value() {
+        // openai-strict merges the branches into one object whose optional `email` is
+        // nullable: the null is the second branch's "not given", though the first branch
+        // takes the value as it is.
+        let mut v = json!({"name": "a", "age": 3.0, "email": null});
+        assert!(NAMED.is_valid(&v) && !PERSON.is_valid(&v));
+        PERSON.normalize_arguments(&mut v);
+        assert_eq!(v, json!({"name": "a", "age": 3}));
+        assert!(PERSON.is_valid(&v));
     }
 }

@@ -157,6 +157,42 @@ fn a_prebuilt_index_ranks_exactly_as_one_built_at_run_time() {
             .collect();
         assert_eq!(x, y, "{q}");
     }
+    // Searching read the prebuilt tables as they are: nothing was tokenized.
+    assert_eq!(with.search_index_parts(), (1000, 0));
+    assert_eq!(a.search_index_parts(), (0, 1000));
+    // A tool registered later is tokenized alone and ranked with the others as if one index
+    // held them all.
+    let (mut a, mut with) = (a, with);
+    for agent in [&mut a, &mut with] {
+        agent
+            .register(RegisteredTool::new(
+                "forecast_rain",
+                "Tell whether it will rain in a city tomorrow.",
+                json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+                |_: Value, _: CallContext| async { Ok::<_, HandlerError>(Value::Null) },
+            ))
+            .expect("registers");
+    }
+    for q in ["will it rain in the city", "archive a bill", "city"] {
+        let x: Vec<(&str, u64)> = a
+            .search_tools(q, 10)
+            .iter()
+            .map(|h| (h.tool.name, h.score.to_bits()))
+            .collect();
+        let y: Vec<(&str, u64)> = with
+            .search_tools(q, 10)
+            .iter()
+            .map(|h| (h.tool.name, h.score.to_bits()))
+            .collect();
+        assert_eq!(x, y, "{q}");
+    }
+    assert_eq!(with.search_index_parts(), (1000, 1));
+    assert_eq!(a.search_index_parts(), (0, 1001));
+    // An index that does not cover the agent's first tools, in order, is not used.
+    let reordered = Agent::new("other", "", Vec::new())
+        .expect("empty agent")
+        .with_search_index(prebuilt);
+    assert_eq!(reordered.search_index_parts(), (0, 0));
     // An index from another tokenizer version is not used (the agent indexes its tools itself).
     let stale: &'static toolc_search::IndexRef<'static> =
         Box::leak(Box::new(toolc_search::IndexRef::from_static(
@@ -176,4 +212,5 @@ fn a_prebuilt_index_ranks_exactly_as_one_built_at_run_time() {
         with_stale.search_tools("archive a bill", 1)[0].tool.name,
         a.search_tools("archive a bill", 1)[0].tool.name
     );
+    assert_eq!(with_stale.search_index_parts(), (0, 1000));
 }

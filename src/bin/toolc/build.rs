@@ -93,9 +93,29 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
         }
     });
     let path = |p: &PathBuf| p.to_string_lossy().replace('\\', "/");
+    let owned: Vec<PathBuf> = OWNED_DIRS.iter().map(PathBuf::from).collect();
+    // A file that cannot be read, written or removed stops the build (exit 2).
+    let io_failed = |mut diags: Vec<Diagnostic>, e: std::io::Error, what: &str| {
+        diags.push(
+            Diagnostic::new(
+                Code::Io,
+                format!("cannot {what} the outputs in `{}`: {e}", out.display()),
+            )
+            .path(&out)
+            .help("check the folder's permissions, or pass another folder with `--out`"),
+        );
+        let summary = Summary::failed(
+            "error: the outputs were not all handled",
+            serde_json::json!({ "out_dir": path(&out), "written": [], "removed": [], "stale": [] }),
+        );
+        reporter.report(sources, &diags, &groups, Some(&summary));
+        ExitCode::from(2)
+    };
     if args.check {
-        let owned: Vec<PathBuf> = OWNED_DIRS.iter().map(PathBuf::from).collect();
-        let stale = check_all(&out, &outputs, &owned);
+        let stale = match check_all(&out, &outputs, &owned) {
+            Ok(stale) => stale,
+            Err(e) => return io_failed(diags, e, "read"),
+        };
         let json = serde_json::json!({
             "out_dir": path(&out),
             "outputs": outputs.len(),
@@ -127,43 +147,36 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
             ExitCode::from(1)
         };
     }
-    match write_all(&out, &outputs) {
-        Ok(written) => {
+    match write_all(&out, &outputs, &owned) {
+        Ok(done) => {
+            let mut text = format!(
+                "wrote {} of {} to {} ({} unchanged)",
+                done.written.len(),
+                plural(outputs.len(), "output", "outputs"),
+                out.display(),
+                outputs.len() - done.written.len()
+            );
+            if !done.removed.is_empty() {
+                text.push_str(&format!(
+                    "; removed {} no input produces any more",
+                    plural(done.removed.len(), "file", "files")
+                ));
+            }
             let summary = Summary::ok(
-                format!(
-                    "wrote {} of {} to {} ({} unchanged)",
-                    written.len(),
-                    plural(outputs.len(), "output", "outputs"),
-                    out.display(),
-                    outputs.len() - written.len()
-                ),
+                text,
                 serde_json::json!({
                     "out_dir": path(&out),
                     "outputs": outputs.len(),
                     "warnings": warnings,
-                    "written": written.iter().map(path).collect::<Vec<_>>(),
+                    "written": done.written.iter().map(path).collect::<Vec<_>>(),
+                    "removed": done.removed.iter().map(path).collect::<Vec<_>>(),
                     "stale": [],
                 }),
             );
             reporter.report(sources, &diags, &groups, Some(&summary));
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            diags.push(
-                Diagnostic::new(
-                    Code::Io,
-                    format!("cannot write to `{}`: {e}", out.display()),
-                )
-                .path(&out)
-                .help("pass a writable folder with `--out`"),
-            );
-            let summary = Summary::failed(
-                "error: the outputs were not all written",
-                serde_json::json!({ "out_dir": path(&out), "written": [], "stale": [] }),
-            );
-            reporter.report(sources, &diags, &groups, Some(&summary));
-            ExitCode::from(2)
-        }
+        Err(e) => io_failed(diags, e, "write"),
     }
 }
 

@@ -26,3 +26,14 @@ pub mod coverage {
 pub mod secrets {
     toolc_runtime::include_toolset!("secrets");
 }
+
+/// `tests/fixtures/codegen/search.yaml`: agents with their search indexes.
+pub mod search {
+    toolc_runtime::include_toolset!("search");
+}
+
+/// `tests/fixtures/codegen/delegation.yaml`: agents and a capability exposed as one tool of
+/// another agent.
+pub mod delegation {
+    toolc_runtime::include_toolset!("delegation");
+}

@@ -177,11 +177,17 @@ fn equivalent_forms_some_dialects_are_shown_are_read_back() {
     assert_eq!(got["pair"], json!(["a", 7]));
     assert_eq!(got["scores"], json!({"low": 1.0, "high": 2.5}));
     assert_eq!(got["extra"], json!({"k": [true]}));
-    // The forms still have to hold: a key twice, a key outside the enum, a
-    // position missing.
+    // A key in two pairs takes the last value, as a key written twice in a
+    // JSON object does.
     let base = r#""at": {"row": 0, "col": 0}"#;
+    let got = locate(&format!(
+        r#"{{{base}, "pair": ["a", 1], "scores": [{{"key": "low", "value": 1}}, {{"key": "low", "value": 2}}]}}"#
+    ))
+    .expect("accepted");
+    assert_eq!(got["scores"], json!({"low": 2.0}));
+    // The forms still have to hold: a key outside the enum, a position
+    // missing.
     for bad in [
-        r#""pair": ["a", 1], "scores": [{"key": "low", "value": 1}, {"key": "low", "value": 2}]"#,
         r#""pair": ["a", 1], "scores": [{"key": "mid", "value": 1}]"#,
         r#""pair": {"0": "a", "2": 1}"#,
     ] {

@@ -3,9 +3,11 @@
 
 mod coverage;
 mod defaults;
+mod delegation;
 mod formats;
 mod numbers;
 mod refinements;
+mod search;
 mod sensitive;
 
 use std::future::Future;

@@ -1,0 +1,74 @@
+//! Each agent's tool-search index as `static` tables (`__search`), which its constructor
+//! hands to the runtime: searching a generated agent tokenizes nothing at run time.
+
+use crate::lower::AgentIndex;
+use crate::model::Agent;
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// The name of an agent's index in `__search`.
+pub(super) fn static_ident(agent: &Agent) -> proc_macro2::Ident {
+    format_ident!(
+        "{}",
+        agent.idents.snake.trim_start_matches("r#").to_uppercase()
+    )
+}
+
+fn numbers(values: &[u32]) -> TokenStream {
+    let values = values.iter().map(|&v| Literal::u32_unsuffixed(v));
+    quote!(&[#(#values),*])
+}
+
+/// The `static` holding `agent`'s index.
+pub(super) fn index_static(agent: &Agent, index: &AgentIndex) -> TokenStream {
+    let id = static_ident(agent);
+    let (names, name_ends, lengths, terms, term_ends, posting_ends, docs, counts) =
+        index.index.tables();
+    let version = Literal::u32_unsuffixed(toolc_search::VERSION);
+    let doc = format!(
+        " The search index of agent `{}`: {} tools and plays, {} distinct words (tables of the \
+         `toolc-search` format, version {}).",
+        agent.name.replace('`', "'"),
+        name_ends.len(),
+        term_ends.len(),
+        toolc_search::VERSION,
+    );
+    let (name_ends, lengths, term_ends, posting_ends, docs, counts) = (
+        numbers(name_ends),
+        numbers(lengths),
+        numbers(term_ends),
+        numbers(posting_ends),
+        numbers(docs),
+        numbers(counts),
+    );
+    quote! {
+        #[doc = #doc]
+        pub static #id: ::toolc_runtime::__private::SearchIndex<'static> =
+            ::toolc_runtime::__private::SearchIndex::from_static(
+                #version,
+                #names,
+                #name_ends,
+                #lengths,
+                #terms,
+                #term_ends,
+                #posting_ends,
+                #docs,
+                #counts,
+            );
+    }
+}
+
+/// The `__search` module holding every agent's index.
+pub(super) fn module(statics: &[TokenStream]) -> TokenStream {
+    if statics.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        /// The agents' tool-search indexes, built by toolc from each tool's name, title,
+        /// description and parameters; `agents` hands them to the runtime.
+        #[doc(hidden)]
+        pub mod __search {
+            #(#statics)*
+        }
+    }
+}

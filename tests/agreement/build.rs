@@ -1,0 +1,350 @@
+//! Compiles every toolset of the agreement test into OUT_DIR, and describes
+//! them for the driver: per tool and play, its module, its canonical
+//! parameters schema, its parameters as each dialect advertises them, and its
+//! MCP entry; per agent, its MCP list as `toolc dump --dialect mcp` prints it.
+//!
+//! Writes `<id>.rs` per toolset, `toolsets.rs` (the modules, a `check`
+//! function that picks a module's `check_arguments`, and `descriptors`, which
+//! picks a module's descriptors) and `agreement.json` (with, under
+//! `listed_only`, the MCP descriptor fields and dumps of the real-world
+//! corpus, which is not compiled here).
+
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use toolc::config::Options;
+use toolc::diag::Severity;
+use toolc::emit::rust::McpTexts;
+use toolc::lint::{Finding, LintSettings};
+use toolc::lower::Dialect;
+use toolc::model::{ResolveOptions, Toolset};
+use toolc::pipeline::{self, ConfigSource};
+
+/// The toolsets, by id: the example manifests, the codegen fixtures, every
+/// other manifest the tests build, and `tests/fixtures/lossless.yaml` (a tool
+/// per lossless rewrite); then every folder of `tests/fixtures/agreement`
+/// (generated toolsets).
+const FIXED: &[(&str, &str)] = &[
+    ("manifests", "../../manifests"),
+    ("constructs", "../fixtures/codegen/constructs.yaml"),
+    ("hostile", "../fixtures/codegen/hostile.yaml"),
+    ("defaults", "../fixtures/codegen/defaults.yaml"),
+    ("coverage", "../fixtures/codegen/coverage.yaml"),
+    ("string_formats", "../fixtures/codegen/formats.yaml"),
+    ("formats", "../formats/toolset.yaml"),
+    ("results", "../../examples/demo/tests/results.yaml"),
+    ("bench", "../../examples/demo/benches/bench.yaml"),
+    ("lossless", "../fixtures/lossless.yaml"),
+];
+
+const GENERATED: &str = "../fixtures/agreement";
+
+/// Toolsets whose MCP listing alone is compared (`listed_only`), not compiled
+/// here: every folder of the real-world corpus (tests/realworld.rs compiles
+/// their Rust; 408 tools would make this crate slow to build and the
+/// agreement run long).
+const LISTED_ONLY: &str = "../realworld";
+
+fn main() {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let mut toolsets: Vec<(String, PathBuf)> = FIXED
+        .iter()
+        .map(|(id, p)| (id.to_string(), PathBuf::from(p)))
+        .collect();
+    println!("cargo:rerun-if-changed={GENERATED}");
+    let mut generated: Vec<PathBuf> = std::fs::read_dir(GENERATED)
+        .expect("tests/fixtures/agreement")
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    generated.sort();
+    for p in generated {
+        let id = p.file_name().unwrap().to_string_lossy().replace('-', "_");
+        toolsets.push((id, p));
+    }
+
+    let mut modules = String::from("// Every toolset of the agreement test.\n\n");
+    let mut arms = String::new();
+    let mut descriptor_arms = String::new();
+    let mut described = Vec::new();
+    for (id, path) in &toolsets {
+        let report = toolc::configure()
+            .manifest(path)
+            .file_name(format!("{id}.rs"))
+            .toolset_name(id.as_str())
+            // The code does not depend on the dialects linted; each dialect's
+            // lint is run below, to tell which forms are advertised.
+            .dialects(["mcp"])
+            .cargo_instructions(false)
+            .compile()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for input in &report.inputs {
+            println!("cargo:rerun-if-changed={}", input.display());
+        }
+        writeln!(
+            modules,
+            "pub mod {id} {{\n    toolc_runtime::include_toolset!(\"{id}\");\n}}\n"
+        )
+        .unwrap();
+        let (toolset, ops, mcp_lists) = describe(id, path);
+        for op in &ops {
+            let group = op["group"].as_str().unwrap();
+            let module = op["module"].as_str().unwrap();
+            writeln!(
+                arms,
+                "        ({id:?}, {group:?}) => {id}::{module}::check_arguments(tool, arguments),"
+            )
+            .unwrap();
+            writeln!(
+                descriptor_arms,
+                "        ({id:?}, {group:?}) => &{id}::{module}::DESCRIPTORS,"
+            )
+            .unwrap();
+        }
+        described.push(json!({
+            "toolset": id,
+            "source": path.to_string_lossy().trim_start_matches("../"),
+            "agents": toolset.agents.iter().map(|a| a.name.clone()).collect::<Vec<_>>(),
+            "mcp_lists": mcp_lists,
+            "operations": ops,
+        }));
+    }
+    // One arm per group is enough; the lists above have one per operation.
+    let arms: BTreeSet<&str> = arms.lines().collect();
+    let descriptor_arms: BTreeSet<&str> = descriptor_arms.lines().collect();
+    write!(
+        modules,
+        "/// A group's `check_arguments`, by toolset id and group (`toolboxes/<name>`,\n\
+         /// `playbooks/<name>`); `None` for a group that is not there.\n\
+         pub fn check(\n    toolset: &str,\n    group: &str,\n    tool: &str,\n    arguments: &str,\n\
+         ) -> Option<Result<serde_json::Value, toolc_runtime::ToolError>> {{\n\
+         \x20   Some(match (toolset, group) {{\n{}\n        _ => return None,\n    }})\n}}\n",
+        arms.into_iter().collect::<Vec<_>>().join("\n")
+    )
+    .unwrap();
+    write!(
+        modules,
+        "\n/// A group's generated descriptors, by toolset id and group; `None` for a group that\n\
+         /// is not there.\n\
+         pub fn descriptors(\n    toolset: &str,\n    group: &str,\n\
+         ) -> Option<&'static [toolc_runtime::ToolDescriptor]> {{\n\
+         \x20   Some(match (toolset, group) {{\n{}\n        _ => return None,\n    }})\n}}\n",
+        descriptor_arms.into_iter().collect::<Vec<_>>().join("\n")
+    )
+    .unwrap();
+    std::fs::write(out.join("toolsets.rs"), modules).unwrap();
+    let text = serde_json::to_string_pretty(&json!({
+        "toolsets": described,
+        "listed_only": listed_only(),
+    }))
+    .unwrap();
+    std::fs::write(out.join("agreement.json"), text).unwrap();
+}
+
+/// The real-world toolsets: per tool, what its generated descriptor would
+/// carry for MCP (name, title, description and `McpTexts`, as the emitter
+/// writes them) and its MCP entry; per agent, its dump.
+fn listed_only() -> Vec<Value> {
+    println!("cargo:rerun-if-changed={LISTED_ONLY}");
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(LISTED_ONLY)
+        .expect("tests/realworld")
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.join("toolset.yaml").is_file())
+        .collect();
+    folders.sort();
+    folders
+        .iter()
+        .map(|path| {
+            for f in ["toolset.yaml", "toolc.toml"] {
+                println!("cargo:rerun-if-changed={}", path.join(f).display());
+            }
+            let analyzed = pipeline::analyze(
+                std::slice::from_ref(path),
+                &ResolveOptions::default(),
+                &ConfigSource::Discover,
+                &Options::default(),
+            );
+            assert!(!analyzed.has_errors(), "{}: does not check", path.display());
+            let settings = analyzed.settings.clone().expect("the config checked");
+            let options = analyzed.config.options.lower_options();
+            let toolset = &analyzed.toolset;
+            let lowered = toolc::lower::lower(toolset, &[Dialect::Mcp], options);
+            let ops: Vec<Value> = toolset
+                .operations()
+                .enumerate()
+                .map(|(op, tool)| {
+                    let entry = &lowered.form(op, Dialect::Mcp).expect("MCP").entry;
+                    let texts = McpTexts::of(Some(entry));
+                    json!({
+                        "name": tool.name,
+                        "title": tool.title,
+                        "description": tool.description,
+                        "input_schema": texts.input_schema,
+                        "output_schema": texts.output_schema,
+                        "annotations": texts.annotations,
+                        "icons": texts.icons,
+                        "meta": texts.meta,
+                        "mcp_entry": entry,
+                        "reached_by": toolset
+                            .agents
+                            .iter()
+                            .filter(|a| toolset.agent_operations(a).contains(&op))
+                            .map(|a| a.name.clone())
+                            .collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            json!({
+                "toolset": path.file_name().unwrap().to_string_lossy(),
+                "agents": toolset.agents.iter().map(|a| a.name.clone()).collect::<Vec<_>>(),
+                "mcp_lists": mcp_lists(toolset, &settings, options),
+                "operations": ops,
+            })
+        })
+        .collect()
+}
+
+/// The operations of one toolset: names, modules, canonical schemas, the
+/// parameters each dialect advertises and the MCP entry; and its agents' MCP
+/// lists.
+fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>, Map<String, Value>) {
+    let analyzed = pipeline::analyze(
+        &[path.to_path_buf()],
+        &ResolveOptions {
+            name: Some(id.to_string()),
+            ..Default::default()
+        },
+        &ConfigSource::Discover,
+        &Options::default(),
+    );
+    let settings = analyzed.settings.clone().expect("the config checked");
+    let options = analyzed.config.options.lower_options();
+    let toolset = analyzed.toolset;
+    let lowered = toolc::lower::lower(&toolset, &Dialect::ALL, options);
+    // Each agent's lists: the rules that fail each one (none: it is advertised).
+    let lists: Vec<(Vec<usize>, Vec<BTreeSet<&'static str>>)> = toolset
+        .agents
+        .iter()
+        .map(|agent| {
+            let errors = Dialect::ALL
+                .into_iter()
+                .map(|d| {
+                    let list = pipeline::tool_list(&toolset, agent, d, &settings, options);
+                    errors(&list.findings, None, d)
+                })
+                .collect();
+            (toolset.agent_operations(agent), errors)
+        })
+        .collect();
+    // For tools no agent reaches: their own findings, in every dialect.
+    let every = LintSettings {
+        dialects: Dialect::ALL.to_vec(),
+        ..settings.clone()
+    };
+    let findings = toolc::lint::lint_toolset(&toolset, &lowered, &every);
+
+    let groups = toolset
+        .toolboxes
+        .iter()
+        .flat_map(|t| {
+            t.tools
+                .iter()
+                .map(move |_| ("toolboxes", t.name.as_str(), t.idents.snake.as_str()))
+        })
+        .chain(toolset.playbooks.iter().flat_map(|p| {
+            p.plays
+                .iter()
+                .map(move |_| ("playbooks", p.name.as_str(), p.idents.snake.as_str()))
+        }));
+    let ops = toolset
+        .operations()
+        .zip(groups)
+        .enumerate()
+        .map(|(op, (tool, (kind, group, snake)))| {
+            let reaching: Vec<&Vec<BTreeSet<&str>>> = lists
+                .iter()
+                .filter(|(ops, _)| ops.contains(&op))
+                .map(|(_, errors)| errors)
+                .collect();
+            let mut forms = Map::new();
+            let mut refused = Map::new();
+            for (i, d) in Dialect::ALL.into_iter().enumerate() {
+                // Advertised when some agent's list is, or, where no agent
+                // reaches the tool, when its own lint has no error.
+                let why: BTreeSet<&str> = if reaching.is_empty() {
+                    errors(&findings, Some(&tool.name), d)
+                } else if reaching.iter().any(|e| e[i].is_empty()) {
+                    BTreeSet::new()
+                } else {
+                    reaching.iter().flat_map(|e| e[i].iter().copied()).collect()
+                };
+                if !why.is_empty() {
+                    refused.insert(d.as_str().into(), json!(why));
+                } else {
+                    let form = lowered.form(op, d).expect("every dialect lowered");
+                    let params = form.parameters.as_ref().map(|p| p.json.clone());
+                    forms.insert(d.as_str().into(), params.unwrap_or(Value::Null));
+                }
+            }
+            let mcp = lowered
+                .form(op, Dialect::Mcp)
+                .expect("MCP is always lowered");
+            json!({
+                "name": tool.name,
+                "kind": if kind == "toolboxes" { "tool" } else { "play" },
+                "mcp_entry": mcp.entry,
+                "group": format!("{kind}/{group}"),
+                "module": format!("{kind}::{snake}"),
+                "canonical": toolset.bundle(tool.parameters),
+                "reached_by": toolset
+                    .agents
+                    .iter()
+                    .zip(&lists)
+                    .filter(|(_, (ops, _))| ops.contains(&op))
+                    .map(|(a, _)| a.name.clone())
+                    .collect::<Vec<_>>(),
+                "advertised": forms,
+                "not_advertised": refused,
+            })
+        })
+        .collect();
+    let mcp = mcp_lists(&toolset, &settings, options);
+    (toolset, ops, mcp)
+}
+
+/// What `toolc dump --dialect mcp --agent <name>` prints for each agent (its `tools`), made by
+/// the function `dump` calls; `null` for a list the dump refuses (an error in its lint).
+fn mcp_lists(
+    toolset: &Toolset,
+    settings: &LintSettings,
+    options: toolc::lower::Options,
+) -> Map<String, Value> {
+    toolset
+        .agents
+        .iter()
+        .map(|agent| {
+            let emitted = pipeline::tool_list(toolset, agent, Dialect::Mcp, settings, options);
+            let tools = if emitted.has_errors() {
+                Value::Null
+            } else {
+                emitted.list["tools"].clone()
+            };
+            (agent.name.clone(), tools)
+        })
+        .collect()
+}
+
+/// The rules with error findings in dialect `d` (or in none: model checks),
+/// about `tool` when given.
+fn errors(findings: &[Finding], tool: Option<&str>, d: Dialect) -> BTreeSet<&'static str> {
+    findings
+        .iter()
+        .filter(|f| {
+            f.severity == Severity::Error
+                && tool.is_none_or(|t| f.tool.as_deref() == Some(t))
+                && f.dialect.is_none_or(|x| x == d)
+        })
+        .map(|f| f.rule)
+        .collect()
+}
