@@ -243,6 +243,7 @@ pub mod toolboxes {
                 }
             }
             /// Runs `tool` through the execution contract, answering in `encoding`.
+            #[allow(deprecated)]
             async fn dispatch(
                 &self,
                 tool: &str,
@@ -621,6 +622,7 @@ pub mod toolboxes {
                 }
             }
             /// Runs `tool` through the execution contract, answering in `encoding`.
+            #[allow(deprecated)]
             async fn dispatch(
                 &self,
                 tool: &str,
@@ -983,6 +985,7 @@ pub mod toolboxes {
                 }
             }
             /// Runs `tool` through the execution contract, answering in `encoding`.
+            #[allow(deprecated)]
             async fn dispatch(
                 &self,
                 tool: &str,
@@ -1277,6 +1280,7 @@ pub mod playbooks {
                 }
             }
             /// Runs `play`, answering in `encoding`.
+            #[allow(deprecated)]
             async fn dispatch(
                 &self,
                 play: &str,

@@ -928,6 +928,7 @@ fn server(
     let dispatch = if is_toolbox {
         quote! {
                 /// Runs `tool` through the execution contract, answering in `encoding`.
+                #[allow(deprecated)]
                 async fn dispatch(
                     &self,
                     tool: &str,
@@ -944,6 +945,7 @@ fn server(
     } else {
         quote! {
                 /// Runs `play`, answering in `encoding`.
+                #[allow(deprecated)]
                 async fn dispatch(
                     &self,
                     play: &str,
