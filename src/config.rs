@@ -19,7 +19,7 @@
 //! field ([`Options::or`]). Paths in the file are relative to its folder.
 
 use crate::diag::{Code, Diagnostic, FileId, SourceMap, Span, did_you_mean};
-use crate::lint::{Dialect, LintSettings, rules};
+use crate::lint::{Dialect, LintSettings, RuleId, rules};
 use crate::model::rust::TypedFormat;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -89,12 +89,12 @@ impl Options {
     /// errors without a place.
     pub fn lint_settings(&self) -> Result<LintSettings, Vec<Diagnostic>> {
         let mut errors = Vec::new();
-        let mut ids = |list: &Option<Vec<String>>, what: &str| -> BTreeSet<&'static str> {
+        let mut ids = |list: &Option<Vec<String>>, what: &str| -> BTreeSet<RuleId> {
             let mut out = BTreeSet::new();
             for id in list.iter().flatten() {
-                match rules::rule(id) {
+                match RuleId::parse(id) {
                     Some(r) => {
-                        out.insert(r.id);
+                        out.insert(r);
                     }
                     None => {
                         let (msg, help) = rules::unknown_message(id);
@@ -360,7 +360,7 @@ impl Parser {
     fn rule_ids(&mut self, v: &Spanned<DeValue<'_>>, key: &str) -> Vec<(String, Span)> {
         let mut out = Vec::new();
         for (id, sp) in self.strings(v, key) {
-            if rules::rule(id).is_some() {
+            if RuleId::parse(id).is_some() {
                 out.push((id.to_string(), sp));
             } else {
                 let (msg, help) = rules::unknown_message(id);

@@ -104,7 +104,11 @@ pub fn check_all(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::R
             None => stale.push(Stale::Missing(path)),
         }
     }
-    stale.extend(orphans(out_dir, outputs, owned)?.into_iter().map(Stale::Extra));
+    stale.extend(
+        orphans(out_dir, outputs, owned)?
+            .into_iter()
+            .map(Stale::Extra),
+    );
     Ok(stale)
 }
 
@@ -179,7 +183,10 @@ mod tests {
             vec![Stale::Missing(dir.path().join("a/b.txt"))]
         );
         assert_eq!(
-            write_all(dir.path(), &outputs, &owned).unwrap().written.len(),
+            write_all(dir.path(), &outputs, &owned)
+                .unwrap()
+                .written
+                .len(),
             1
         );
         assert_eq!(

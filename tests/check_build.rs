@@ -434,7 +434,10 @@ fn build_removes_the_outputs_no_input_produces_and_check_advice_is_true() {
     let rust = out.join("rust/toolset.rs");
     std::fs::remove_file(&rust).unwrap();
     std::fs::create_dir_all(&rust).unwrap();
-    for args in [&["build", "manifests", "--check"][..], &["build", "manifests"]] {
+    for args in [
+        &["build", "manifests", "--check"][..],
+        &["build", "manifests"],
+    ] {
         let failed = toolc(args, dir.path());
         let text = String::from_utf8_lossy(&failed.stdout).to_string()
             + &String::from_utf8_lossy(&failed.stderr);

@@ -1,9 +1,9 @@
 //! The schema rule functions: pure, from one schema (and the dialect it is
 //! meant for) to hits. Each is named in the rule table.
 
-use super::rules::{Check, RULES, Rule};
+use super::rules::{Check, RULES, Rule, RuleId};
 use super::walk::{self, Node, accepts_null, esc, is_array, is_object, required, types};
-use super::{Dialect, Hit, Role};
+use super::{Dialect, Hit, Role, Spot};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -49,18 +49,15 @@ pub fn run_schema(
             for (id, f) in &node_rules {
                 let mut hits = Vec::new();
                 f(&cx, n, &mut hits);
-                out.extend(stamp(id, hits));
+                out.extend(stamp(*id, hits));
             }
         });
     }
     out
 }
 
-pub(super) fn stamp(id: &'static str, hits: Vec<Hit>) -> impl Iterator<Item = Hit> {
-    hits.into_iter().map(move |mut h| {
-        h.rule = id;
-        h
-    })
+pub(super) fn stamp(id: RuleId, spots: Vec<Spot>) -> impl Iterator<Item = Hit> {
+    spots.into_iter().map(move |s| s.hit(id))
 }
 
 fn at(n: &Node<'_>, key: &str) -> String {
@@ -90,7 +87,7 @@ fn is_schema_node(n: &Node<'_>) -> bool {
 // ---------------------------------------------------------------------------
 // OpenAI strict structure
 
-pub fn optional_without_nullable(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn optional_without_nullable(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     let Some(Value::Object(props)) = m.get("properties") else {
         return;
@@ -99,7 +96,7 @@ pub fn optional_without_nullable(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     for k in props.keys() {
         if !req.contains(&k.as_str()) {
             out.push(
-                Hit::at(
+                Spot::at(
                     format!("{}/properties/{}", n.pointer, esc(k)),
                     format!("property `{k}` is optional, but strict mode needs every property listed in `required`"),
                 )
@@ -111,26 +108,26 @@ pub fn optional_without_nullable(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn additional_properties_not_false(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn additional_properties_not_false(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if !is_object(m) {
         return;
     }
     match m.get("additionalProperties") {
         Some(Value::Bool(false)) => {}
-        None if m.contains_key("properties") => out.push(Hit::at(
+        None if m.contains_key("properties") => out.push(Spot::at(
             n.pointer,
             "this object does not set `additionalProperties: false`",
         )),
         None => out.push(
-            Hit::at(
+            Spot::at(
                 n.pointer,
                 "this object has no `properties`, so it accepts any keys; strict mode needs a closed object",
             )
             .with_help("list its `properties`, or use a dialect without strict mode for free-form objects"),
         ),
         Some(v) => out.push(
-            Hit::at(
+            Spot::at(
                 at(n, "additionalProperties"),
                 format!("`additionalProperties: {}` makes an open map; strict mode needs `false`", show(v)),
             )
@@ -160,7 +157,7 @@ const STRICT_UNSUPPORTED: &[&str] = &[
     "uniqueItems",
 ];
 
-pub fn strict_unsupported_keyword(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn strict_unsupported_keyword(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     for k in m.keys() {
         if STRICT_UNSUPPORTED.contains(&k.as_str()) {
@@ -173,20 +170,21 @@ pub fn strict_unsupported_keyword(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) 
                 )
             };
             out.push(
-                Hit::at(at(n, k), format!("`{k}` is not permitted in strict mode")).with_help(help),
+                Spot::at(at(n, k), format!("`{k}` is not permitted in strict mode"))
+                    .with_help(help),
             );
         }
     }
 }
 
-pub fn strict_string_length(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn strict_string_length(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     if cx.dialect == Dialect::OpenAiStrict {
         // Kept in the list (it is what the dispatcher enforces): say what
         // the risk is, not that it is dropped.
         let Some(m) = n.map() else { return };
         for k in ["minLength", "maxLength"] {
             if m.contains_key(k) {
-                out.push(Hit::at(
+                out.push(Spot::at(
                     at(n, k),
                     format!("`{k}` is kept: OpenAI's strict mode takes it on current models, but fine-tuned models and older API versions refuse it"),
                 ));
@@ -197,11 +195,11 @@ pub fn strict_string_length(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     string_length(n, "strict mode", out);
 }
 
-fn string_length(n: &Node<'_>, what: &str, out: &mut Vec<Hit>) {
+fn string_length(n: &Node<'_>, what: &str, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     for k in ["minLength", "maxLength"] {
         if m.contains_key(k) {
-            out.push(Hit::at(
+            out.push(Spot::at(
                 at(n, k),
                 format!("`{k}` is not supported in {what}"),
             ));
@@ -234,13 +232,13 @@ pub const ANTHROPIC_STRICT_FORMATS: &[&str] = &[
     "uuid",
 ];
 
-fn format_check(n: &Node<'_>, allowed: &[&str], what: &str, out: &mut Vec<Hit>) {
+fn format_check(n: &Node<'_>, allowed: &[&str], what: &str, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(f) = m.get("format") {
         let ok = f.as_str().is_some_and(|f| allowed.contains(&f));
         if !ok {
             out.push(
-                Hit::at(
+                Spot::at(
                     at(n, "format"),
                     format!("`format: {}` is not a format {what} accepts", show(f)),
                 )
@@ -253,7 +251,7 @@ fn format_check(n: &Node<'_>, allowed: &[&str], what: &str, out: &mut Vec<Hit>) 
     }
 }
 
-pub fn strict_format(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn strict_format(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     format_check(n, OPENAI_STRICT_FORMATS, "OpenAI strict mode", out);
 }
 
@@ -261,25 +259,25 @@ fn lookaround(p: &str) -> bool {
     ["(?=", "(?!", "(?<=", "(?<!"].iter().any(|l| p.contains(l))
 }
 
-pub fn strict_pattern_lookaround(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn strict_pattern_lookaround(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(Value::String(p)) = m.get("pattern")
         && lookaround(p)
     {
-        out.push(Hit::at(
+        out.push(Spot::at(
             at(n, "pattern"),
             "`pattern` uses a lookaround, which strict mode's regex grammar lacks",
         ));
     }
 }
 
-pub fn strict_default(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn strict_default(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(d) = m.get("default")
         && !d.is_null()
     {
         out.push(
-            Hit::at(
+            Spot::at(
                 at(n, "default"),
                 format!("`default: {}` is not permitted in strict mode", show(d)),
             )
@@ -288,7 +286,7 @@ pub fn strict_default(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn ref_with_siblings(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn ref_with_siblings(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if !m.contains_key("$ref") {
         return;
@@ -306,7 +304,7 @@ pub fn ref_with_siblings(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
         .collect();
     if !bad.is_empty() {
         out.push(
-            Hit::at(
+            Spot::at(
                 at(n, "$ref"),
                 format!(
                     "`$ref` has sibling keywords ({}), which this dialect does not accept",
@@ -321,7 +319,7 @@ pub fn ref_with_siblings(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn ref_not_toplevel(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn ref_not_toplevel(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(Value::String(t)) = m.get("$ref") {
         let ok = t == "#"
@@ -330,7 +328,7 @@ pub fn ref_not_toplevel(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
                     .is_some_and(|name| !name.is_empty() && !name.contains('/'))
             });
         if !ok {
-            out.push(Hit::at(
+            out.push(Spot::at(
                 at(n, "$ref"),
                 format!(
                     "`$ref: {t}` does not point at a definition at the top level of the schema"
@@ -348,13 +346,13 @@ fn constrains_nothing(v: &Value) -> bool {
     }
 }
 
-pub fn strict_untyped_array_items(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn strict_untyped_array_items(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(items) = m.get("items")
         && constrains_nothing(items)
     {
         out.push(
-            Hit::at(
+            Spot::at(
                 at(n, "items"),
                 "array `items` has no type; strict mode needs typed items",
             )
@@ -363,7 +361,7 @@ pub fn strict_untyped_array_items(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) 
     }
 }
 
-pub fn strict_fine_tuned_constraints(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn strict_fine_tuned_constraints(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     const KEYS: &[&str] = &[
         "minimum",
         "maximum",
@@ -389,7 +387,7 @@ pub fn strict_fine_tuned_constraints(cx: &Cx<'_>, out: &mut Vec<Hit>) {
         }
     });
     if let Some(p) = first {
-        out.push(Hit::at(
+        out.push(Spot::at(
             p,
             "this schema uses constraint keywords, which fine-tuned models do not support in strict mode",
         ));
@@ -399,7 +397,7 @@ pub fn strict_fine_tuned_constraints(cx: &Cx<'_>, out: &mut Vec<Hit>) {
 // ---------------------------------------------------------------------------
 // Structural validity
 
-pub fn array_missing_items(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn array_missing_items(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if !is_array(m) || m.contains_key("items") {
         return;
@@ -408,24 +406,24 @@ pub fn array_missing_items(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
         return;
     }
     out.push(
-        Hit::at(n.pointer, "`type: array` without `items`")
+        Spot::at(n.pointer, "`type: array` without `items`")
             .with_help("say what the items are: `items: {type: string}`, say"),
     );
 }
 
-pub fn exclusive_bound_boolean(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn exclusive_bound_boolean(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     for k in ["exclusiveMinimum", "exclusiveMaximum"] {
         if let Some(Value::Bool(b)) = m.get(k) {
             out.push(
-                Hit::at(at(n, k), format!("`{k}: {b}` is the draft-04 / OpenAPI 3.0 form; JSON Schema 2020-12 wants a number"))
+                Spot::at(at(n, k), format!("`{k}: {b}` is the draft-04 / OpenAPI 3.0 form; JSON Schema 2020-12 wants a number"))
                     .with_help(format!("write the bound itself: `{k}: 0` instead of `minimum: 0` plus `{k}: true`")),
             );
         }
     }
 }
 
-pub fn exclusive_numeric_bound(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn exclusive_numeric_bound(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     for k in ["exclusiveMinimum", "exclusiveMaximum"] {
         if m.contains_key(k) {
@@ -442,7 +440,7 @@ pub fn exclusive_numeric_bound(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
                 )
             };
             out.push(
-                Hit::at(
+                Spot::at(
                     at(n, k),
                     format!("`{k}` is not a field of the Gemini schema"),
                 )
@@ -452,7 +450,7 @@ pub fn exclusive_numeric_bound(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn required_undeclared(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn required_undeclared(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     let Some(Value::Array(req)) = m.get("required") else {
         return;
@@ -463,7 +461,7 @@ pub fn required_undeclared(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
             && !props.is_some_and(|p| p.contains_key(name))
         {
             out.push(
-                Hit::at(
+                Spot::at(
                     format!("{}/required/{i}", n.pointer),
                     format!("`required` names `{name}`, which is not in this node's `properties`"),
                 )
@@ -473,10 +471,10 @@ pub fn required_undeclared(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn required_on_non_object(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn required_on_non_object(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if m.contains_key("required") && !is_object(m) {
-        out.push(Hit::at(
+        out.push(Spot::at(
             at(n, "required"),
             "`required` on a node that is not `type: object`",
         ));
@@ -499,9 +497,9 @@ pub fn deeper_than(v: &Value, limit: usize) -> bool {
 /// Deeper schemas are not handed to the meta-schema validator.
 pub const MAX_META_DEPTH: usize = 128;
 
-pub fn invalid_json_schema(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn invalid_json_schema(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     if deeper_than(cx.root, MAX_META_DEPTH) {
-        out.push(Hit::at(
+        out.push(Spot::at(
             "",
             format!("the schema nests deeper than {MAX_META_DEPTH} levels"),
         ));
@@ -509,7 +507,7 @@ pub fn invalid_json_schema(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     }
     let meta = jsonschema::draft202012::meta::validator();
     for e in meta.iter_errors(cx.root) {
-        out.push(Hit::at(
+        out.push(Spot::at(
             e.instance_path().as_str().to_string(),
             format!("not valid JSON Schema 2020-12: {e}"),
         ));
@@ -519,7 +517,7 @@ pub fn invalid_json_schema(cx: &Cx<'_>, out: &mut Vec<Hit>) {
 // ---------------------------------------------------------------------------
 // Root shape
 
-pub fn root_not_object(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn root_not_object(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     if cx.role != Role::Parameters {
         return;
     }
@@ -529,7 +527,7 @@ pub fn root_not_object(cx: &Cx<'_>, out: &mut Vec<Hit>) {
         None => "no `type`".to_string(),
     };
     out.push(
-        Hit::at(
+        Spot::at(
             "",
             format!("the parameters schema must be `type: \"object\"`, found {found}"),
         )
@@ -537,7 +535,7 @@ pub fn root_not_object(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     );
 }
 
-pub fn root_composition(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn root_composition(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     if cx.role != Role::Parameters {
         return;
     }
@@ -549,7 +547,7 @@ pub fn root_composition(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     for k in keys {
         if m.contains_key(k) {
             out.push(
-                Hit::at(
+                Spot::at(
                     format!("/{k}"),
                     format!("`{k}` at the top level of the parameters schema"),
                 )
@@ -561,13 +559,13 @@ pub fn root_composition(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn root_anyof(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn root_anyof(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     if cx.role != Role::Returns {
         return;
     }
     if cx.root.get("anyOf").is_some() {
         out.push(
-            Hit::at(
+            Spot::at(
                 "/anyOf",
                 "the root of a structured output schema is `anyOf`",
             )
@@ -576,7 +574,7 @@ pub fn root_anyof(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn empty_params_object(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn empty_params_object(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     if cx.role != Role::Parameters {
         return;
     }
@@ -588,7 +586,7 @@ pub fn empty_params_object(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     };
     if is_object(m) && empty {
         out.push(
-            Hit::at(
+            Spot::at(
                 "",
                 "an object with no properties; Gemini wants `properties` non-empty for OBJECT",
             )
@@ -597,21 +595,21 @@ pub fn empty_params_object(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn mcp_output_schema_root(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn mcp_output_schema_root(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     if cx.role != Role::Returns {
         return;
     }
     let t = cx.root.as_object().map(types).unwrap_or_default();
     if !t.contains(&"object") {
         out.push(
-            Hit::at("", "an MCP `outputSchema` must be `type: \"object\"`").with_help(
+            Spot::at("", "an MCP `outputSchema` must be `type: \"object\"`").with_help(
                 "return an object (toolc lists other results without an `outputSchema`)",
             ),
         );
     }
 }
 
-pub fn mcp_structured_content_object(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn mcp_structured_content_object(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     if cx.role != Role::Returns {
         return;
     }
@@ -620,7 +618,7 @@ pub fn mcp_structured_content_object(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     if t.contains(&"object")
         && (t.len() > 1 || accepts_null(m) || m.contains_key("anyOf") || m.contains_key("oneOf"))
     {
-        out.push(Hit::at(
+        out.push(Spot::at(
             "",
             "this `outputSchema` admits values that are not objects, but `structuredContent` must be an object",
         ));
@@ -671,7 +669,7 @@ const GEMINI_OWN_RULES: &[&str] = &[
     "prefixItems",
 ];
 
-pub fn gemini_unknown_field(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_unknown_field(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     for k in m.keys() {
         let k = k.as_str();
@@ -680,18 +678,18 @@ pub fn gemini_unknown_field(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
             || GEMINI_OWN_RULES.contains(&k);
         if !known {
             out.push(
-                Hit::at(at(n, k), format!("`{k}` is not a field of the Gemini schema"))
+                Spot::at(at(n, k), format!("`{k}` is not a field of the Gemini schema"))
                     .with_help("Gemini's schema is a closed set of fields; remove it or say it in the description"),
             );
         }
     }
 }
 
-pub fn gemini_additional_properties(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_additional_properties(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(v) = m.get("additionalProperties") {
         out.push(
-            Hit::at(
+            Spot::at(
                 at(n, "additionalProperties"),
                 format!("`additionalProperties: {}` is not a field of the Gemini Developer API schema", show(v)),
             )
@@ -700,21 +698,21 @@ pub fn gemini_additional_properties(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>
     }
 }
 
-pub fn gemini_const(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_const(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(c) = m.get("const") {
         out.push(
-            Hit::at(at(n, "const"), format!("`const: {}` is not a Gemini schema field", show(c)))
+            Spot::at(at(n, "const"), format!("`const: {}` is not a Gemini schema field", show(c)))
                 .with_help("toolc rewrites a string `const` as a one-value `enum`; other constants have no Gemini form"),
         );
     }
 }
 
-pub fn gemini_ref_defs(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_ref_defs(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     for k in ["$ref", "$defs", "definitions"] {
         if m.contains_key(k) {
-            out.push(Hit::at(
+            out.push(Spot::at(
                 at(n, k),
                 format!("`{k}` is not a Gemini schema field; references must be inlined"),
             ));
@@ -722,12 +720,12 @@ pub fn gemini_ref_defs(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn ref_dangling(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn ref_dangling(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(Value::String(t)) = m.get("$ref")
         && walk::resolve_ref(cx.root, t).is_none()
     {
-        out.push(Hit::at(
+        out.push(Spot::at(
             at(n, "$ref"),
             format!("`$ref: {t}` points at no schema in this document"),
         ));
@@ -851,16 +849,16 @@ pub fn recursion_message(target: &str) -> String {
     )
 }
 
-pub fn recursive_lazy(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn recursive_lazy(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     for (to, pointer) in cyclic_refs(&ref_graph(cx.root, false)) {
-        out.push(Hit::at(pointer, recursion_message(&to)));
+        out.push(Spot::at(pointer, recursion_message(&to)));
     }
 }
 
-pub fn recursive_required_cycle(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn recursive_required_cycle(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     for (to, pointer) in cyclic_refs(&ref_graph(cx.root, true)) {
         out.push(
-            Hit::at(
+            Spot::at(
                 pointer,
                 format!(
                     "{} refers to itself through required properties only: no finite value fits",
@@ -872,11 +870,11 @@ pub fn recursive_required_cycle(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn tuple(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn tuple(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if cx.dialect.is_gemini_openapi() && m.contains_key("prefixItems") {
         out.push(
-            Hit::at(
+            Spot::at(
                 at(n, "prefixItems"),
                 "`prefixItems` (a tuple) is not a Gemini schema field",
             )
@@ -885,26 +883,26 @@ pub fn tuple(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
     if let Some(Value::Array(_)) = m.get("items") {
         out.push(
-            Hit::at(at(n, "items"), "`items` is a list (a draft-07 tuple)")
+            Spot::at(at(n, "items"), "`items` is a list (a draft-07 tuple)")
                 .with_help("use an object with one named property per position"),
         );
     }
 }
 
-pub fn gemini_type_array(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_type_array(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(Value::Array(ts)) = m.get("type") {
         out.push(
-            Hit::at(at(n, "type"), format!("`type: {}` is a list; Gemini's `type` is one value", show(&Value::Array(ts.clone()))))
+            Spot::at(at(n, "type"), format!("`type: {}` is a list; Gemini's `type` is one value", show(&Value::Array(ts.clone()))))
                 .with_help("toolc rewrites `[T, \"null\"]` as `type: T, nullable: true`; for other unions use `anyOf`"),
         );
     }
 }
 
-pub fn gemini_type_missing(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_type_missing(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     if !is_schema_node(n) {
         if n.value == &Value::Bool(true) {
-            out.push(Hit::at(
+            out.push(Spot::at(
                 n.pointer,
                 "`true` (any value) has no Gemini form: Gemini needs a `type`",
             ));
@@ -914,7 +912,7 @@ pub fn gemini_type_missing(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     let Some(m) = n.map() else { return };
     if !m.contains_key("type") && !m.contains_key("anyOf") {
         out.push(
-            Hit::at(
+            Spot::at(
                 n.pointer,
                 "this node has no `type` (it accepts any JSON value); Gemini needs one",
             )
@@ -925,7 +923,7 @@ pub fn gemini_type_missing(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn gemini_enum_non_string(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_enum_non_string(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     let Some(Value::Array(vals)) = m.get("enum") else {
         return;
@@ -936,7 +934,7 @@ pub fn gemini_enum_non_string(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
         .find(|(_, v)| !v.is_string() && !v.is_null())
     {
         out.push(
-            Hit::at(
+            Spot::at(
                 format!("{}/enum/{i}", n.pointer),
                 format!(
                     "enum value {} is not a string; Gemini enums are strings",
@@ -949,7 +947,7 @@ pub fn gemini_enum_non_string(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
     let t = types(m);
     if cx.dialect == Dialect::Gemini && !t.is_empty() && !t.contains(&"string") {
-        out.push(Hit::at(
+        out.push(Spot::at(
             at(n, "enum"),
             format!(
                 "`enum` on `type: {}`; Gemini allows `enum` only for STRING",
@@ -959,11 +957,11 @@ pub fn gemini_enum_non_string(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn gemini_items_on_non_array(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_items_on_non_array(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     let t = types(m);
     if m.contains_key("items") && !t.is_empty() && !t.contains(&"array") {
-        out.push(Hit::at(
+        out.push(Spot::at(
             at(n, "items"),
             format!(
                 "`items` on `type: {}`; Gemini allows it only for ARRAY",
@@ -973,7 +971,7 @@ pub fn gemini_items_on_non_array(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn gemini_string_format(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_string_format(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if !types(m).contains(&"string") {
         return;
@@ -982,7 +980,7 @@ pub fn gemini_string_format(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
         && !matches!(f.as_str(), Some("enum" | "date-time"))
     {
         out.push(
-            Hit::at(at(n, "format"), format!("Gemini has long accepted only `enum` and `date-time` as string formats, not {}", show(f)))
+            Spot::at(at(n, "format"), format!("Gemini has long accepted only `enum` and `date-time` as string formats, not {}", show(f)))
                 .with_help("if your Gemini model version rejects it, drop `format` and say it in the description"),
         );
     }
@@ -1021,12 +1019,12 @@ fn nesting(
     deepest + usize::from(count(m))
 }
 
-pub fn gemini_nesting_depth(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_nesting_depth(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     let d = nesting(cx.root, cx.root, &mut Vec::new(), 0, &|m| {
         is_object(m) || is_array(m)
     });
     if d > GEMINI_MAX_NESTING {
-        out.push(Hit::at(
+        out.push(Spot::at(
             "",
             format!("{d} levels of objects and arrays; Gemini has refused declarations nested deeper than about {GEMINI_MAX_NESTING}"),
         ));
@@ -1037,7 +1035,7 @@ pub fn gemini_nesting_depth(cx: &Cx<'_>, out: &mut Vec<Hit>) {
 pub const GEMINI_MAX_ENUM_VALUES: usize = 128;
 pub const GEMINI_MAX_BOUNDS: usize = 32;
 
-pub fn gemini_complexity(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_complexity(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     let mut enums = 0;
     let mut bounds = 0;
     let mut nested_sized_arrays = None;
@@ -1066,7 +1064,7 @@ pub fn gemini_complexity(cx: &Cx<'_>, out: &mut Vec<Hit>) {
         }
     });
     if enums > GEMINI_MAX_ENUM_VALUES {
-        out.push(Hit::at(
+        out.push(Spot::at(
             "",
             format!(
                 "{enums} enum values in one schema; Gemini may refuse it as having too many states"
@@ -1074,18 +1072,18 @@ pub fn gemini_complexity(cx: &Cx<'_>, out: &mut Vec<Hit>) {
         ));
     }
     if bounds > GEMINI_MAX_BOUNDS {
-        out.push(Hit::at("", format!("{bounds} size and range bounds in one schema; Gemini may refuse it as having too many states")));
+        out.push(Spot::at("", format!("{bounds} size and range bounds in one schema; Gemini may refuse it as having too many states")));
     }
     if let Some(p) = nested_sized_arrays {
-        out.push(Hit::at(p, "an array with `minItems`/`maxItems` inside another; Gemini may refuse it as having too many states"));
+        out.push(Spot::at(p, "an array with `minItems`/`maxItems` inside another; Gemini may refuse it as having too many states"));
     }
 }
 
-pub fn gemini_title_in_jsonschema(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_title_in_jsonschema(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if m.get("title").is_some_and(Value::is_string) {
         out.push(
-            Hit::at(at(n, "title"), "`title` in `parametersJsonSchema` has led Gemini 2.5 Flash to malformed function calls")
+            Spot::at(at(n, "title"), "`title` in `parametersJsonSchema` has led Gemini 2.5 Flash to malformed function calls")
                 .with_help("say it in the description instead"),
         );
     }
@@ -1094,7 +1092,7 @@ pub fn gemini_title_in_jsonschema(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) 
 // ---------------------------------------------------------------------------
 // Anthropic strict
 
-pub fn anthropic_strict_numeric_bounds(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn anthropic_strict_numeric_bounds(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     for k in [
         "minimum",
@@ -1105,7 +1103,7 @@ pub fn anthropic_strict_numeric_bounds(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<H
     ] {
         if m.contains_key(k) {
             out.push(
-                Hit::at(
+                Spot::at(
                     at(n, k),
                     format!("`{k}` is not supported by Anthropic strict tools"),
                 )
@@ -1117,16 +1115,16 @@ pub fn anthropic_strict_numeric_bounds(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<H
     }
 }
 
-pub fn anthropic_strict_string_length(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn anthropic_strict_string_length(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     string_length(n, "Anthropic strict tools", out);
 }
 
-pub fn anthropic_strict_min_items(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn anthropic_strict_min_items(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(v) = m.get("minItems")
         && !matches!(v.as_u64(), Some(0 | 1))
     {
-        out.push(Hit::at(
+        out.push(Spot::at(
             at(n, "minItems"),
             format!(
                 "`minItems: {}`; Anthropic strict tools accept only 0 or 1",
@@ -1136,7 +1134,7 @@ pub fn anthropic_strict_min_items(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) 
     }
     for k in ["maxItems", "uniqueItems", "contains"] {
         if m.contains_key(k) {
-            out.push(Hit::at(
+            out.push(Spot::at(
                 at(n, k),
                 format!("`{k}` is not supported by Anthropic strict tools"),
             ));
@@ -1144,11 +1142,11 @@ pub fn anthropic_strict_min_items(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) 
     }
 }
 
-pub fn anthropic_strict_format(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn anthropic_strict_format(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     format_check(n, ANTHROPIC_STRICT_FORMATS, "Anthropic strict mode", out);
 }
 
-pub fn anthropic_strict_pattern(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn anthropic_strict_pattern(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     let Some(Value::String(p)) = m.get("pattern") else {
         return;
@@ -1172,19 +1170,19 @@ pub fn anthropic_strict_pattern(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
         }
     }
     if let Some(w) = what {
-        out.push(Hit::at(
+        out.push(Spot::at(
             at(n, "pattern"),
             format!("`pattern` uses {w}, which Anthropic strict tools do not support"),
         ));
     }
 }
 
-pub fn anthropic_strict_enum_complex(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Hit>) {
+pub fn anthropic_strict_enum_complex(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(Value::Array(vals)) = m.get("enum")
         && let Some(i) = vals.iter().position(|v| v.is_object() || v.is_array())
     {
-        out.push(Hit::at(
+        out.push(Spot::at(
             format!("{}/enum/{i}", n.pointer),
             "an enum value that is an object or array",
         ));
@@ -1223,11 +1221,11 @@ pub fn strict_limits(d: Dialect) -> StrictLimits {
     }
 }
 
-pub fn nesting_depth(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn nesting_depth(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     let limit = strict_limits(cx.dialect).nesting;
     let d = nesting(cx.root, cx.root, &mut Vec::new(), 0, &is_object);
     if d > limit {
-        out.push(Hit::at(
+        out.push(Spot::at(
             "",
             format!("{d} levels of object nesting exceeds the limit of {limit}"),
         ));
@@ -1247,29 +1245,29 @@ fn total_entries(cx: &Cx<'_>, key: &str) -> usize {
     n
 }
 
-pub fn property_count(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn property_count(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     let limit = strict_limits(cx.dialect).properties;
     let n = total_entries(cx, "properties");
     if n > limit {
-        out.push(Hit::at(
+        out.push(Spot::at(
             "",
             format!("{n} object properties in total exceeds the limit of {limit}"),
         ));
     }
 }
 
-pub fn enum_value_count(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn enum_value_count(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     let limit = strict_limits(cx.dialect).enum_values;
     let n = total_entries(cx, "enum");
     if n > limit {
-        out.push(Hit::at(
+        out.push(Spot::at(
             "",
             format!("{n} enum values in total exceeds the limit of {limit}"),
         ));
     }
 }
 
-pub fn enum_string_size(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn enum_string_size(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     let limit = strict_limits(cx.dialect).enum_string_chars;
     walk::each(cx.root, &mut |node| {
         if let Some(Value::Array(vals)) = node.map().and_then(|m| m.get("enum"))
@@ -1281,7 +1279,7 @@ pub fn enum_string_size(cx: &Cx<'_>, out: &mut Vec<Hit>) {
                 .map(|s| s.chars().count())
                 .sum();
             if chars > limit {
-                out.push(Hit::at(
+                out.push(Spot::at(
                     at(node, "enum"),
                     format!("an enum of {} strings totalling {chars} characters exceeds the limit of {limit}", vals.len()),
                 ));
@@ -1290,7 +1288,7 @@ pub fn enum_string_size(cx: &Cx<'_>, out: &mut Vec<Hit>) {
     });
 }
 
-pub fn schema_string_size(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn schema_string_size(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     let limit = strict_limits(cx.dialect).schema_string_chars;
     fn value_chars(v: &Value) -> usize {
         match v {
@@ -1319,7 +1317,7 @@ pub fn schema_string_size(cx: &Cx<'_>, out: &mut Vec<Hit>) {
         }
     });
     if n > limit {
-        out.push(Hit::at(
+        out.push(Spot::at(
             "",
             format!("{n} characters of names, enum and const values exceeds the limit of {limit}"),
         ));
@@ -1333,7 +1331,7 @@ fn is_tchar(c: char) -> bool {
     c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
 }
 
-pub fn mcp_x_mcp_header(cx: &Cx<'_>, out: &mut Vec<Hit>) {
+pub fn mcp_x_mcp_header(cx: &Cx<'_>, out: &mut Vec<Spot>) {
     if cx.role != Role::Parameters {
         return;
     }
@@ -1359,11 +1357,11 @@ pub fn mcp_x_mcp_header(cx: &Cx<'_>, out: &mut Vec<Hit>) {
         };
         let p = at(n, "x-mcp-header");
         let Some(name) = h.as_str() else {
-            out.push(Hit::at(p, "`x-mcp-header` must be a string"));
+            out.push(Spot::at(p, "`x-mcp-header` must be a string"));
             return;
         };
         if name.is_empty() || !name.chars().all(is_tchar) {
-            out.push(Hit::at(
+            out.push(Spot::at(
                 p,
                 format!("`x-mcp-header: {name:?}` is not an HTTP header token (RFC 9110)"),
             ));
@@ -1371,20 +1369,20 @@ pub fn mcp_x_mcp_header(cx: &Cx<'_>, out: &mut Vec<Hit>) {
         }
         let t = types(m);
         if t.len() != 1 || !matches!(t[0], "string" | "integer" | "boolean") {
-            out.push(Hit::at(
+            out.push(Spot::at(
                 p.clone(),
                 "`x-mcp-header` is allowed only on a string, integer or boolean property",
             ));
         }
         if !reachable.contains(n.pointer) {
-            out.push(Hit::at(
+            out.push(Spot::at(
                 p.clone(),
                 "`x-mcp-header` is not reachable from the root through `properties` alone",
             ));
         }
         let key = name.to_ascii_lowercase();
         if let Some(first) = seen.get(&key) {
-            out.push(Hit::at(p, format!("header `{name}` is also named at `{first}`; header names are case-insensitively unique")));
+            out.push(Spot::at(p, format!("header `{name}` is also named at `{first}`; header names are case-insensitively unique")));
         } else {
             seen.insert(key, n.pointer.to_string());
         }

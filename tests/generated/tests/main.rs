@@ -6,8 +6,8 @@ mod defaults;
 mod formats;
 mod numbers;
 mod refinements;
-mod sensitive;
 mod search;
+mod sensitive;
 
 use std::future::Future;
 use toolc_runtime::{CallContext, ToolError, Toolbox};
