@@ -157,9 +157,10 @@ fn ident_collisions<'n>(
     kinds: &str,
     items: impl IntoIterator<Item = (&'n str, &'n Idents, Span)>,
 ) {
-    let mut seen: HashMap<&str, (&str, Span)> = HashMap::new();
+    let mut seen: HashMap<String, (&str, Span)> = HashMap::new();
     for (name, idents, span) in items {
-        let clash = [idents.snake.as_str(), idents.pascal.as_str()]
+        let snake = idents.snake.to_string();
+        let clash = [snake.as_str(), idents.pascal.as_str()]
             .into_iter()
             .find_map(|ident| seen.get(ident).map(|&(other, at)| (ident, other, at)));
         match clash {
@@ -175,8 +176,8 @@ fn ident_collisions<'n>(
                 .help("rename one of them so they differ by more than `-`, `_` and case"),
             ),
             None => {
-                seen.insert(&idents.snake, (name, span));
-                seen.entry(&idents.pascal).or_insert((name, span));
+                seen.insert(snake, (name, span));
+                seen.entry(idents.pascal.clone()).or_insert((name, span));
             }
         }
     }
@@ -242,8 +243,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
                 .at(t.name.span)
                 .help({
                     let suggestion = names::pascal_ident(&t.name.value);
-                    let suggestion = suggestion.trim_start_matches("r#");
-                    if names::is_type_name(suggestion) {
+                    if names::is_type_name(&suggestion) {
                         format!("type names match `^[A-Z][A-Za-z0-9]*$`, such as `{suggestion}`")
                     } else {
                         "type names match `^[A-Z][A-Za-z0-9]*$`".to_string()
@@ -524,7 +524,7 @@ fn refine_collisions(ctx: &mut Ctx<'_>, one: &str, ops: &[Tool]) {
             continue;
         }
         let method = t.refine_method();
-        if let Some(other) = ops.iter().find(|o| o.idents.snake == method) {
+        if let Some(other) = ops.iter().find(|o| o.idents.snake.word() == method) {
             ctx.push(
                 Diagnostic::new(
                     Code::IdentCollision,

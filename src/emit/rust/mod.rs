@@ -175,11 +175,8 @@ pub fn generate(
         })
         .collect();
     let (agents, search_statics): (Vec<TokenStream>, Vec<TokenStream>) = if options.send {
-        let taken: std::collections::BTreeSet<String> = set
-            .agents
-            .iter()
-            .map(|a| a.idents.pascal.trim_start_matches("r#").to_string())
-            .collect();
+        let taken: std::collections::BTreeSet<String> =
+            set.agents.iter().map(|a| a.idents.pascal.clone()).collect();
         set.agents
             .iter()
             .enumerate()
@@ -498,7 +495,7 @@ impl GroupEmitter<'_, '_> {
             Kind::Playbook => ("Playbook", "Playbook"),
         };
         let module_id = ident(&g.idents.snake);
-        let trait_name = g.idents.pascal.trim_start_matches("r#").to_string();
+        let trait_name = g.idents.pascal.clone();
         let server_name = format!("{trait_name}{suffix}");
         let sigs: &[Signature] = &g.plan.ops;
         let items: Vec<TokenStream> = g
@@ -882,8 +879,8 @@ struct Part<'s> {
     name: &'s str,
     description: &'s str,
     idents: &'s crate::model::Idents,
-    /// The field (a snake_case identifier, maybe raw).
-    field: String,
+    /// The field (a snake_case identifier, raw where it is a keyword).
+    field: crate::model::names::RustIdent,
     /// The type parameter (PascalCase).
     param: String,
 }
@@ -928,13 +925,10 @@ fn parts<'s>(
             }
             // A toolbox and a playbook may share a name: the playbook's
             // field then says so.
-            let base = idents.snake.trim_start_matches("r#").to_string();
+            let base = idents.snake.word().to_string();
             let mut field = base.clone();
             let mut n = 1;
-            while out
-                .iter()
-                .any(|p| p.field.trim_start_matches("r#") == field)
-            {
+            while out.iter().any(|p| p.field.word() == field) {
                 field = match (kind, n) {
                     (Kind::Playbook, 1) => format!("{base}_playbook"),
                     (Kind::Toolbox, 1) => format!("{base}_toolbox"),
@@ -943,8 +937,7 @@ fn parts<'s>(
                 n += 1;
             }
             let field = crate::model::names::snake_ident(&field);
-            let pascal = crate::model::names::pascal_ident(field.trim_start_matches("r#"));
-            let mut param = pascal.trim_start_matches("r#").to_string();
+            let mut param = crate::model::names::pascal_ident(field.word());
             while taken.contains(&param) || out.iter().any(|p| p.param == param) {
                 param.push_str("Impl");
             }
@@ -973,7 +966,7 @@ fn agent(
     taken: &std::collections::BTreeSet<String>,
     indexed: bool,
 ) -> TokenStream {
-    let struct_id = format_ident!("{}", a.idents.pascal.trim_start_matches("r#"));
+    let struct_id = format_ident!("{}", a.idents.pascal);
     let parts = parts(set, a, taken);
     let params: Vec<proc_macro2::Ident> =
         parts.iter().map(|p| format_ident!("{}", p.param)).collect();
@@ -986,7 +979,7 @@ fn agent(
                 Kind::Playbook => quote!(playbooks),
             };
             let m = ident(&p.idents.snake);
-            let tr = format_ident!("{}", p.idents.pascal.trim_start_matches("r#"));
+            let tr = format_ident!("{}", p.idents.pascal);
             quote!(#param: super::#namespace::#m::#tr)
         })
         .collect();
@@ -1007,7 +1000,7 @@ fn agent(
     });
     let setup = parts.iter().map(|p| {
         let f = ident(&p.field);
-        let v = format_ident!("__{}", p.field.trim_start_matches("r#"));
+        let v = format_ident!("__{}", p.field.word());
         let (namespace, suffix, runtime_trait) = match p.kind {
             Kind::Toolbox => (
                 quote!(toolboxes),
@@ -1021,7 +1014,7 @@ fn agent(
             ),
         };
         let m = ident(&p.idents.snake);
-        let server = format_ident!("{}{suffix}", p.idents.pascal.trim_start_matches("r#"));
+        let server = format_ident!("{}{suffix}", p.idents.pascal);
         quote! {
             let #v: ::std::sync::Arc<dyn #runtime_trait> =
                 ::std::sync::Arc::new(super::#namespace::#m::#server::new(self.#f));
@@ -1031,7 +1024,7 @@ fn agent(
         parts
             .iter()
             .find(|p| p.kind == kind && p.index == index)
-            .map(|p| format_ident!("__{}", p.field.trim_start_matches("r#")))
+            .map(|p| format_ident!("__{}", p.field.word()))
     };
     let caps = a.capabilities.iter().map(|&c| {
         let cap = &set.capabilities[c];
