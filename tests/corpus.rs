@@ -351,7 +351,6 @@ fn run(case: &Case) -> Result<Duration, String> {
             && case
                 .column
                 .is_none_or(|c| loc["column"].as_u64() == Some(c as u64))
-            && (!case.warning || d["severity"] == "warning")
             && case.also.is_none_or(|(l, c)| {
                 d["related"].as_array().is_some_and(|related| {
                     related.iter().any(|r| {
