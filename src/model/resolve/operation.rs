@@ -1,0 +1,240 @@
+//! One tool or play: its name, description, schemas, policies and examples.
+
+use super::*;
+
+pub(super) fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Option<Tool> {
+    let kind = if is_play { "play" } else { "tool" };
+    if !tool_name_ok(ctx, &t.name, kind) {
+        return None;
+    }
+    let what = format!("{kind} `{}`", t.name.value);
+    let raw = &t.body;
+    let description = ctx.required_text(&raw.description, &what);
+    let has_parameters = raw.parameters.is_some();
+    let (parameters, mut params_ok) = match &raw.parameters {
+        Some(node) => ctx.schema(node, &format!("the parameters of {what}")),
+        None => (no_parameters(&mut ctx.schemas, t.name.span), true),
+    };
+    if has_parameters && params_ok {
+        let root = ctx.schemas.resolved(parameters);
+        let is_object = root.types == [schema::JsonType::Object]
+            || (root.types.is_empty() && root.properties.is_some());
+        if !is_object {
+            params_ok = false;
+            let found = match root.types.as_slice() {
+                [] => "no `type`".to_string(),
+                [t] => format!("`type: {}`", t.as_str()),
+                ts => format!(
+                    "`type: [{}]`",
+                    ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            };
+            let at = root.value_span(schema::Keyword::Type);
+            ctx.push(
+                Diagnostic::new(
+                    Code::ParametersNotObject,
+                    format!("the parameters of {what} must be an object schema, found {found}"),
+                )
+                .at(at)
+                .help("tool arguments are a JSON object: write `type: object` with `properties:`"),
+            );
+        }
+    }
+    let (returns, returns_ok) = match &raw.returns {
+        Some(node) => {
+            let (id, ok) = ctx.schema(node, &format!("the returns of {what}"));
+            (Some(id), ok)
+        }
+        None => (None, true),
+    };
+
+    let mut policy = Policy::default();
+    if let Some(a) = &raw.auth {
+        match AuthLevel::parse(&a.value) {
+            Ok(level) => policy.auth = level,
+            Err(msg) => ctx.push(
+                Diagnostic::new(Code::InvalidAuth, msg)
+                    .at(a.span)
+                    .help("use `auth: none`, `auth: user` or `auth: admin`"),
+            ),
+        }
+    }
+    for r in &raw.roles {
+        if r.value.trim().is_empty() {
+            ctx.push(
+                Diagnostic::new(Code::InvalidName, format!("{what} has an empty role"))
+                    .at(r.span)
+                    .help("remove it, or name the role"),
+            );
+        } else {
+            policy.roles.push(r.value.clone());
+        }
+    }
+    if let Some(rl) = &raw.rate_limit {
+        match RateLimit::parse(&rl.value) {
+            Ok(r) => policy.rate_limit = Some(r),
+            Err(msg) => ctx.push(
+                Diagnostic::new(Code::InvalidRateLimit, msg)
+                    .at(rl.span)
+                    .help("write the limit as calls per unit, such as `10/min` or `1/s`"),
+            ),
+        }
+    }
+    if let Some(to) = &raw.timeout_ms {
+        match parse_timeout(to.value) {
+            Ok(ms) => policy.timeout_ms = Some(ms),
+            Err(msg) => ctx.push(
+                Diagnostic::new(Code::InvalidTimeout, msg)
+                    .at(to.span)
+                    .help("give the timeout in milliseconds, such as `timeout_ms: 5000`"),
+            ),
+        }
+    }
+    if let Some(ap) = &raw.approval {
+        match Approval::parse(&ap.value) {
+            Ok(a) => {
+                policy.approval = a == Approval::Required;
+                policy.approval_written = Some(a);
+            }
+            Err(msg) => ctx.push(
+                Diagnostic::new(Code::InvalidApproval, msg)
+                    .at(ap.span)
+                    .help("write `approval: required` to hold every call for a person's approval, or `approval: none`"),
+            ),
+        }
+    }
+
+    let annotations = super::mcp::Hints::from_raw(&raw.annotations);
+    let icons = super::mcp::icons(&raw.icons, &what, &mut ctx.diags);
+    let meta = raw
+        .meta
+        .as_ref()
+        .and_then(|m| super::mcp::meta(m, &what, &mut ctx.diags));
+
+    let mut examples = Vec::new();
+    let params_validator = params_ok
+        .then(|| jsonschema::draft202012::new(&ctx.schemas.bundle(parameters)).ok())
+        .flatten();
+    let returns_validator = match (returns, returns_ok) {
+        (Some(r), true) => jsonschema::draft202012::new(&ctx.schemas.bundle(r)).ok(),
+        _ => None,
+    };
+    for (i, ex) in raw.examples.iter().enumerate() {
+        let n = i + 1;
+        let arguments = ex.arguments.as_ref().map(|a| {
+            if let Some(v) = &params_validator {
+                check_example(
+                    ctx,
+                    v,
+                    a,
+                    &format!("example {n} of {what}: the arguments"),
+                    "parameters",
+                );
+            }
+            a.to_json("", &mut Default::default())
+        });
+        let result = ex.result.as_ref().map(|r| {
+            if let Some(v) = &returns_validator {
+                check_example(
+                    ctx,
+                    v,
+                    r,
+                    &format!("example {n} of {what}: the result"),
+                    "returns",
+                );
+            }
+            r.to_json("", &mut Default::default())
+        });
+        if let Some(arguments) = arguments {
+            examples.push(Example {
+                arguments,
+                result,
+                description: ex.description.as_ref().map(|d| d.value.clone()),
+                span: ex.span,
+            });
+        }
+    }
+
+    Some(Tool {
+        name: t.name.value.clone(),
+        idents: Idents::of(&t.name.value),
+        description,
+        title: raw.title.as_ref().map(|s| s.value.clone()),
+        parameters,
+        has_parameters,
+        returns,
+        validate_returns: raw.validate_returns.as_ref().is_none_or(|v| v.value),
+        terminal: raw.terminal.as_ref().is_some_and(|v| v.value),
+        policy,
+        annotations,
+        icons,
+        meta,
+        deprecated: raw.deprecated.as_ref().and_then(|d| match &d.value {
+            RawDeprecated::Flag(false) => None,
+            RawDeprecated::Flag(true) => Some(Deprecation { note: None }),
+            RawDeprecated::Note(n) => Some(Deprecation {
+                note: Some(n.clone()),
+            }),
+        }),
+        examples,
+        span: t.name.span,
+    })
+}
+
+pub(super) fn check_example(
+    ctx: &mut Ctx<'_>,
+    validator: &jsonschema::Validator,
+    node: &Node,
+    what: &str,
+    against: &str,
+) {
+    let mut spans = crate::manifest::node::PointerSpans::new();
+    let instance = node.to_json("", &mut spans);
+    for e in validator.iter_errors(&instance) {
+        let pointer = e.instance_path().as_str().to_string();
+        let at = if pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" at `{pointer}`")
+        };
+        ctx.diags.push(
+            Diagnostic::new(
+                Code::InvalidExample,
+                format!("{what} do not match the {against} schema{at}: {e}"),
+            )
+            .at(span_at(&spans, &pointer, node.span))
+            .help(format!(
+                "fix the example, or the {against} schema if the example is right"
+            )),
+        );
+    }
+}
+
+/// The span of the node at `pointer`, or of its nearest written parent.
+pub(super) fn span_at(
+    spans: &crate::manifest::node::PointerSpans,
+    pointer: &str,
+    whole: Span,
+) -> Span {
+    let mut p = pointer;
+    loop {
+        if let Some(s) = spans.get(p) {
+            return *s;
+        }
+        match p.rfind('/') {
+            Some(i) => p = &p[..i],
+            None => return whole,
+        }
+    }
+}
+
+/// The parameters of a tool that declares none: an object with no
+/// properties and no others allowed, advertised and enforced alike.
+pub(super) fn no_parameters(schemas: &mut Schemas, at: Span) -> SchemaId {
+    let (id, _) = schema::read::from_json(
+        schemas,
+        &serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        at,
+    );
+    id
+}
