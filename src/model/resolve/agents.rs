@@ -116,53 +116,11 @@ pub(super) fn capability(
         }),
     };
     if let Some(mi) = manual {
-        for r in &manuals[mi].refs {
-            let found = match r.kind {
-                RefKind::Tool => {
-                    toolbox.is_some_and(|t| toolboxes[t].tools.iter().any(|x| x.name == r.name))
-                }
-                RefKind::Play => {
-                    playbook.is_some_and(|p| playbooks[p].plays.iter().any(|x| x.name == r.name))
-                }
-            };
-            if !found {
-                let reachable: Vec<&str> = match r.kind {
-                    RefKind::Tool => toolbox
-                        .map(|t| toolboxes[t].tools.iter().map(|x| x.name.as_str()).collect()),
-                    RefKind::Play => playbook
-                        .map(|p| playbooks[p].plays.iter().map(|x| x.name.as_str()).collect()),
-                }
-                .unwrap_or_default();
-                let mut d = Diagnostic::new(
-                    Code::ManualReference,
-                    format!(
-                        "the manual names {} `{}`, which {what} does not reach",
-                        r.kind.as_str(),
-                        r.name
-                    ),
-                )
-                .at(r.span)
-                .secondary(c.name.span, "the capability using the manual");
-                d = match did_you_mean(&r.name, reachable.iter().copied()) {
-                    Some(s) => d.help(format!("did you mean `{s}`?")),
-                    None if reachable.is_empty() => d.help(format!(
-                        "{what} has no {}s; bind a {} or remove the reference",
-                        r.kind.as_str(),
-                        if r.kind == RefKind::Tool {
-                            "toolbox"
-                        } else {
-                            "playbook"
-                        }
-                    )),
-                    None => d.help(format!(
-                        "the {}s it reaches are: {}",
-                        r.kind.as_str(),
-                        reachable.join(", ")
-                    )),
-                };
-                ctx.push(d);
-            }
-        }
+        let reach = Reach {
+            toolbox: toolbox.map(|t| &toolboxes[t]),
+            playbook: playbook.map(|p| &playbooks[p]),
+        };
+        manual_refs(ctx, c, &what, &manuals[mi], reach);
     }
     Some(Capability {
         name: c.name.value.clone(),
@@ -215,19 +173,11 @@ pub(super) fn agent(
             }
         }
     }
-    let scope = a.body.scope.as_ref().and_then(|s| {
-        if types.contains_key(&s.value) {
-            Some(s.value.clone())
-        } else {
-            ctx.unknown_ref(
-                "type",
-                s,
-                types.keys().map(String::as_str),
-                "define the scope type under `types:`",
-            );
-            None
-        }
-    });
+    let scope = a
+        .body
+        .scope
+        .as_ref()
+        .and_then(|s| scope_type(ctx, s, types));
     Some(Agent {
         name: a.name.value.clone(),
         idents: Idents::of(&a.name.value),
@@ -243,8 +193,19 @@ pub(super) fn agent(
 pub(super) fn check_agent(ctx: &mut Ctx<'_>, set: &mut Toolset, i: usize) {
     let agent = &set.agents[i];
     let what = format!("agent `{}`", agent.name);
-    let mut seen: HashMap<&str, (String, Span)> = HashMap::new();
     let mut diags = Vec::new();
+    distinct_names(set, agent, &what, &mut diags);
+    let scope = agent_scope(set, agent, &what, &mut diags);
+    set.agents[i].scope = scope;
+    for d in diags {
+        ctx.push(d);
+    }
+}
+
+/// Reports two tools or plays of one name that agent `what` reaches, and a
+/// toolbox or playbook it reaches twice.
+fn distinct_names(set: &Toolset, agent: &Agent, what: &str, diags: &mut Vec<Diagnostic>) {
+    let mut seen: HashMap<&str, (String, Span)> = HashMap::new();
     // A toolbox or playbook bound by two of the agent's capabilities: one
     // diagnostic for the pair, rather than one per tool it holds.
     let mut reached: HashMap<(&str, usize), &Capability> = HashMap::new();
@@ -302,7 +263,16 @@ pub(super) fn check_agent(ctx: &mut Ctx<'_>, set: &mut Toolset, i: usize) {
             }
         }
     }
-    // Scope: every toolbox with a scope must use the agent's scope type.
+}
+
+/// The agent's scope type: its own, or for the implicit agent the one its
+/// toolboxes read. Every toolbox with a scope must read the agent's.
+fn agent_scope(
+    set: &Toolset,
+    agent: &Agent,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
     let mut scope_of_agent = agent.scope.clone();
     let mut first_scoped: Option<(String, Span, String)> = None;
     let mut scope_checked = BTreeSet::new();
@@ -356,8 +326,72 @@ pub(super) fn check_agent(ctx: &mut Ctx<'_>, set: &mut Toolset, i: usize) {
             ),
         }
     }
-    set.agents[i].scope = scope_of_agent;
-    for d in diags {
-        ctx.push(d);
+    scope_of_agent
+}
+
+/// The toolbox and playbook a capability binds, which its manual may name.
+#[derive(Clone, Copy)]
+struct Reach<'a> {
+    toolbox: Option<&'a Toolbox>,
+    playbook: Option<&'a Playbook>,
+}
+
+/// Reports each tool or play the manual of capability `c` (`what`) names
+/// that the capability does not reach.
+fn manual_refs(
+    ctx: &mut Ctx<'_>,
+    c: &Named<RawCapability>,
+    what: &str,
+    manual: &Manual,
+    reach: Reach<'_>,
+) {
+    for r in &manual.refs {
+        let found = match r.kind {
+            RefKind::Tool => reach
+                .toolbox
+                .is_some_and(|t| t.tools.iter().any(|x| x.name == r.name)),
+            RefKind::Play => reach
+                .playbook
+                .is_some_and(|p| p.plays.iter().any(|x| x.name == r.name)),
+        };
+        if !found {
+            let reachable: Vec<&str> = match r.kind {
+                RefKind::Tool => reach
+                    .toolbox
+                    .map(|t| t.tools.iter().map(|x| x.name.as_str()).collect()),
+                RefKind::Play => reach
+                    .playbook
+                    .map(|p| p.plays.iter().map(|x| x.name.as_str()).collect()),
+            }
+            .unwrap_or_default();
+            let mut d = Diagnostic::new(
+                Code::ManualReference,
+                format!(
+                    "the manual names {} `{}`, which {what} does not reach",
+                    r.kind.as_str(),
+                    r.name
+                ),
+            )
+            .at(r.span)
+            .secondary(c.name.span, "the capability using the manual");
+            d = match did_you_mean(&r.name, reachable.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None if reachable.is_empty() => d.help(format!(
+                    "{what} has no {}s; bind a {} or remove the reference",
+                    r.kind.as_str(),
+                    if r.kind == RefKind::Tool {
+                        "toolbox"
+                    } else {
+                        "playbook"
+                    }
+                )),
+                None => d.help(format!(
+                    "the {}s it reaches are: {}",
+                    r.kind.as_str(),
+                    reachable.join(", ")
+                )),
+            };
+            ctx.push(d);
+        }
     }
 }

@@ -12,19 +12,11 @@ pub(super) fn toolbox(
     }
     let what = format!("toolbox `{}`", tb.name.value);
     let description = ctx.required_text(&tb.body.description, &what);
-    let scope = tb.body.scope.as_ref().and_then(|s| {
-        if types.contains_key(&s.value) {
-            Some(s.value.clone())
-        } else {
-            ctx.unknown_ref(
-                "type",
-                s,
-                types.keys().map(String::as_str),
-                "define the scope type under `types:`",
-            );
-            None
-        }
-    });
+    let scope = tb
+        .body
+        .scope
+        .as_ref()
+        .and_then(|s| scope_type(ctx, s, types));
     let tools = members(ctx, &what, tb.name.span, &tb.body.tools, false);
     Some(Toolbox {
         name: tb.name.value.clone(),

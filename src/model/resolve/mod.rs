@@ -30,6 +30,15 @@ pub struct ResolveOptions {
     pub typed_formats: std::collections::BTreeSet<super::rust::TypedFormat>,
 }
 
+/// A schema of the manifest as read and checked. One with errors still has
+/// an id, so that the checks after it run on what was read.
+#[derive(Debug, Clone, Copy)]
+struct ReadSchema {
+    id: SchemaId,
+    /// No error was found in it: it can be compiled and validated against.
+    sound: bool,
+}
+
 struct Ctx<'a> {
     loaded: &'a mut Loaded,
     diags: Vec<Diagnostic>,
@@ -41,17 +50,17 @@ impl Ctx<'_> {
         self.diags.push(d);
     }
 
-    /// Reads one schema of the manifest, links its `$ref`s and checks it;
-    /// the id and whether it had no error.
+    /// Reads one schema of the manifest, links its `$ref`s and checks it.
     /// `what` names the schema in messages.
-    fn schema(&mut self, node: &Node, what: &str) -> (SchemaId, bool) {
-        let errors = |d: &[Diagnostic]| d.iter().filter(|d| d.is_error()).count();
-        let before = errors(&self.diags);
-        let id = Reader::new(&mut self.schemas, &mut self.diags).read(node);
-        schema::read::link(&mut self.schemas, id, what, &mut self.diags);
+    fn schema(&mut self, node: &Node, what: &str) -> ReadSchema {
+        let mut found = Vec::new();
+        let id = Reader::new(&mut self.schemas, &mut found).read(node);
+        schema::read::link(&mut self.schemas, id, what, &mut found);
         schema::read::promote(&mut self.schemas, id);
-        schema::check::check_tree(&self.schemas, id, &mut self.diags);
-        (id, errors(&self.diags) == before)
+        schema::check::check_tree(&self.schemas, id, &mut found);
+        let sound = !found.iter().any(Diagnostic::is_error);
+        self.diags.extend(found);
+        ReadSchema { id, sound }
     }
 
     fn unknown_ref<'n>(
@@ -91,6 +100,24 @@ impl Ctx<'_> {
             None => String::new(),
         }
     }
+}
+
+/// The scope type a toolbox or agent names, which must be a named type.
+fn scope_type(
+    ctx: &mut Ctx<'_>,
+    s: &Sp<String>,
+    types: &BTreeMap<String, NamedType>,
+) -> Option<String> {
+    if types.contains_key(&s.value) {
+        return Some(s.value.clone());
+    }
+    ctx.unknown_ref(
+        "type",
+        s,
+        types.keys().map(String::as_str),
+        "define the scope type under `types:`",
+    );
+    None
 }
 
 /// Checks a name and reports the problem at its span.
@@ -227,17 +254,9 @@ fn toolset_name(ctx: &Ctx<'_>, options: &ResolveOptions) -> String {
     }
 }
 
-fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Toolset {
-    let name = toolset_name(ctx, options);
-    let mut inputs: Vec<PathBuf> = ctx
-        .loaded
-        .sources
-        .files()
-        .map(|(_, f)| f.path.clone())
-        .collect();
-
-    // Types first: everything else refers to them. All are read and named
-    // before any is linked, so types may refer to each other in any order.
+/// The named types of every file: all are read and named before any is
+/// linked, so types may refer to each other in any order.
+fn named_types(ctx: &mut Ctx<'_>, files: &[RawFile]) -> BTreeMap<String, NamedType> {
     let raw_types = gather(ctx, files, "type", |f| &f.types);
     let mut types = BTreeMap::new();
     for t in &raw_types {
@@ -278,6 +297,62 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
     for t in types.values() {
         schema::check::check_tree(&ctx.schemas, t.root, &mut ctx.diags);
     }
+    types
+}
+
+/// The agents of every file, or, when no file declares one, the implicit
+/// agent of every capability, named after the toolset.
+fn agents(
+    ctx: &mut Ctx<'_>,
+    files: &[RawFile],
+    name: &str,
+    capabilities: &[Capability],
+    types: &BTreeMap<String, NamedType>,
+) -> Vec<Agent> {
+    let raw_agents = gather(ctx, files, "agent", |f| &f.agents);
+    let mut agents = Vec::new();
+    for a in &raw_agents {
+        if let Some(agent) = agent(ctx, a, capabilities, types) {
+            agents.push(agent);
+        }
+    }
+    ident_collisions(
+        ctx,
+        "agents",
+        agents
+            .iter()
+            .filter_map(|a| a.span.map(|s| (a.name.as_str(), &a.idents, s))),
+    );
+    if raw_agents.is_empty() && !capabilities.is_empty() {
+        agents.push(Agent {
+            idents: Idents::of(name),
+            name: name.to_string(),
+            description: format!("Every capability of the {name} toolset."),
+            capabilities: (0..capabilities.len()).collect(),
+            scope: None,
+            implicit: true,
+            span: None,
+        });
+    }
+    agents
+}
+
+/// The toolset, section by section in the order they refer to each other.
+// Over 80 lines: it is the resolve stage's one sequence (types, toolboxes,
+// playbooks, manuals, capabilities, agents, then the checks across them),
+// each step a call with the collisions check after it; split, the order
+// would be spread over functions that each only pass the sections on.
+fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Toolset {
+    let name = toolset_name(ctx, options);
+    let mut inputs: Vec<PathBuf> = ctx
+        .loaded
+        .sources
+        .files()
+        .map(|(_, f)| f.path.clone())
+        .collect();
+
+    // Types first: everything else refers to them.
+    let types = named_types(ctx, files);
 
     let mut toolboxes = Vec::new();
     for tb in gather(ctx, files, "toolbox", |f| &f.toolboxes) {
@@ -338,31 +413,7 @@ fn build(ctx: &mut Ctx<'_>, files: &[RawFile], options: &ResolveOptions) -> Tool
             .map(|c| (c.name.as_str(), &c.idents, c.span)),
     );
 
-    let raw_agents = gather(ctx, files, "agent", |f| &f.agents);
-    let mut agents = Vec::new();
-    for a in &raw_agents {
-        if let Some(agent) = agent(ctx, a, &capabilities, &types) {
-            agents.push(agent);
-        }
-    }
-    ident_collisions(
-        ctx,
-        "agents",
-        agents
-            .iter()
-            .filter_map(|a| a.span.map(|s| (a.name.as_str(), &a.idents, s))),
-    );
-    if raw_agents.is_empty() && !capabilities.is_empty() {
-        agents.push(Agent {
-            idents: Idents::of(&name),
-            name: name.clone(),
-            description: format!("Every capability of the {name} toolset."),
-            capabilities: (0..capabilities.len()).collect(),
-            scope: None,
-            implicit: true,
-            span: None,
-        });
-    }
+    let agents = agents(ctx, files, &name, &capabilities, &types);
 
     let mut set = Toolset {
         name,

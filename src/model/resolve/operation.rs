@@ -10,44 +10,87 @@ pub(super) fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Opti
     let what = format!("{kind} `{}`", t.name.value);
     let raw = &t.body;
     let description = ctx.required_text(&raw.description, &what);
-    let has_parameters = raw.parameters.is_some();
-    let (parameters, mut params_ok) = match &raw.parameters {
-        Some(node) => ctx.schema(node, &format!("the parameters of {what}")),
-        None => (no_parameters(&mut ctx.schemas, t.name.span), true),
-    };
-    if has_parameters && params_ok {
-        let root = ctx.schemas.resolved(parameters);
-        let is_object = root.types == [schema::JsonType::Object]
-            || (root.types.is_empty() && root.properties.is_some());
-        if !is_object {
-            params_ok = false;
-            let found = match root.types.as_slice() {
-                [] => "no `type`".to_string(),
-                [t] => format!("`type: {}`", t.as_str()),
-                ts => format!(
-                    "`type: [{}]`",
-                    ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-            };
-            let at = root.value_span(schema::Keyword::Type);
-            ctx.push(
-                Diagnostic::new(
-                    Code::ParametersNotObject,
-                    format!("the parameters of {what} must be an object schema, found {found}"),
-                )
-                .at(at)
-                .help("tool arguments are a JSON object: write `type: object` with `properties:`"),
-            );
-        }
-    }
-    let (returns, returns_ok) = match &raw.returns {
-        Some(node) => {
-            let (id, ok) = ctx.schema(node, &format!("the returns of {what}"));
-            (Some(id), ok)
-        }
-        None => (None, true),
-    };
+    let parameters = parameters(ctx, raw, &what, t.name.span);
+    let returns = raw
+        .returns
+        .as_ref()
+        .map(|node| ctx.schema(node, &format!("the returns of {what}")));
+    let policy = policy(ctx, raw, &what);
+    let annotations = crate::model::mcp::Hints::from_raw(&raw.annotations);
+    let icons = crate::model::mcp::icons(&raw.icons, &what, &mut ctx.diags);
+    let meta = raw
+        .meta
+        .as_ref()
+        .and_then(|m| crate::model::mcp::meta(m, &what, &mut ctx.diags));
+    let examples = examples(ctx, raw, &what, parameters, returns);
+    Some(Tool {
+        name: t.name.value.clone(),
+        idents: Idents::of(&t.name.value),
+        description,
+        title: raw.title.as_ref().map(|s| s.value.clone()),
+        parameters: parameters.id,
+        has_parameters: raw.parameters.is_some(),
+        returns: returns.map(|r| r.id),
+        validate_returns: raw.validate_returns.as_ref().is_none_or(|v| v.value),
+        terminal: raw.terminal.as_ref().is_some_and(|v| v.value),
+        policy,
+        annotations,
+        icons,
+        meta,
+        deprecated: raw.deprecated.as_ref().and_then(|d| match &d.value {
+            RawDeprecated::Flag(false) => None,
+            RawDeprecated::Flag(true) => Some(Deprecation { note: None }),
+            RawDeprecated::Note(n) => Some(Deprecation {
+                note: Some(n.clone()),
+            }),
+        }),
+        examples,
+        span: t.name.span,
+    })
+}
 
+/// The parameters schema of a tool or play (`what`): as written, which must
+/// be an object schema, or one with no properties when it declares none.
+fn parameters(ctx: &mut Ctx<'_>, raw: &RawTool, what: &str, at: Span) -> ReadSchema {
+    let Some(node) = &raw.parameters else {
+        return ReadSchema {
+            id: no_parameters(&mut ctx.schemas, at),
+            sound: true,
+        };
+    };
+    let mut read = ctx.schema(node, &format!("the parameters of {what}"));
+    if !read.sound {
+        return read;
+    }
+    let root = ctx.schemas.resolved(read.id);
+    let is_object = root.types == [schema::JsonType::Object]
+        || (root.types.is_empty() && root.properties.is_some());
+    if !is_object {
+        read.sound = false;
+        let found = match root.types.as_slice() {
+            [] => "no `type`".to_string(),
+            [t] => format!("`type: {}`", t.as_str()),
+            ts => format!(
+                "`type: [{}]`",
+                ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        let at = root.value_span(schema::Keyword::Type);
+        ctx.push(
+            Diagnostic::new(
+                Code::ParametersNotObject,
+                format!("the parameters of {what} must be an object schema, found {found}"),
+            )
+            .at(at)
+            .help("tool arguments are a JSON object: write `type: object` with `properties:`"),
+        );
+    }
+    read
+}
+
+/// The policies a tool or play (`what`) declares; each one that does not
+/// parse is reported and left at its default.
+fn policy(ctx: &mut Ctx<'_>, raw: &RawTool, what: &str) -> Policy {
     let mut policy = Policy::default();
     if let Some(a) = &raw.auth {
         match AuthLevel::parse(&a.value) {
@@ -103,22 +146,26 @@ pub(super) fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Opti
             ),
         }
     }
+    policy
+}
 
-    let annotations = super::mcp::Hints::from_raw(&raw.annotations);
-    let icons = super::mcp::icons(&raw.icons, &what, &mut ctx.diags);
-    let meta = raw
-        .meta
-        .as_ref()
-        .and_then(|m| super::mcp::meta(m, &what, &mut ctx.diags));
-
-    let mut examples = Vec::new();
-    let params_validator = params_ok
-        .then(|| jsonschema::draft202012::new(&ctx.schemas.bundle(parameters)).ok())
-        .flatten();
-    let returns_validator = match (returns, returns_ok) {
-        (Some(r), true) => jsonschema::draft202012::new(&ctx.schemas.bundle(r)).ok(),
-        _ => None,
+/// The examples of a tool or play (`what`), their arguments and result each
+/// checked against its schema when that schema is sound.
+fn examples(
+    ctx: &mut Ctx<'_>,
+    raw: &RawTool,
+    what: &str,
+    parameters: ReadSchema,
+    returns: Option<ReadSchema>,
+) -> Vec<Example> {
+    let validator = |ctx: &Ctx<'_>, read: ReadSchema| {
+        read.sound
+            .then(|| jsonschema::draft202012::new(&ctx.schemas.bundle(read.id)).ok())
+            .flatten()
     };
+    let params_validator = validator(ctx, parameters);
+    let returns_validator = returns.and_then(|r| validator(ctx, r));
+    let mut examples = Vec::new();
     for (i, ex) in raw.examples.iter().enumerate() {
         let n = i + 1;
         let arguments = ex.arguments.as_ref().map(|a| {
@@ -154,31 +201,7 @@ pub(super) fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Opti
             });
         }
     }
-
-    Some(Tool {
-        name: t.name.value.clone(),
-        idents: Idents::of(&t.name.value),
-        description,
-        title: raw.title.as_ref().map(|s| s.value.clone()),
-        parameters,
-        has_parameters,
-        returns,
-        validate_returns: raw.validate_returns.as_ref().is_none_or(|v| v.value),
-        terminal: raw.terminal.as_ref().is_some_and(|v| v.value),
-        policy,
-        annotations,
-        icons,
-        meta,
-        deprecated: raw.deprecated.as_ref().and_then(|d| match &d.value {
-            RawDeprecated::Flag(false) => None,
-            RawDeprecated::Flag(true) => Some(Deprecation { note: None }),
-            RawDeprecated::Note(n) => Some(Deprecation {
-                note: Some(n.clone()),
-            }),
-        }),
-        examples,
-        span: t.name.span,
-    })
+    examples
 }
 
 pub(super) fn check_example(
