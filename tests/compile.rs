@@ -26,6 +26,11 @@ const SETS: &[(&str, &str, bool)] = &[
     ("formats", "tests/fixtures/codegen/formats.yaml", true),
     ("secrets", "tests/fixtures/codegen/secrets.yaml", false),
     ("search", "tests/fixtures/codegen/search.yaml", false),
+    (
+        "delegation",
+        "tests/fixtures/codegen/delegation.yaml",
+        false,
+    ),
 ];
 
 fn write(path: &Path, text: &str) {

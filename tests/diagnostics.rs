@@ -548,6 +548,88 @@ fn scope_mismatch() {
 }
 
 #[test]
+fn delegation_cycle() {
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot:\n    description: Bot\n    capabilities: [c]\n    delegates:\n      ask: { agent: bot, description: Ask }\n",
+        Code::DelegationCycle,
+        13,
+        21,
+        "delegate `ask` of agent `bot` delegates to agent `bot` itself",
+    );
+    assert_eq!(d.related[0].1, 13);
+    // Two agents that delegate to each other: one error, at the delegate that closes it.
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot:\n    description: Bot\n    capabilities: [c]\n    delegates:\n      ask: { agent: other, description: Ask }\n  other:\n    description: Other\n    capabilities: [c]\n    delegates:\n      back: { agent: bot, description: Back }\n",
+        Code::DelegationCycle,
+        18,
+        22,
+        "delegate `back` of agent `other` closes a cycle of delegation: `bot` → `other` → `bot`",
+    );
+    assert_eq!(d.related.len(), 2);
+}
+
+#[test]
+fn delegate_unknown_target() {
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot:\n    description: Bot\n    capabilities: [c]\n    delegates:\n      ask: { agent: bots, description: Ask }\n",
+        Code::UnknownReference,
+        13,
+        21,
+        "there is no agent named `bots`",
+    );
+    assert_eq!(d.help.as_deref(), Some("did you mean `bot`?"));
+    only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot:\n    description: Bot\n    capabilities: [c]\n    delegates:\n      ask: { capability: d, description: Ask }\n",
+        Code::UnknownReference,
+        13,
+        26,
+        "there is no capability named `d`",
+    );
+}
+
+#[test]
+fn delegate_needs_one_target() {
+    only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot:\n    description: Bot\n    capabilities: [c]\n    delegates:\n      ask: { description: Ask }\n",
+        Code::MissingKey,
+        13,
+        7,
+        "delegate `ask` needs exactly one of `agent` and `capability`",
+    );
+    only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot:\n    description: Bot\n    capabilities: [c]\n    delegates:\n      ask: { agent: bot, capability: c, description: Ask }\n",
+        Code::MissingKey,
+        13,
+        7,
+        "delegate `ask` needs exactly one of `agent` and `capability`",
+    );
+}
+
+#[test]
+fn delegate_name_collision() {
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot:\n    description: Bot\n    capabilities: [c]\n    delegates:\n      a: { capability: c, description: Ask }\n",
+        Code::AgentNameCollision,
+        13,
+        7,
+        "agent `bot` reaches two tools named `a`: tool `a` of toolbox `t` and delegate `a` of agent `bot`",
+    );
+    assert_eq!(d.related[0].1, 5);
+}
+
+#[test]
+fn delegate_scope_mismatch() {
+    let d = only_yaml(
+        "version: 1\ntypes:\n  Operator: { type: object }\ntoolboxes:\n  t:\n    description: Tools\n    scope: Operator\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot:\n    description: Bot\n    capabilities: [c]\n    scope: Operator\n  front:\n    description: Front\n    capabilities: []\n    delegates:\n      ask: { agent: bot, description: Ask }\n",
+        Code::ScopeMismatch,
+        20,
+        21,
+        "delegate `ask` hands its task to agent `bot`, whose tools read scope `Operator`, but agent `front` binds no scope",
+    );
+    assert_eq!(d.related[0].1, 16);
+}
+
+#[test]
 fn invalid_auth() {
     only_yaml(
         "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a: { description: A, auth: root }\n",

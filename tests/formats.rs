@@ -127,5 +127,8 @@ fn the_examples_of_the_manifest_reference_are_clean() {
         assert!(!toolset.toolboxes.is_empty(), "block {i} defines a toolbox");
         checked += 1;
     }
-    assert_eq!(checked, 2, "docs/manifest.md has a YAML and a TOML example");
+    assert_eq!(
+        checked, 3,
+        "docs/manifest.md has a YAML and a TOML example, and the delegate's"
+    );
 }

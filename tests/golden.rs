@@ -46,6 +46,19 @@ fn every_construct() {
     );
 }
 
+/// Delegates: the `delegates` module (types, the `<Agent>Delegates` trait, its toolbox) and
+/// the wiring of agents whose delegates reach other agents and capabilities.
+#[test]
+fn delegation() {
+    insta::assert_snapshot!(
+        "delegation",
+        generate(
+            "tests/fixtures/codegen/delegation.yaml",
+            &Default::default()
+        )
+    );
+}
+
 /// Refinement methods, and the hand-written `Debug` of every kind of item that holds a
 /// sensitive value.
 #[test]

@@ -315,7 +315,7 @@ impl Agent {
     }
 
     /// The typed outcome of calling `name`: the descriptor it named, if any, and the result.
-    async fn dispatch(
+    pub(crate) async fn dispatch(
         &self,
         name: &str,
         arguments: &str,

@@ -286,6 +286,14 @@ impl CallContext {
         ctx
     }
 
+    /// A copy of this context with no approval decision: what a delegate's inner calls run
+    /// with, since a token is bound to the tool it was issued for.
+    pub(crate) fn without_approval(&self) -> CallContext {
+        let mut ctx = self.clone();
+        ctx.approval = None;
+        ctx
+    }
+
     /// The call id.
     pub fn call_id(&self) -> &str {
         &self.call_id

@@ -17,6 +17,7 @@ pub mod arguments;
 #[cfg(feature = "mcp-http")]
 pub mod auth;
 pub mod context;
+pub mod delegation;
 pub mod descriptor;
 pub mod dispatch;
 pub mod errors;
@@ -36,6 +37,7 @@ pub use agent::{Agent, AgentError, Capability};
 pub use approval::{ApprovalDecision, ApprovalRequest};
 pub use arguments::{MAX_ARGUMENT_DEPTH, parse_arguments};
 pub use context::{AuthLevel, CallContext, Caller, ToolContext};
+pub use delegation::Delegation;
 pub use descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
 pub use dispatch::{
     BoxFuture, NoParams, Playbook, Toolbox, check_arguments, error_envelope, run_play, run_tool,

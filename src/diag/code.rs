@@ -46,7 +46,8 @@ codes! {
     IdentCollision => "ident-collision", "Two names map to the same Rust identifier.";
     UnknownReference => "unknown-reference", "A reference names a toolbox, playbook, manual, capability or type that does not exist.";
     AgentNameCollision => "agent-name-collision", "Two tools or plays reachable from one agent share a name.";
-    ScopeMismatch => "scope-mismatch", "A toolbox's scope type differs from its agent's scope type.";
+    ScopeMismatch => "scope-mismatch", "A toolbox's scope type differs from its agent's scope type, or a delegate's target reads a scope its agent does not bind.";
+    DelegationCycle => "delegation-cycle", "An agent delegates to itself, directly or through other agents' delegates.";
     InvalidAuth => "invalid-auth", "An `auth` level other than none, user or admin.";
     InvalidRateLimit => "invalid-rate-limit", "A `rate_limit` that is not `N/unit`.";
     InvalidTimeout => "invalid-timeout", "A `timeout_ms` that is zero or negative.";

@@ -225,7 +225,10 @@ fn surfaces(set: &Toolset) -> Vec<Surface<'_>> {
             name: &a.name,
             description: &a.description,
             span: a.span,
-            ops: ops_of(&a.capabilities),
+            ops: ops_of(&a.capabilities)
+                .into_iter()
+                .chain(a.delegates.iter().map(|d| (&d.tool, false)))
+                .collect(),
             instructions: a
                 .capabilities
                 .iter()

@@ -1,7 +1,7 @@
 //! Markdown reference of a toolset, rendered from `templates/` with minijinja.
 
 use crate::model::schema::{RefStyle, SchemaId, Schemas};
-use crate::model::{AuthLevel, Tool, Toolset};
+use crate::model::{AuthLevel, DelegateTarget, Tool, Toolset};
 use serde_json::{Value, json};
 
 const REFERENCE: &str = include_str!("../../templates/reference.md.j2");
@@ -115,7 +115,20 @@ fn context(set: &Toolset) -> Value {
                     })
                 })
                 .collect();
-            json!({"name": a.name, "description": a.description, "scope": a.scope, "capabilities": caps})
+            let delegates: Vec<Value> = a
+                .delegates
+                .iter()
+                .map(|d| {
+                    let mut t = tool_context(set, &d.tool);
+                    t["target"] = json!(match d.target {
+                        DelegateTarget::Agent(j) => format!("agent `{}`", set.agents[j].name),
+                        DelegateTarget::Capability(c) =>
+                            format!("capability `{}`", set.capabilities[c].name),
+                    });
+                    t
+                })
+                .collect();
+            json!({"name": a.name, "description": a.description, "scope": a.scope, "capabilities": caps, "delegates": delegates})
         })
         .collect();
     let toolboxes: Vec<Value> = set

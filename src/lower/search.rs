@@ -18,7 +18,8 @@ pub struct AgentIndex {
 
 /// An agent's tools and plays in the order `toolc_runtime::Agent::new` lists them, which the
 /// index must follow to be used: every capability's toolbox tools, in capability order, then
-/// every capability's playbook plays; a toolbox or playbook bound twice is served once.
+/// the agent's delegates, then every capability's playbook plays; a toolbox or playbook bound
+/// twice is served once.
 pub fn runtime_order(toolset: &Toolset, agent: &Agent) -> Vec<usize> {
     let mut out = Vec::new();
     for playbooks in [false, true] {
@@ -42,6 +43,11 @@ pub fn runtime_order(toolset: &Toolset, agent: &Agent) -> Vec<usize> {
             seen.push(group);
             let first = toolset.operation_index(playbooks, group, 0);
             out.extend(first..first + len);
+        }
+        // The delegates are served as one more toolbox, after the capabilities'.
+        if !playbooks && let Some(i) = toolset.agents.iter().position(|a| a.name == agent.name) {
+            let first = toolset.delegate_offset(i);
+            out.extend(first..first + toolset.agents[i].delegates.len());
         }
     }
     out

@@ -84,7 +84,28 @@ pub const MANUAL_KEYS: &[&str] = &["description", "text", "file"];
 /// The keys of a capability.
 pub const CAPABILITY_KEYS: &[&str] = &["description", "toolbox", "playbook", "manual"];
 /// The keys of an agent.
-pub const AGENT_KEYS: &[&str] = &["description", "capabilities", "scope"];
+pub const AGENT_KEYS: &[&str] = &["description", "capabilities", "scope", "delegates"];
+/// The keys of a delegate: a tool's keys and the target it delegates to.
+pub const DELEGATE_KEYS: &[&str] = &[
+    "agent",
+    "capability",
+    "description",
+    "title",
+    "parameters",
+    "returns",
+    "validate_returns",
+    "terminal",
+    "auth",
+    "roles",
+    "rate_limit",
+    "timeout_ms",
+    "approval",
+    "annotations",
+    "icons",
+    "meta",
+    "deprecated",
+    "examples",
+];
 
 /// The keys of one mapping, read one at a time; what is left unread at the
 /// end is reported as unknown.
@@ -390,8 +411,63 @@ fn playbook(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<RawPlaybook> {
 
 /// A tool (`is_play == false`) or a play.
 fn tool(e: &Entry, is_play: bool, diags: &mut Vec<Diagnostic>) -> Option<RawTool> {
-    let what = format!("{} `{}`", if is_play { "play" } else { "tool" }, e.key);
+    let member = if is_play { Member::Play } else { Member::Tool };
+    member_of(e, member, diags).map(|(t, _)| t)
+}
+
+/// What a tool-shaped entry is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Member {
+    Tool,
+    Play,
+    Delegate,
+}
+
+/// A delegate of an agent: a tool's keys, and `agent` or `capability`.
+fn delegate(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<RawDelegate> {
+    let (tool, target) = member_of(e, Member::Delegate, diags)?;
+    let (agent, capability) = target.unwrap_or_default();
+    let what = format!("delegate `{}`", e.key);
+    if agent.is_some() == capability.is_some() {
+        diags.push(
+            Diagnostic::new(
+                Code::MissingKey,
+                format!("{what} needs exactly one of `agent` and `capability`"),
+            )
+            .at(e.key_span)
+            .help("name what the delegate hands its task to: `agent: <agent name>` or `capability: <capability name>`"),
+        );
+    }
+    Some(RawDelegate {
+        tool,
+        agent,
+        capability,
+    })
+}
+
+/// The `agent` and `capability` keys of a delegate.
+type DelegateTarget = (Option<Sp<String>>, Option<Sp<String>>);
+
+/// A tool, a play or a delegate; for a delegate, its target keys too.
+fn member_of(
+    e: &Entry,
+    member: Member,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(RawTool, Option<DelegateTarget>)> {
+    let is_play = member == Member::Play;
+    let noun = match member {
+        Member::Tool => "tool",
+        Member::Play => "play",
+        Member::Delegate => "delegate",
+    };
+    let what = format!("{noun} `{}`", e.key);
     let mut o = Obj::new(&e.value, &what, diags)?;
+    let target = (member == Member::Delegate).then(|| {
+        (
+            o.get("agent").and_then(|d| string(d, &what, diags)),
+            o.get("capability").and_then(|d| string(d, &what, diags)),
+        )
+    });
     let description = o.get("description").and_then(|d| string(d, &what, diags));
     if o.get("description").is_none() {
         diags.push(missing(e.key_span, "description", &what));
@@ -512,7 +588,11 @@ fn tool(e: &Entry, is_play: bool, diags: &mut Vec<Diagnostic>) -> Option<RawTool
             )),
         }
     }
-    let known = if is_play { PLAY_KEYS } else { TOOL_KEYS };
+    let known = match member {
+        Member::Tool => TOOL_KEYS,
+        Member::Play => PLAY_KEYS,
+        Member::Delegate => DELEGATE_KEYS,
+    };
     o.finish_with(&what, known, diags, |entry| {
         (is_play && TOOL_ONLY_KEYS.contains(&entry.key.as_str())).then(|| {
             Diagnostic::new(
@@ -523,7 +603,7 @@ fn tool(e: &Entry, is_play: bool, diags: &mut Vec<Diagnostic>) -> Option<RawTool
             .help("plays never see the call context; move this play into a toolbox as a tool if it needs policies")
         })
     });
-    Some(t)
+    Some((t, target))
 }
 
 /// A tool's `annotations`. MCP's own names of the hints (`readOnlyHint`)
@@ -708,11 +788,20 @@ fn agent(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<RawAgent> {
         diags.push(missing(e.key_span, "capabilities", &what));
     }
     let scope = o.get("scope").and_then(|d| string(d, &what, diags));
+    let mut delegates = Vec::new();
+    if let Some(d) = o.get("delegates") {
+        for de in section(d, diags) {
+            if let Some(body) = delegate(de, diags) {
+                delegates.push(named(de, body));
+            }
+        }
+    }
     o.finish(&what, AGENT_KEYS, diags);
     Some(RawAgent {
         span: e.key_span,
         description,
         capabilities,
         scope,
+        delegates,
     })
 }

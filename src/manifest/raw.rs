@@ -140,4 +140,15 @@ pub struct RawAgent {
     pub description: Option<Sp<String>>,
     pub capabilities: Option<Sp<Vec<Sp<String>>>>,
     pub scope: Option<Sp<String>>,
+    /// Other agents and capabilities exposed as one tool of this agent each.
+    pub delegates: Vec<Named<RawDelegate>>,
+}
+
+/// One of an agent's `delegates`: a tool's keys, and what it delegates to
+/// (exactly one of `agent` and `capability`, checked by the loader).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawDelegate {
+    pub tool: RawTool,
+    pub agent: Option<Sp<String>>,
+    pub capability: Option<Sp<String>>,
 }

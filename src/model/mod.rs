@@ -130,7 +130,16 @@ impl Toolset {
     /// without one a tool annotated `destructive: true` needs approval when
     /// `approve_destructive` is on.
     pub fn apply_policy_defaults(&mut self, defaults: PolicyDefaults) {
-        for tool in self.toolboxes.iter_mut().flat_map(|t| t.tools.iter_mut()) {
+        let delegates = self
+            .agents
+            .iter_mut()
+            .flat_map(|a| a.delegates.iter_mut().map(|d| &mut d.tool));
+        for tool in self
+            .toolboxes
+            .iter_mut()
+            .flat_map(|t| t.tools.iter_mut())
+            .chain(delegates)
+        {
             tool.policy.approval = match tool.policy.approval_written {
                 Some(written) => written == Approval::Required,
                 None => defaults.approve_destructive && tool.annotations.destructive == Some(true),
@@ -242,6 +251,9 @@ pub struct Agent {
     /// Indexes into [`Toolset::capabilities`].
     pub capabilities: Vec<usize>,
     pub scope: Option<String>,
+    /// Other agents and capabilities exposed to this agent as one tool each,
+    /// in manifest order.
+    pub delegates: Vec<Delegate>,
     /// True for the agent made when the manifests define none.
     pub implicit: bool,
     /// Where the agent is defined; `None` for the implicit agent.
@@ -249,30 +261,102 @@ pub struct Agent {
     pub span: Option<Span>,
 }
 
+/// What a delegate hands its task to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum DelegateTarget {
+    /// Index into [`Toolset::agents`].
+    Agent(usize),
+    /// Index into [`Toolset::capabilities`].
+    Capability(usize),
+}
+
+/// An agent or capability exposed as one tool of another agent: the tool
+/// the outer agent's model sees (its name, description, parameters, returns
+/// and policies), and what serves it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Delegate {
+    /// The delegate as a tool: it is linted, listed, indexed and dispatched
+    /// like one. Its parameters are `{task: string}` unless written.
+    pub tool: Tool,
+    pub target: DelegateTarget,
+    /// Where the target is named.
+    #[serde(skip)]
+    pub target_span: Span,
+}
+
 impl Toolset {
+    /// The agents a delegate of `agent` calls, directly or through other
+    /// delegates, each once, innermost first (an agent after every agent its
+    /// own delegates call). Resolve refuses cycles, so this ends.
+    pub fn delegated_agents(&self, agent: &Agent) -> Vec<usize> {
+        // A post-order walk, iterative so a long chain cannot overflow the stack.
+        let mut out: Vec<usize> = Vec::new();
+        let mut seen = vec![false; self.agents.len()];
+        let mut stack: Vec<(&Agent, usize, Option<usize>)> = vec![(agent, 0, None)];
+        while let Some((a, k, index)) = stack.pop() {
+            match a.delegates.get(k) {
+                Some(d) => {
+                    stack.push((a, k + 1, index));
+                    if let DelegateTarget::Agent(j) = d.target
+                        && !seen[j]
+                    {
+                        seen[j] = true;
+                        stack.push((&self.agents[j], 0, Some(j)));
+                    }
+                }
+                None => {
+                    if let Some(j) = index {
+                        out.push(j);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The tools and plays an agent sees, in capability order.
     pub fn agent_tools<'a>(&'a self, agent: &'a Agent) -> impl Iterator<Item = &'a Tool> + 'a {
-        agent.capabilities.iter().flat_map(move |&c| {
-            let cap = &self.capabilities[c];
-            let tools = cap
-                .toolbox
-                .map(|t| self.toolboxes[t].tools.as_slice())
-                .unwrap_or(&[]);
-            let plays = cap
-                .playbook
-                .map(|p| self.playbooks[p].plays.as_slice())
-                .unwrap_or(&[]);
-            tools.iter().chain(plays)
-        })
+        agent
+            .capabilities
+            .iter()
+            .flat_map(move |&c| {
+                let cap = &self.capabilities[c];
+                let tools = cap
+                    .toolbox
+                    .map(|t| self.toolboxes[t].tools.as_slice())
+                    .unwrap_or(&[]);
+                let plays = cap
+                    .playbook
+                    .map(|p| self.playbooks[p].plays.as_slice())
+                    .unwrap_or(&[]);
+                tools.iter().chain(plays)
+            })
+            .chain(agent.delegates.iter().map(|d| &d.tool))
     }
 
     /// Every tool and play: the toolboxes' tools, then the playbooks' plays,
-    /// in manifest order. An operation's position here is its index.
+    /// in manifest order, then the agents' delegates, agent by agent. An
+    /// operation's position here is its index.
     pub fn operations(&self) -> impl Iterator<Item = &Tool> {
         self.toolboxes
             .iter()
             .flat_map(|t| &t.tools)
             .chain(self.playbooks.iter().flat_map(|p| &p.plays))
+            .chain(
+                self.agents
+                    .iter()
+                    .flat_map(|a| a.delegates.iter().map(|d| &d.tool)),
+            )
+    }
+
+    /// The index (in [`Toolset::operations`]) of agent `agent`'s first
+    /// delegate.
+    pub fn delegate_offset(&self, agent: usize) -> usize {
+        let mut n = self.tool_count() + self.play_count();
+        for a in self.agents.iter().take(agent) {
+            n += a.delegates.len();
+        }
+        n
     }
 
     /// The index (in [`Toolset::operations`]) of the first tool of each
@@ -305,6 +389,10 @@ impl Toolset {
             if let Some(p) = cap.playbook {
                 out.extend(pb[p]..pb[p] + self.playbooks[p].plays.len());
             }
+        }
+        if let Some(i) = self.agents.iter().position(|a| a.name == agent.name) {
+            let first = self.delegate_offset(i);
+            out.extend(first..first + self.agents[i].delegates.len());
         }
         out
     }

@@ -33,5 +33,10 @@ fn main() -> Result<(), toolc::Error> {
         .file_name("search.rs")
         .toolset_name("search")
         .compile()?;
+    toolc::configure()
+        .manifest("../fixtures/codegen/delegation.yaml")
+        .file_name("delegation.rs")
+        .toolset_name("delegation")
+        .compile()?;
     Ok(())
 }

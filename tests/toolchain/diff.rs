@@ -1336,3 +1336,40 @@ fn the_repository_toolsets_compare_cleanly() {
         }
     }
 }
+
+// ------------------------------------------------------------ delegates
+
+/// `front` with the delegate `ask_back` (its other keys `body`), handing tasks to `back`.
+fn delegating(body: &str) -> String {
+    format!(
+        "{TWO_AGENTS}    delegates:\n      ask_back:\n        agent: back\n        description: Ask the back office.\n{body}"
+    )
+    .replace(
+        "  front: { description: Front desk., capabilities: [c] }\n  back: { description: Back office., capabilities: [c] }\n    delegates:",
+        "  back: { description: Back office., capabilities: [c] }\n  front:\n    description: Front desk.\n    capabilities: [c]\n    delegates:",
+    )
+}
+
+#[test]
+fn delegates_are_compared_as_tools() {
+    let plain = delegating("").replace(
+        "    delegates:\n      ask_back:\n        agent: back\n        description: Ask the back office.\n",
+        "",
+    );
+    let with = delegating("");
+    assert_eq!(
+        only(&plain, &with),
+        (K::ToolAdded, OK, "tool `ask_back` was added".into())
+    );
+    assert_eq!(
+        only(&with, &plain),
+        (K::ToolRemoved, C, "tool `ask_back` was removed".into())
+    );
+    // The default `{task}` parameters narrowed by a declared schema, and a policy added.
+    let declared = delegating(
+        "        auth: user\n        parameters:\n          type: object\n          properties:\n            task: { type: string, maxLength: 200 }\n          required: [task]\n          additionalProperties: false\n",
+    );
+    let kinds: Vec<ChangeKind> = changes(&with, &declared).into_iter().map(|c| c.0).collect();
+    assert!(kinds.contains(&K::PolicyTightened), "{kinds:?}");
+    assert!(kinds.contains(&K::BoundTightened), "{kinds:?}");
+}

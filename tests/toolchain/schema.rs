@@ -69,6 +69,7 @@ fn the_schema_lists_the_loaders_keys_with_descriptions() {
         (&defs["Manual"], decode::MANUAL_KEYS),
         (&defs["Capability"], decode::CAPABILITY_KEYS),
         (&defs["Agent"], decode::AGENT_KEYS),
+        (&defs["Delegate"], decode::DELEGATE_KEYS),
     ];
     for (def, keys) in tables {
         let props = def["properties"].as_object().expect("properties");

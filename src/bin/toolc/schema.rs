@@ -342,6 +342,40 @@ fn tool_properties(play: bool) -> Vec<(&'static str, Value)> {
     p
 }
 
+/// A delegate's keys: the target, then a tool's.
+fn delegate_properties() -> Vec<(&'static str, Value)> {
+    let mut p = vec![
+        (
+            "agent",
+            described(
+                "The agent the delegate hands its task to (not this agent, nor one whose delegates lead back here).",
+                reference("Name"),
+            ),
+        ),
+        (
+            "capability",
+            described(
+                "The capability the delegate hands its task to.",
+                reference("Name"),
+            ),
+        ),
+    ];
+    p.extend(tool_properties(false).into_iter().map(|(k, v)| {
+        if k == "parameters" {
+            (
+                k,
+                described(
+                    "The arguments, a JSON Schema whose root is `type: object`. Default: `{type: object, properties: {task: {type: string}}, required: [task]}`.",
+                    reference("Schema"),
+                ),
+            )
+        } else {
+            (k, v)
+        }
+    }));
+    p
+}
+
 /// The JSON Schema of the manifest format.
 pub fn manifest_schema() -> Value {
     let defs = json!({
@@ -448,19 +482,29 @@ pub fn manifest_schema() -> Value {
             json!({ "anyOf": [{ "required": ["toolbox"] }, { "required": ["playbook"] }] }),
         ),
         "Agent": closed(
-            "The capabilities one model sees at once. Tool and play names are unique per agent.",
+            "The capabilities one model sees at once. Tool, play and delegate names are unique per agent.",
             vec![
                 ("description", described("What the agent does. Required, not blank.", reference("Text"))),
-                ("capabilities", described("The capabilities, by name: at least one, each once.", json!({
+                ("capabilities", described("The capabilities, by name: at least one (none for an agent with delegates), each once.", json!({
                     "type": "array",
-                    "minItems": 1,
                     "uniqueItems": true,
                     "items": reference("Name"),
                 }))),
                 ("scope", described("The named type of the session scope of its toolboxes.", reference("TypeName"))),
+                ("delegates", described("Other agents and capabilities exposed to this agent as one tool each, by tool name.", json!({
+                    "type": "object",
+                    "propertyNames": reference("ToolName"),
+                    "additionalProperties": reference("Delegate"),
+                }))),
             ],
             &["description", "capabilities"],
             json!({}),
+        ),
+        "Delegate": closed(
+            "An agent or a capability exposed as one tool: the model calls it with a task (or the declared parameters), and the implementation of the agent's `<Agent>Delegates` trait calls the target's tools with the caller's context. It takes a tool's keys; `parameters` defaults to `{task: string}`, required.",
+            delegate_properties(),
+            &["description"],
+            json!({ "oneOf": [{ "required": ["agent"] }, { "required": ["capability"] }] }),
         ),
         "Schema": schema_definition(),
     });

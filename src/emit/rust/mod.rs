@@ -153,6 +153,8 @@ pub fn generate(
                 description: &tb.description,
                 scope: Some(tb.scope.as_deref()),
                 ops: &tb.tools,
+                targets: None,
+                target_names: Vec::new(),
             })
         })
         .collect();
@@ -171,19 +173,74 @@ pub fn generate(
                 description: &pb.description,
                 scope: None,
                 ops: &pb.plays,
+                targets: None,
+                target_names: Vec::new(),
             })
         })
         .collect();
+    let delegate_tools: Vec<Vec<Tool>> = set
+        .agents
+        .iter()
+        .map(|a| a.delegates.iter().map(|d| d.tool.clone()).collect())
+        .collect();
+    let delegate_idents: Vec<crate::model::Idents> = set
+        .agents
+        .iter()
+        .map(|a| crate::model::Idents {
+            snake: a.idents.snake.clone(),
+            pascal: format!("{}Delegates", a.idents.pascal),
+        })
+        .collect();
+    let delegate_modules: Vec<TokenStream> = set
+        .agents
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !a.delegates.is_empty())
+        .map(|(i, a)| {
+            let (of, targets) = delegate_targets(a);
+            let description = format!(
+                "The delegates of agent `{}`: other agents and capabilities exposed to its model as one tool each.",
+                a.name
+            );
+            emitter.group(&Group {
+                plan: &set.rust.delegates[i],
+                first_op: set.delegate_offset(i),
+                kind: Kind::Delegates,
+                name: &a.name,
+                idents: &delegate_idents[i],
+                description: &description,
+                scope: Some(a.scope.as_deref()),
+                ops: &delegate_tools[i],
+                target_names: targets.iter().map(|&t| (t, target_name(set, t))).collect(),
+                targets: Some((of, targets)),
+            })
+        })
+        .collect();
+    let delegates_module = if delegate_modules.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            /// One module per agent with `delegates`: their parameter and
+            /// return types, the trait to implement, and its dispatcher.
+            #[allow(dead_code)]
+            pub mod delegates {
+                #(#delegate_modules)*
+            }
+        }
+    };
     let (agents, search_statics): (Vec<TokenStream>, Vec<TokenStream>) = if options.send {
         let taken: std::collections::BTreeSet<String> =
             set.agents.iter().map(|a| a.idents.pascal.clone()).collect();
+        let indexed: Vec<bool> = (0..set.agents.len())
+            .map(|i| lowered.search.get(i).is_some())
+            .collect();
         set.agents
             .iter()
             .enumerate()
             .map(|(i, a)| {
                 let index = lowered.search.get(i);
                 (
-                    agent(set, a, &taken, index.is_some()),
+                    agent(set, i, &taken, &indexed),
                     index
                         .map(|x| search::index_static(a, x))
                         .unwrap_or_default(),
@@ -232,6 +289,7 @@ pub fn generate(
         pub mod playbooks {
             #(#playbook_modules)*
         }
+        #delegates_module
         /// One wiring struct per agent: name the implementation of each
         /// toolbox and playbook, then `build` the agent.
         #[allow(dead_code)]
@@ -473,6 +531,22 @@ struct Group<'g> {
     /// for a playbook (whose plays never see one).
     scope: Option<Option<&'g str>>,
     ops: &'g [Tool],
+    /// For an agent's delegates: each op's target, as an index into
+    /// `targets`, and the targets (agents and capabilities), each once.
+    targets: Option<(Vec<usize>, Vec<crate::model::DelegateTarget>)>,
+    /// Each delegate target's name, for docs.
+    target_names: Vec<(crate::model::DelegateTarget, String)>,
+}
+
+impl Group<'_> {
+    /// How a delegate's target is named in docs: `agent x` or `capability y`.
+    fn target_name(&self, target: crate::model::DelegateTarget) -> String {
+        self.target_names
+            .iter()
+            .find(|(t, _)| *t == target)
+            .map(|(_, n)| n.clone())
+            .unwrap_or_default()
+    }
 }
 
 /// What emitting a group needs from the rest of the emitter.
@@ -493,6 +567,7 @@ impl GroupEmitter<'_, '_> {
         let (kind_name, suffix) = match g.kind {
             Kind::Toolbox => ("Toolbox", "Toolbox"),
             Kind::Playbook => ("Playbook", "Playbook"),
+            Kind::Delegates => ("Delegates", "Toolbox"),
         };
         let module_id = ident(&g.idents.snake);
         let trait_name = g.idents.pascal.clone();
@@ -529,16 +604,41 @@ impl GroupEmitter<'_, '_> {
             None => quote!(),
         };
         let ctx_param = has_ctx.then(|| quote!(ctx: &::toolc_runtime::ToolContext<'_, Scope>));
-        let methods = g.ops.iter().zip(sigs).map(|(t, s)| {
+        let target_param =
+            (g.kind == Kind::Delegates).then(|| quote!(target: &::toolc_runtime::Delegation<'_>));
+        let methods = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
             let m = ident(&t.idents.snake);
-            let doc = method_doc(t);
+            let doc = match &g.targets {
+                Some((of, targets)) => {
+                    let target = of
+                        .get(i)
+                        .and_then(|&j| targets.get(j))
+                        .map(|&t| g.target_name(t))
+                        .unwrap_or_default();
+                    let target = match target.split_once(' ') {
+                        Some((kind, name)) => format!("{kind} `{name}`"),
+                        None => target,
+                    };
+                    let mut with = t.clone();
+                    with.description.push_str(&format!(
+                        "\n\nHands its task to {target}: call its tools through `target`, which runs \
+                         each through its own contract with this call's caller, scope and policy \
+                         store. How the task becomes calls is up to the implementation."
+                    ));
+                    method_doc(&with)
+                }
+                None => method_doc(t),
+            };
             let dep = deprecated_attr(t);
             let ret = future(ty_tokens(&s.returns, paths), self.send);
             let params = s.params.as_ref().map(|p| {
                 let p = ty_tokens(p, paths);
                 quote!(params: #p)
             });
-            let args = params.into_iter().chain(ctx_param.clone());
+            let args = params
+                .into_iter()
+                .chain(target_param.clone())
+                .chain(ctx_param.clone());
             let refine = s
                 .params
                 .as_ref()
@@ -568,7 +668,10 @@ impl GroupEmitter<'_, '_> {
             quote!()
         };
         let trait_doc = docs::doc_attrs(g.description);
-        let module_doc = docs::doc_attrs(&format!("{kind_name} `{}`: {}", g.name, g.description));
+        let module_doc = match g.kind {
+            Kind::Delegates => docs::doc_attrs(g.description),
+            _ => docs::doc_attrs(&format!("{kind_name} `{}`: {}", g.name, g.description)),
+        };
         let bounds = if self.send {
             quote!(: ::std::marker::Send + ::std::marker::Sync + 'static)
         } else {
@@ -577,6 +680,7 @@ impl GroupEmitter<'_, '_> {
         let what = match g.kind {
             Kind::Toolbox => " Descriptors of this toolbox's tools, in manifest order.",
             Kind::Playbook => " Descriptors of this playbook's plays, in manifest order.",
+            Kind::Delegates => " Descriptors of the agent's delegates, in manifest order.",
         };
         let check = check_arguments(g, sigs, paths);
         quote! {
@@ -609,6 +713,7 @@ fn refine_method(t: &Tool, params: &TokenStream, kind: Kind) -> TokenStream {
     let (one, server) = match kind {
         Kind::Toolbox => ("tool", "toolbox"),
         Kind::Playbook => ("play", "playbook"),
+        Kind::Delegates => ("delegate", "toolbox"),
     };
     let doc = format!(
         " Checks the arguments of the {one} `{name}` beyond its schema (a field that must come \
@@ -633,6 +738,7 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
     let (one, noun) = match g.kind {
         Kind::Toolbox => ("tool", "tools"),
         Kind::Playbook => ("play", "plays"),
+        Kind::Delegates => ("delegate", "delegates"),
     };
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
         let op = &t.name;
@@ -675,11 +781,44 @@ fn server(
     paths: &Paths,
 ) -> TokenStream {
     let name = g.name;
-    let is_toolbox = g.kind == Kind::Toolbox;
+    let is_toolbox = g.kind != Kind::Playbook;
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
         let op = &t.name;
         let m = ident(&t.idents.snake);
         let refine = format_ident!("{}", t.refine_method());
+        if let Some((of, _)) = &g.targets {
+            let j = of.get(i).copied().unwrap_or_default();
+            let (params_ty, bind, arg) = match &s.params {
+                Some(p) => {
+                    let p = ty_tokens(p, paths);
+                    (p.clone(), quote!(params: #p), quote!(params,))
+                }
+                None => (
+                    quote!(::toolc_runtime::NoParams),
+                    quote!(_: ::toolc_runtime::NoParams),
+                    quote!(),
+                ),
+            };
+            let refine = match &s.params {
+                Some(_) => quote!(|params: &#params_ty| self.inner.#refine(params)),
+                None => quote!(|_: &::toolc_runtime::NoParams| ::std::result::Result::Ok(())),
+            };
+            return quote! {
+                #op => {
+                    let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                    let target = ::toolc_runtime::Delegation::new(&self.targets[#j], ctx);
+                    ::toolc_runtime::__private::run_tool_refined(
+                        &DESCRIPTORS[#i],
+                        &self.guard,
+                        ctx,
+                        arguments,
+                        #refine,
+                        move |#bind| async move { self.inner.#m(#arg &target, &cx).await },
+                    )
+                    .await
+                }
+            };
+        }
         match (&s.params, is_toolbox) {
             (Some(p), true) => {
                 let p = ty_tokens(p, paths);
@@ -828,17 +967,50 @@ fn server(
             },
         )
     };
+    let (targets_field, targets_param, targets_init, targets_doc, targets_static) = match &g.targets
+    {
+        Some((_, targets)) => {
+            let k = targets.len();
+            let names: Vec<String> = targets.iter().map(|t| g.target_name(*t)).collect();
+            let list = names.join(", ");
+            let doc = format!(
+                " Wraps an implementation, with the agents its delegates hand their tasks to, in \
+                 the order of [`TARGETS`] ({list}); a capability is an agent of that capability \
+                 alone. The agent's wiring struct in `agents` builds them."
+            );
+            (
+                quote!(targets: [::std::sync::Arc<::toolc_runtime::Agent>; #k],),
+                quote!(, targets: [::std::sync::Arc<::toolc_runtime::Agent>; #k]),
+                quote!(targets,),
+                doc,
+                quote! {
+                    /// What the delegates hand their tasks to, in the order `new` takes them.
+                    pub static TARGETS: [&str; #k] = [#(#names),*];
+                },
+            )
+        }
+        None => (
+            quote!(),
+            quote!(),
+            quote!(),
+            " Wraps an implementation.".to_string(),
+            quote!(),
+        ),
+    };
     quote! {
         #[doc = #doc]
         pub struct #server_id<#t> {
             inner: #t,
             #guard_field
+            #targets_field
         }
 
+        #targets_static
+
         impl<#t: #trait_id> #server_id<#t> {
-            /// Wraps an implementation.
-            pub fn new(inner: #t) -> Self {
-                Self { inner, #guard_init }
+            #[doc = #targets_doc]
+            pub fn new(inner: #t #targets_param) -> Self {
+                Self { inner, #guard_init #targets_init }
             }
 
             /// The wrapped implementation.
@@ -864,110 +1036,202 @@ fn server(
     }
 }
 
-/// What an agent binds: a toolbox or a playbook.
+/// What an agent binds: a toolbox, a playbook, or its delegates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Kind {
     Toolbox,
     Playbook,
+    Delegates,
+}
+
+/// A delegate target as docs name it: `agent x` or `capability y`.
+fn target_name(set: &Toolset, target: crate::model::DelegateTarget) -> String {
+    match target {
+        crate::model::DelegateTarget::Agent(j) => format!("agent {}", set.agents[j].name),
+        crate::model::DelegateTarget::Capability(c) => {
+            format!("capability {}", set.capabilities[c].name)
+        }
+    }
 }
 
 /// One implementation an agent needs: a toolbox or a playbook of its
-/// capabilities, with the wiring struct's field and type parameter for it.
+/// capabilities (or of what its delegates call), or the delegates of an
+/// agent, with the wiring struct's field and type parameter for it.
 struct Part<'s> {
     kind: Kind,
+    /// The toolbox or playbook index, or the agent's for its delegates.
     index: usize,
     name: &'s str,
     description: &'s str,
-    idents: &'s crate::model::Idents,
+    /// The module (snake) and trait (Pascal) of the implementation.
+    idents: crate::model::Idents,
     /// The field (a snake_case identifier, raw where it is a keyword).
     field: crate::model::names::RustIdent,
     /// The type parameter (PascalCase).
     param: String,
 }
 
-/// The toolboxes and playbooks an agent's capabilities bind, each once, in
-/// capability order, with unique field and type-parameter names. `taken`
-/// holds the names of the `agents` module's items, which the type
-/// parameters must not shadow.
-fn parts<'s>(
-    set: &'s Toolset,
-    a: &crate::model::Agent,
-    taken: &std::collections::BTreeSet<String>,
-) -> Vec<Part<'s>> {
-    let mut out: Vec<Part<'s>> = Vec::new();
-    for &c in &a.capabilities {
-        let cap = &set.capabilities[c];
-        let found = [
-            cap.toolbox.map(|t| {
-                let tb = &set.toolboxes[t];
-                (
-                    Kind::Toolbox,
-                    t,
-                    tb.name.as_str(),
-                    tb.description.as_str(),
-                    &tb.idents,
-                )
-            }),
-            cap.playbook.map(|p| {
-                let pb = &set.playbooks[p];
-                (
-                    Kind::Playbook,
-                    p,
-                    pb.name.as_str(),
-                    pb.description.as_str(),
-                    &pb.idents,
-                )
-            }),
-        ];
-        for (kind, index, name, description, idents) in found.into_iter().flatten() {
-            if out.iter().any(|p| p.kind == kind && p.index == index) {
-                continue;
+/// The distinct targets of an agent's delegates, in order of first use, and
+/// each delegate's index among them.
+fn delegate_targets(a: &crate::model::Agent) -> (Vec<usize>, Vec<crate::model::DelegateTarget>) {
+    let mut targets = Vec::new();
+    let of = a
+        .delegates
+        .iter()
+        .map(|d| match targets.iter().position(|t| *t == d.target) {
+            Some(j) => j,
+            None => {
+                targets.push(d.target);
+                targets.len() - 1
             }
-            // A toolbox and a playbook may share a name: the playbook's
-            // field then says so.
-            let base = idents.snake.word().to_string();
-            let mut field = base.clone();
-            let mut n = 1;
-            while out.iter().any(|p| p.field.word() == field) {
-                field = match (kind, n) {
-                    (Kind::Playbook, 1) => format!("{base}_playbook"),
-                    (Kind::Toolbox, 1) => format!("{base}_toolbox"),
-                    _ => format!("{base}_{n}"),
-                };
-                n += 1;
+        })
+        .collect();
+    (of, targets)
+}
+
+/// The capabilities delegates of the agents `agents` hand their tasks to,
+/// each once, in order.
+fn delegated_capabilities(set: &Toolset, agents: &[usize]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for &x in agents {
+        for d in &set.agents[x].delegates {
+            if let crate::model::DelegateTarget::Capability(c) = d.target
+                && !out.contains(&c)
+            {
+                out.push(c);
             }
-            let field = crate::model::names::snake_ident(&field);
-            let mut param = crate::model::names::pascal_ident(field.word());
-            while taken.contains(&param) || out.iter().any(|p| p.param == param) {
-                param.push_str("Impl");
-            }
-            out.push(Part {
-                kind,
-                index,
-                name,
-                description,
-                idents,
-                field,
-                param,
-            });
         }
     }
     out
 }
 
-/// An agent's wiring struct: one named field per toolbox and playbook, each
-/// its own type parameter bound by the trait it implements, and `build`.
-/// A field left out of the struct literal is a compile error that names it.
-/// `indexed`: the agent has a search index in `__search`, which `build` hands
-/// to the runtime.
+/// The agent `a` and every agent its delegates reach: `a` first, then the
+/// others innermost first.
+fn agent_closure(set: &Toolset, a: usize) -> Vec<usize> {
+    let mut out = vec![a];
+    for j in set.delegated_agents(&set.agents[a]) {
+        if !out.contains(&j) {
+            out.push(j);
+        }
+    }
+    out
+}
+
+/// The implementations an agent's wiring struct takes, each once, with
+/// unique field and type-parameter names: the toolboxes and playbooks of its
+/// capabilities in capability order; then those of the capabilities and
+/// agents its delegates reach; then the delegates of the agent and of every
+/// agent its delegates reach. `taken` holds the names of the `agents`
+/// module's items, which the type parameters must not shadow.
+fn parts<'s>(
+    set: &'s Toolset,
+    a: usize,
+    taken: &std::collections::BTreeSet<String>,
+) -> Vec<Part<'s>> {
+    let closure = agent_closure(set, a);
+    let mut caps: Vec<usize> = Vec::new();
+    for &x in &closure {
+        for &c in &set.agents[x].capabilities {
+            if !caps.contains(&c) {
+                caps.push(c);
+            }
+        }
+        if x == a {
+            for c in delegated_capabilities(set, &closure) {
+                if !caps.contains(&c) {
+                    caps.push(c);
+                }
+            }
+        }
+    }
+    let mut found: Vec<(Kind, usize, &'s str, &'s str, crate::model::Idents)> = Vec::new();
+    for c in caps {
+        let cap = &set.capabilities[c];
+        if let Some(t) = cap.toolbox {
+            let tb = &set.toolboxes[t];
+            found.push((
+                Kind::Toolbox,
+                t,
+                &tb.name,
+                &tb.description,
+                tb.idents.clone(),
+            ));
+        }
+        if let Some(p) = cap.playbook {
+            let pb = &set.playbooks[p];
+            found.push((
+                Kind::Playbook,
+                p,
+                &pb.name,
+                &pb.description,
+                pb.idents.clone(),
+            ));
+        }
+    }
+    for &x in &closure {
+        let ag = &set.agents[x];
+        if !ag.delegates.is_empty() {
+            let idents = crate::model::Idents {
+                snake: ag.idents.snake.clone(),
+                pascal: format!("{}Delegates", ag.idents.pascal),
+            };
+            found.push((Kind::Delegates, x, &ag.name, &ag.description, idents));
+        }
+    }
+    let mut out: Vec<Part<'s>> = Vec::new();
+    for (kind, index, name, description, idents) in found {
+        if out.iter().any(|p| p.kind == kind && p.index == index) {
+            continue;
+        }
+        // A toolbox and a playbook may share a name: the playbook's
+        // field then says so.
+        let base = match kind {
+            Kind::Delegates if index == a => "delegates".to_string(),
+            Kind::Delegates => format!("{}_delegates", idents.snake.word()),
+            _ => idents.snake.word().to_string(),
+        };
+        let mut field = base.clone();
+        let mut n = 1;
+        while out.iter().any(|p| p.field.word() == field) {
+            field = match (kind, n) {
+                (Kind::Playbook, 1) => format!("{base}_playbook"),
+                (Kind::Toolbox, 1) => format!("{base}_toolbox"),
+                _ => format!("{base}_{n}"),
+            };
+            n += 1;
+        }
+        let field = crate::model::names::snake_ident(&field);
+        let mut param = crate::model::names::pascal_ident(field.word());
+        while taken.contains(&param) || out.iter().any(|p| p.param == param) {
+            param.push_str("Impl");
+        }
+        out.push(Part {
+            kind,
+            index,
+            name,
+            description,
+            idents,
+            field,
+            param,
+        });
+    }
+    out
+}
+
+/// An agent's wiring struct: one named field per toolbox and playbook (and
+/// delegates), each its own type parameter bound by the trait it implements,
+/// and `build`. A field left out of the struct literal is a compile error
+/// that names it. `indexed[i]`: agent `i` has a search index in `__search`,
+/// which `build` hands to the runtime.
 fn agent(
     set: &Toolset,
-    a: &crate::model::Agent,
+    ai: usize,
     taken: &std::collections::BTreeSet<String>,
-    indexed: bool,
+    indexed: &[bool],
 ) -> TokenStream {
+    let a = &set.agents[ai];
     let struct_id = format_ident!("{}", a.idents.pascal);
-    let parts = parts(set, a, taken);
+    let parts = parts(set, ai, taken);
     let params: Vec<proc_macro2::Ident> =
         parts.iter().map(|p| format_ident!("{}", p.param)).collect();
     let bounds: Vec<TokenStream> = parts
@@ -977,6 +1241,7 @@ fn agent(
             let namespace = match p.kind {
                 Kind::Toolbox => quote!(toolboxes),
                 Kind::Playbook => quote!(playbooks),
+                Kind::Delegates => quote!(delegates),
             };
             let m = ident(&p.idents.snake);
             let tr = format_ident!("{}", p.idents.pascal);
@@ -985,32 +1250,51 @@ fn agent(
         .collect();
     let fields = parts.iter().zip(&params).map(|(p, param)| {
         let f = ident(&p.field);
-        let what = match p.kind {
-            Kind::Toolbox => "toolbox",
-            Kind::Playbook => "playbook",
+        let text = match p.kind {
+            Kind::Toolbox => format!(
+                "The implementation of the `{}` toolbox: {}",
+                p.name, p.description
+            ),
+            Kind::Playbook => format!(
+                "The implementation of the `{}` playbook: {}",
+                p.name, p.description
+            ),
+            Kind::Delegates => format!(
+                "The implementation of the delegates of agent `{}` (trait `{}`)",
+                p.name, p.idents.pascal
+            ),
         };
-        let doc = docs::doc_attrs(&format!(
-            "The implementation of the `{}` {what}: {}",
-            p.name, p.description
-        ));
+        let doc = docs::doc_attrs(&text);
         quote! {
             #doc
             pub #f: #param
         }
     });
-    let setup = parts.iter().map(|p| {
+    let mut used: std::collections::BTreeSet<String> = parts
+        .iter()
+        .map(|p| format!("__{}", p.field.word()))
+        .collect();
+    let mut fresh = |base: String| {
+        let mut v = base;
+        while used.contains(&v) {
+            v.push('_');
+        }
+        used.insert(v.clone());
+        format_ident!("{v}")
+    };
+    let setup = parts.iter().filter(|p| p.kind != Kind::Delegates).map(|p| {
         let f = ident(&p.field);
         let v = format_ident!("__{}", p.field.word());
         let (namespace, suffix, runtime_trait) = match p.kind {
-            Kind::Toolbox => (
-                quote!(toolboxes),
-                "Toolbox",
-                quote!(::toolc_runtime::Toolbox),
-            ),
             Kind::Playbook => (
                 quote!(playbooks),
                 "Playbook",
                 quote!(::toolc_runtime::Playbook),
+            ),
+            _ => (
+                quote!(toolboxes),
+                "Toolbox",
+                quote!(::toolc_runtime::Toolbox),
             ),
         };
         let m = ident(&p.idents.snake);
@@ -1020,13 +1304,14 @@ fn agent(
                 ::std::sync::Arc::new(super::#namespace::#m::#server::new(self.#f));
         }
     });
+    let setup: Vec<TokenStream> = setup.collect();
     let var = |kind: Kind, index: usize| {
         parts
             .iter()
             .find(|p| p.kind == kind && p.index == index)
             .map(|p| format_ident!("__{}", p.field.word()))
     };
-    let caps = a.capabilities.iter().map(|&c| {
+    let cap_expr = |c: usize| {
         let cap = &set.capabilities[c];
         let name = &cap.name;
         let description = &cap.description;
@@ -1048,9 +1333,105 @@ fn agent(
                 playbook: #pb,
             }
         }
-    });
-    let name = &a.name;
-    let description = &a.description;
+    };
+    // The agents delegates reach, built before the agents that call them:
+    // capabilities first (an agent of the capability alone), then agents
+    // innermost first.
+    let closure = agent_closure(set, ai);
+    let mut target_vars: Vec<(crate::model::DelegateTarget, proc_macro2::Ident)> = Vec::new();
+    let mut inner = Vec::new();
+    for c in delegated_capabilities(set, &closure) {
+        let v = fresh(format!(
+            "__capability_{}",
+            set.capabilities[c].idents.snake.word()
+        ));
+        let cap = &set.capabilities[c];
+        let (name, description) = (&cap.name, &cap.description);
+        let expr = cap_expr(c);
+        inner.push(quote! {
+            let #v = ::std::sync::Arc::new(
+                ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#expr])
+                    .expect("one capability's tool and play names are unique"),
+            );
+        });
+        target_vars.push((crate::model::DelegateTarget::Capability(c), v));
+    }
+    // Agent `x`'s constructor, its delegates (if any) served by `delegates`.
+    let agent_expr = |x: usize, delegates: Option<&proc_macro2::Ident>| {
+        let ag = &set.agents[x];
+        let mut caps: Vec<TokenStream> = ag.capabilities.iter().map(|&c| cap_expr(c)).collect();
+        if let Some(v) = delegates {
+            let description = format!("The delegates of agent `{}`.", ag.name);
+            caps.push(quote! {
+                ::toolc_runtime::Capability {
+                    name: "delegates",
+                    description: #description,
+                    manual: ::std::option::Option::None,
+                    toolbox: ::std::option::Option::Some(::std::sync::Arc::clone(&#v)),
+                    playbook: ::std::option::Option::None,
+                }
+            });
+        }
+        let name = &ag.name;
+        let description = &ag.description;
+        let with_index = if indexed.get(x).copied().unwrap_or(false) {
+            let index = search::static_ident(ag);
+            quote!(.with_search_index(&super::__search::#index))
+        } else {
+            TokenStream::new()
+        };
+        quote! {
+            ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#(#caps),*])
+                .expect("toolc checked that the agent's tool and play names are unique")
+                #with_index
+        }
+    };
+    // Agent `x`'s delegates toolbox, made from its field and its targets.
+    let delegates_toolbox =
+        |x: usize,
+         v: &proc_macro2::Ident,
+         target_vars: &[(crate::model::DelegateTarget, proc_macro2::Ident)]| {
+            let ag = &set.agents[x];
+            let part = parts
+                .iter()
+                .find(|p| p.kind == Kind::Delegates && p.index == x)?;
+            let f = ident(&part.field);
+            let m = ident(&ag.idents.snake);
+            let server = format_ident!("{}DelegatesToolbox", ag.idents.pascal);
+            let (_, targets) = delegate_targets(ag);
+            let args = targets.iter().filter_map(|t| {
+                target_vars
+                    .iter()
+                    .find(|(k, _)| k == t)
+                    .map(|(_, tv)| quote!(::std::sync::Arc::clone(&#tv)))
+            });
+            Some(quote! {
+                let #v: ::std::sync::Arc<dyn ::toolc_runtime::Toolbox> = ::std::sync::Arc::new(
+                    super::delegates::#m::#server::new(self.#f, [#(#args),*]),
+                );
+            })
+        };
+    for &x in closure.iter().skip(1) {
+        let ag = &set.agents[x];
+        let dv = (!ag.delegates.is_empty())
+            .then(|| fresh(format!("__delegates_of_{}", ag.idents.snake.word())));
+        if let Some(v) = &dv
+            && let Some(t) = delegates_toolbox(x, v, &target_vars)
+        {
+            inner.push(t);
+        }
+        let av = fresh(format!("__agent_{}", ag.idents.snake.word()));
+        let expr = agent_expr(x, dv.as_ref());
+        inner.push(quote!(let #av = ::std::sync::Arc::new(#expr);));
+        target_vars.push((crate::model::DelegateTarget::Agent(x), av));
+    }
+    let own = (!a.delegates.is_empty()).then(|| fresh("__delegates_of_agent".to_string()));
+    if let Some(v) = &own
+        && let Some(t) = delegates_toolbox(ai, v, &target_vars)
+    {
+        inner.push(t);
+    }
+    let outer = agent_expr(ai, own.as_ref());
     let example_fields: Vec<String> = parts
         .iter()
         .map(|p| format!("{}: My{}", p.field, p.param))
@@ -1064,18 +1445,19 @@ fn agent(
         struct_id,
         example_fields.join(", ")
     );
+    if !a.delegates.is_empty() {
+        doc_text.push_str(
+            "\n\nIts delegates hand their tasks to other agents and capabilities, whose \
+             implementations are fields here too (each implemented once, and shared with this \
+             agent's own tools where they are the same).",
+        );
+    }
     if let Some(s) = &a.scope {
         doc_text.push_str(&format!(
             "\n\nIts tools read the scope `types::{s}`: bind it per call with `CallContext::with_scope`."
         ));
     }
     let doc = docs::doc_attrs(&doc_text);
-    let with_index = if indexed {
-        let index = search::static_ident(a);
-        quote!(.with_search_index(&super::__search::#index))
-    } else {
-        TokenStream::new()
-    };
     let build_doc = format!(
         " The agent `{}`, its tools and plays served by these implementations through the execution contract.",
         a.name
@@ -1090,9 +1472,8 @@ fn agent(
             #[doc = #build_doc]
             pub fn build(self) -> ::toolc_runtime::Agent {
                 #(#setup)*
-                ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#(#caps),*])
-                    .expect("toolc checked that the agent's tool and play names are unique")
-                    #with_index
+                #(#inner)*
+                #outer
             }
         }
 

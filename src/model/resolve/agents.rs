@@ -146,11 +146,12 @@ pub(super) fn agent(
     let description = ctx.required_text(&a.body.description, &what);
     let mut caps = Vec::new();
     if let Some(list) = &a.body.capabilities {
-        if list.value.is_empty() {
+        // An agent of delegates alone routes every task to other agents.
+        if list.value.is_empty() && a.body.delegates.is_empty() {
             ctx.push(
                 Diagnostic::new(Code::EmptySection, format!("{what} has no capabilities"))
                     .at(list.span)
-                    .help("list the capabilities the agent uses"),
+                    .help("list the capabilities the agent uses, or give it `delegates:`"),
             );
         }
         for n in &list.value {
@@ -184,6 +185,7 @@ pub(super) fn agent(
         description,
         capabilities: caps,
         scope,
+        delegates: Vec::new(),
         implicit: false,
         span: Some(a.name.span),
     })
@@ -194,7 +196,9 @@ pub(super) fn check_agent(ctx: &mut Ctx<'_>, set: &mut Toolset, i: usize) {
     let agent = &set.agents[i];
     let what = format!("agent `{}`", agent.name);
     let mut diags = Vec::new();
-    distinct_names(set, agent, &what, &mut diags);
+    let mut seen = HashMap::new();
+    distinct_names(set, agent, &what, &mut seen, &mut diags);
+    delegate_checks(set, agent, &what, &mut seen, &mut diags);
     let scope = agent_scope(set, agent, &what, &mut diags);
     set.agents[i].scope = scope;
     for d in diags {
@@ -202,10 +206,18 @@ pub(super) fn check_agent(ctx: &mut Ctx<'_>, set: &mut Toolset, i: usize) {
     }
 }
 
+/// The tools an agent reaches by name: what each is, and where.
+type Seen<'s> = HashMap<&'s str, (String, Span)>;
+
 /// Reports two tools or plays of one name that agent `what` reaches, and a
 /// toolbox or playbook it reaches twice.
-fn distinct_names(set: &Toolset, agent: &Agent, what: &str, diags: &mut Vec<Diagnostic>) {
-    let mut seen: HashMap<&str, (String, Span)> = HashMap::new();
+fn distinct_names<'s>(
+    set: &'s Toolset,
+    agent: &'s Agent,
+    what: &str,
+    seen: &mut Seen<'s>,
+    diags: &mut Vec<Diagnostic>,
+) {
     // A toolbox or playbook bound by two of the agent's capabilities: one
     // diagnostic for the pair, rather than one per tool it holds.
     let mut reached: HashMap<(&str, usize), &Capability> = HashMap::new();
@@ -261,6 +273,71 @@ fn distinct_names(set: &Toolset, agent: &Agent, what: &str, diags: &mut Vec<Diag
                     }
                 }
             }
+        }
+    }
+}
+
+/// Reports a delegate named as another tool the agent reaches, and one whose
+/// target's tools read a scope the agent does not bind.
+fn delegate_checks<'s>(
+    set: &'s Toolset,
+    agent: &'s Agent,
+    what: &str,
+    seen: &mut Seen<'s>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for d in &agent.delegates {
+        let t = &d.tool;
+        let this = format!("delegate `{}` of {what}", t.name);
+        match seen.get(t.name.as_str()) {
+            Some((other, span)) => diags.push(
+                Diagnostic::new(
+                    Code::AgentNameCollision,
+                    format!("{what} reaches two tools named `{}`: {other} and {this}", t.name),
+                )
+                .at(t.span)
+                .secondary(*span, format!("{other} is defined here"))
+                .help("the model calls tools by name, so every tool, play and delegate an agent reaches needs its own name; rename one"),
+            ),
+            None => {
+                seen.insert(&t.name, (this, t.span));
+            }
+        }
+        // The inner tools run with the outer call's context, scope included.
+        let (target_scope, target_what) = match d.target {
+            DelegateTarget::Agent(j) => {
+                let inner = &set.agents[j];
+                (inner.scope.clone(), format!("agent `{}`", inner.name))
+            }
+            DelegateTarget::Capability(c) => {
+                let cap = &set.capabilities[c];
+                (
+                    cap.toolbox.and_then(|t| set.toolboxes[t].scope.clone()),
+                    format!("capability `{}`", cap.name),
+                )
+            }
+        };
+        if let Some(inner) = target_scope
+            && agent.scope.as_ref() != Some(&inner)
+        {
+            let binds = match &agent.scope {
+                Some(s) => format!("binds scope `{s}`"),
+                None => "binds no scope".to_string(),
+            };
+            diags.push(
+                Diagnostic::new(
+                    Code::ScopeMismatch,
+                    format!(
+                        "delegate `{}` hands its task to {target_what}, whose tools read scope `{inner}`, but {what} {binds}",
+                        t.name
+                    ),
+                )
+                .at(d.target_span)
+                .secondary(agent.span.unwrap_or(t.span), "the agent is defined here")
+                .help(format!(
+                    "a delegate's inner tools run with the outer call's context, scope included: give {what} `scope: {inner}`, or delegate to a target that reads the same scope"
+                )),
+            );
         }
     }
 }

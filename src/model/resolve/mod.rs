@@ -3,6 +3,7 @@
 //! still run on it.
 
 mod agents;
+mod delegates;
 mod groups;
 mod operation;
 
@@ -16,8 +17,9 @@ use crate::manifest::Loaded;
 use crate::manifest::node::Node;
 use crate::manifest::raw::*;
 use agents::{agent, capability, check_agent, manual_of};
-use groups::{playbook, sensitive_parameters, toolbox};
-use operation::tool;
+use delegates::delegates;
+use groups::{playbook, refine_collisions, sensitive_parameters, toolbox};
+use operation::{tool, tool_named};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Options of the resolve stage.
@@ -323,6 +325,7 @@ fn agents(
             .iter()
             .filter_map(|a| a.span.map(|s| (a.name.as_str(), &a.idents, s))),
     );
+    delegates(ctx, &raw_agents, &mut agents, capabilities);
     if raw_agents.is_empty() && !capabilities.is_empty() {
         agents.push(Agent {
             idents: Idents::of(name),
@@ -330,6 +333,7 @@ fn agents(
             description: format!("Every capability of the {name} toolset."),
             capabilities: (0..capabilities.len()).collect(),
             scope: None,
+            delegates: Vec::new(),
             implicit: true,
             span: None,
         });

@@ -3,7 +3,11 @@
 use super::*;
 
 pub(super) fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Option<Tool> {
-    let kind = if is_play { "play" } else { "tool" };
+    tool_named(ctx, t, if is_play { "play" } else { "tool" })
+}
+
+/// A tool, play or delegate; `kind` (`tool`, `play` or `delegate`) names it.
+pub(super) fn tool_named(ctx: &mut Ctx<'_>, t: &Named<RawTool>, kind: &str) -> Option<Tool> {
     if !tool_name_ok(ctx, &t.name, kind) {
         return None;
     }

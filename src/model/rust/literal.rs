@@ -88,11 +88,12 @@ pub enum FormatLit {
 /// reports why it cannot be one.
 pub(super) fn fill_defaults(schemas: &Schemas, plan: &mut RustPlan, diags: &mut Vec<Diagnostic>) {
     // (module, item, variant, field) → literal; filled in once all are made.
-    type Key = (Option<(bool, usize)>, usize, Option<usize>, usize);
+    type Key = (Option<(u8, usize)>, usize, Option<usize>, usize);
     let mut done: Vec<(Key, Lit)> = Vec::new();
-    let keys: Vec<Option<(bool, usize)>> = std::iter::once(None)
-        .chain((0..plan.toolboxes.len()).map(|i| Some((false, i))))
-        .chain((0..plan.playbooks.len()).map(|i| Some((true, i))))
+    let keys: Vec<Option<(u8, usize)>> = std::iter::once(None)
+        .chain((0..plan.toolboxes.len()).map(|i| Some((0, i))))
+        .chain((0..plan.playbooks.len()).map(|i| Some((1, i))))
+        .chain((0..plan.delegates.len()).map(|i| Some((2, i))))
         .collect();
     for key in keys {
         let Some(module) = module_of(plan, key) else {
@@ -150,8 +151,9 @@ pub(super) fn fill_defaults(schemas: &Schemas, plan: &mut RustPlan, diags: &mut 
     for ((key, ii, vi, fi), lit) in done {
         let module = match key {
             None => &mut plan.types,
-            Some((false, i)) => &mut plan.toolboxes[i].module,
-            Some((true, i)) => &mut plan.playbooks[i].module,
+            Some((0, i)) => &mut plan.toolboxes[i].module,
+            Some((1, i)) => &mut plan.playbooks[i].module,
+            Some((_, i)) => &mut plan.delegates[i].module,
         };
         let fields = match (&mut module.items[ii], vi) {
             (Item::Struct { fields, .. }, None) => fields,
@@ -167,11 +169,12 @@ fn schema_accepts(schemas: &Schemas, id: crate::model::schema::SchemaId, value: 
     jsonschema::draft202012::new(&schemas.bundle(id)).is_ok_and(|v| v.is_valid(value))
 }
 
-fn module_of(plan: &RustPlan, key: Option<(bool, usize)>) -> Option<&Module> {
+fn module_of(plan: &RustPlan, key: Option<(u8, usize)>) -> Option<&Module> {
     match key {
         None => Some(&plan.types),
-        Some((false, i)) => plan.toolboxes.get(i).map(|g| &g.module),
-        Some((true, i)) => plan.playbooks.get(i).map(|g| &g.module),
+        Some((0, i)) => plan.toolboxes.get(i).map(|g| &g.module),
+        Some((1, i)) => plan.playbooks.get(i).map(|g| &g.module),
+        Some((_, i)) => plan.delegates.get(i).map(|g| &g.module),
     }
 }
 
@@ -179,11 +182,11 @@ struct Cx<'a> {
     schemas: &'a Schemas,
     plan: &'a RustPlan,
     /// The module `Local` types are looked up in.
-    module: Option<(bool, usize)>,
+    module: Option<(u8, usize)>,
 }
 
 impl<'a> Cx<'a> {
-    fn item(&self, ty: &Ty) -> Option<(&'a Item, Option<(bool, usize)>)> {
+    fn item(&self, ty: &Ty) -> Option<(&'a Item, Option<(u8, usize)>)> {
         match ty {
             Ty::Shared(n) => self.plan.types.item(n).map(|i| (i, None)),
             Ty::Local(n) => module_of(self.plan, self.module)?
@@ -195,7 +198,7 @@ impl<'a> Cx<'a> {
 
     /// A path to `name` that works from any module: a type of the `types`
     /// module is named as shared.
-    fn path(&self, ty: &Ty, module: Option<(bool, usize)>) -> Ty {
+    fn path(&self, ty: &Ty, module: Option<(u8, usize)>) -> Ty {
         match (ty, module) {
             (Ty::Local(n), None) => Ty::Shared(n.clone()),
             _ => ty.clone(),

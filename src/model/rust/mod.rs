@@ -297,6 +297,9 @@ pub struct RustPlan {
     pub type_names: std::collections::BTreeMap<String, String>,
     pub toolboxes: Vec<GroupPlan>,
     pub playbooks: Vec<GroupPlan>,
+    /// One per agent (in the toolset's order): the module of its delegates
+    /// (empty for an agent without any).
+    pub delegates: Vec<GroupPlan>,
 }
 
 impl RustPlan {
@@ -313,6 +316,7 @@ impl RustPlan {
             self.toolboxes
                 .iter()
                 .chain(&self.playbooks)
+                .chain(&self.delegates)
                 .map(|g| &g.module),
         );
         for module in modules {
@@ -340,6 +344,7 @@ impl RustPlan {
             .toolboxes
             .iter()
             .chain(&self.playbooks)
+            .chain(&self.delegates)
             .flat_map(|g| &g.ops)
         {
             if let Some(p) = &sig.params {
@@ -367,6 +372,12 @@ impl RustPlan {
                     .iter()
                     .map(|p| p.name.as_str())
                     .zip(&self.playbooks),
+            )
+            .chain(
+                set.agents
+                    .iter()
+                    .map(|a| a.name.as_str())
+                    .zip(&self.delegates),
             )
             .flat_map(|(m, g)| g.module.items.iter().map(move |i| (m, i.name())));
         types.chain(groups)

@@ -176,6 +176,11 @@ pub fn plan(set: &Toolset, typed: &BTreeSet<TypedFormat>, diags: &mut Vec<Diagno
         out.playbooks
             .push(g.group(&pb.idents.pascal, "Playbook", &pb.plays));
     }
+    for a in &set.agents {
+        let tools: Vec<Tool> = a.delegates.iter().map(|d| d.tool.clone()).collect();
+        let pascal = format!("{}Delegates", a.idents.pascal);
+        out.delegates.push(g.group(&pascal, "Toolbox", &tools));
+    }
     literal::fill_defaults(schemas, &mut out, &mut g.diags);
     diags.append(&mut g.diags);
     out

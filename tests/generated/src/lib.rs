@@ -31,3 +31,9 @@ pub mod secrets {
 pub mod search {
     toolc_runtime::include_toolset!("search");
 }
+
+/// `tests/fixtures/codegen/delegation.yaml`: agents and a capability exposed as one tool of
+/// another agent.
+pub mod delegation {
+    toolc_runtime::include_toolset!("delegation");
+}

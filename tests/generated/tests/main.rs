@@ -3,6 +3,7 @@
 
 mod coverage;
 mod defaults;
+mod delegation;
 mod formats;
 mod numbers;
 mod refinements;
