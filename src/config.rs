@@ -19,7 +19,9 @@
 //! field ([`Options::or`]). Paths in the file are relative to its folder.
 
 use crate::diag::{Code, Diagnostic, FileId, SourceMap, Span, did_you_mean};
-use crate::lint::{Dialect, LintSettings, rules};
+use crate::lint::{Dialect, LintSettings, RuleId, rules};
+use crate::manifest::node::MAX_NODES;
+use crate::manifest::parse_toml::{self, Refusal};
 use crate::model::rust::TypedFormat;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -89,12 +91,12 @@ impl Options {
     /// errors without a place.
     pub fn lint_settings(&self) -> Result<LintSettings, Vec<Diagnostic>> {
         let mut errors = Vec::new();
-        let mut ids = |list: &Option<Vec<String>>, what: &str| -> BTreeSet<&'static str> {
+        let mut ids = |list: &Option<Vec<String>>, what: &str| -> BTreeSet<RuleId> {
             let mut out = BTreeSet::new();
             for id in list.iter().flatten() {
-                match rules::rule(id) {
+                match RuleId::parse(id) {
                     Some(r) => {
-                        out.insert(r.id);
+                        out.insert(r);
                     }
                     None => {
                         let (msg, help) = rules::unknown_message(id);
@@ -239,38 +241,6 @@ pub fn load(path: &Path, sources: &mut SourceMap) -> (Config, Vec<Diagnostic>) {
 /// Deeper bracket nesting than any config needs is refused before parsing.
 const MAX_BRACKETS: usize = 32;
 
-fn too_deep(text: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        match quote {
-            Some(q) => {
-                if escaped {
-                    escaped = false;
-                } else if c == '\\' && q == '"' {
-                    escaped = true;
-                } else if c == q {
-                    quote = None;
-                }
-            }
-            None => match c {
-                '"' | '\'' => quote = Some(c),
-                '[' | '{' => {
-                    depth += 1;
-                    if depth > MAX_BRACKETS {
-                        return Some(i);
-                    }
-                }
-                ']' | '}' => depth = depth.saturating_sub(1),
-                '\n' => {}
-                _ => {}
-            },
-        }
-    }
-    None
-}
-
 fn span(file: FileId, r: std::ops::Range<usize>) -> Span {
     Span::new(file, r.start, r.end)
 }
@@ -360,7 +330,7 @@ impl Parser {
     fn rule_ids(&mut self, v: &Spanned<DeValue<'_>>, key: &str) -> Vec<(String, Span)> {
         let mut out = Vec::new();
         for (id, sp) in self.strings(v, key) {
-            if rules::rule(id).is_some() {
+            if RuleId::parse(id).is_some() {
                 out.push((id.to_string(), sp));
             } else {
                 let (msg, help) = rules::unknown_message(id);
@@ -379,37 +349,37 @@ const POLICY_KEYS: &[&str] = &["approve_destructive"];
 
 /// Parses the config in `sources` under `file`.
 pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
-    let text = &sources.file(file).text;
     let mut p = Parser {
         file,
         diags: Vec::new(),
     };
-    let mut options = Options::default();
-    if let Some(at) = too_deep(text) {
-        p.diags.push(
-            Diagnostic::new(
-                Code::TooLarge,
-                format!("`{FILE_NAME}` nests brackets more than {MAX_BRACKETS} deep"),
-            )
-            .at(Span::new(file, at, at + 1)),
-        );
-        return (options, p.diags);
-    }
-    let (root, errors) = DeTable::parse_recoverable(text);
-    if !errors.is_empty() {
-        for e in &errors {
-            let msg = e.message().trim().to_string();
-            let code = if msg.contains("duplicate key") {
-                Code::DuplicateKey
-            } else {
-                Code::Syntax
-            };
-            let sp = e.span().map_or(Span::new(file, 0, 0), |r| span(file, r));
-            p.diags
-                .push(Diagnostic::new(code, format!("invalid TOML: {msg}")).at(sp));
+    let options = Options::default();
+    let at = |offset: usize| Span::new(file, offset, offset + 1);
+    let root = match parse_toml::read(sources.file(file), file, MAX_BRACKETS, MAX_NODES) {
+        Ok(root) => root,
+        Err(Refusal::TooDeep(offset)) => {
+            p.diags.push(
+                Diagnostic::new(
+                    Code::TooLarge,
+                    format!("`{FILE_NAME}` nests brackets more than {MAX_BRACKETS} deep"),
+                )
+                .at(at(offset)),
+            );
+            return (options, p.diags);
         }
-        return (options, p.diags);
-    }
+        Err(Refusal::TooManyNodes(offset)) => {
+            p.diags.push(
+                Diagnostic::new(
+                    Code::TooLarge,
+                    format!("`{FILE_NAME}` has more than {MAX_NODES} values"),
+                )
+                .at(at(offset)),
+            );
+            return (options, p.diags);
+        }
+        Err(Refusal::Syntax(diags)) => return (options, diags),
+    };
+    let mut options = options;
     for (k, v) in root.get_ref().iter() {
         match k.get_ref().as_ref() {
             "lint" => {

@@ -432,7 +432,7 @@ fn corpus_expectations_name_real_codes() {
         let code = toolc::diag::Code::ALL
             .iter()
             .any(|c| c.as_str() == case.code);
-        let rule = case.warning && toolc::lint::rule(&case.code).is_some();
+        let rule = case.warning && toolc::lint::named(&case.code).is_some();
         assert!(
             code || rule,
             "{}: `{}` is not a diagnostic code{}",

@@ -537,7 +537,7 @@ toolboxes:
     let rules: Vec<&str> = findings
         .iter()
         .filter(|x| x.severity == Severity::Error)
-        .map(|x| x.rule)
+        .map(|x| x.rule.as_str())
         .collect();
     for r in [
         "exclusive-numeric-bound",
@@ -713,11 +713,11 @@ fn deny_allow_and_require_describe_change_the_findings() {
     let warned = count(&describe, "missing-description");
     assert!(!warned.is_empty() && warned.iter().all(|s| *s == Severity::Warning));
     let mut deny = base.clone();
-    deny.deny.insert("missing-description");
+    deny.deny.insert(toolc::lint::RuleId::MissingDescription);
     let denied = count(&deny, "missing-description");
     assert!(!denied.is_empty() && denied.iter().all(|s| *s == Severity::Error));
     let mut allow = describe.clone();
-    allow.allow.insert("missing-description");
+    allow.allow.insert(toolc::lint::RuleId::MissingDescription);
     assert!(count(&allow, "missing-description").is_empty());
     // Dialects chosen are the dialects linted.
     let only: Vec<Option<Dialect>> = lint_with(
@@ -767,7 +767,7 @@ toolboxes:
         json!("date")
     );
     let mut denied = LintSettings::for_dialects(&[Dialect::Gemini]);
-    denied.deny.insert("gemini-string-format");
+    denied.deny.insert(toolc::lint::RuleId::GeminiStringFormat);
     assert!(
         tool_list(
             f.toolset(),

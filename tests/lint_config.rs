@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use toolc::config::{self, Config, Options};
 use toolc::diag::{Code, Diagnostic, SourceMap, render_plain};
-use toolc::lint::Dialect;
+use toolc::lint::{Dialect, RuleId};
 
 fn parse(text: &str) -> (Options, Vec<String>, Vec<Diagnostic>) {
     let mut sources = SourceMap::new();
@@ -46,8 +46,8 @@ approve_destructive = false       # approval: required for destructive tools
     assert_eq!(o.allow, Some(vec!["gemini-string-format".to_string()]));
     assert_eq!(o.out_dir, Some(PathBuf::from("generated")));
     let s = o.lint_settings().unwrap();
-    assert!(s.deny.contains("missing-description"));
-    assert!(s.allow.contains("gemini-string-format"));
+    assert!(s.deny.contains(&RuleId::MissingDescription));
+    assert!(s.allow.contains(&RuleId::GeminiStringFormat));
 }
 
 #[test]

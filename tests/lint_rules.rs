@@ -1199,7 +1199,7 @@ fn every_error_rule_has_a_triggering_and_a_passing_case() {
 #[test]
 fn every_triggering_case_names_a_rule_graded_for_its_dialect() {
     for case in cases() {
-        let r = toolc::lint::rule(case.rule).unwrap_or_else(|| panic!("no rule `{}`", case.rule));
+        let r = toolc::lint::named(case.rule).unwrap_or_else(|| panic!("no rule `{}`", case.rule));
         if case.fires_at.is_some() {
             assert!(
                 r.grade(Some(case.dialect)).is_some(),
@@ -1231,7 +1231,8 @@ fn rule_ids_are_unique_kebab_case_and_documented() {
     for r in RULES {
         assert!(seen.insert(r.id), "duplicate rule id {}", r.id);
         assert!(
-            r.id.chars()
+            r.id.as_str()
+                .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
             "{}",
             r.id
@@ -1259,7 +1260,7 @@ fn seed_rule_ids_and_the_seed_dialect_alias_are_kept() {
         "optional-without-nullable",
         "missing-description",
     ] {
-        assert!(toolc::lint::rule(id).is_some(), "{id}");
+        assert!(toolc::lint::named(id).is_some(), "{id}");
     }
     assert_eq!(Dialect::parse("gemini-bifrost"), Some(Gemini));
     for d in Dialect::ALL {
@@ -1268,7 +1269,7 @@ fn seed_rule_ids_and_the_seed_dialect_alias_are_kept() {
     // The seed's gemini-bifrost error rules are errors for gemini here too.
     for id in ["exclusive-numeric-bound", "recursive-lazy", "tuple"] {
         assert_eq!(
-            toolc::lint::rule(id).unwrap().grade(Some(Gemini)),
+            toolc::lint::named(id).unwrap().grade(Some(Gemini)),
             Some(Severity::Error),
             "{id}"
         );

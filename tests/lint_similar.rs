@@ -9,7 +9,7 @@ use serde_json::Value;
 use toolc::diag::Severity;
 use toolc::lint::{Finding, LintSettings};
 
-const RULE: &str = "indistinguishable-tools";
+const RULE: toolc::lint::RuleId = toolc::lint::RuleId::IndistinguishableTools;
 
 fn lint_paths(paths: &[PathBuf], settings: &LintSettings) -> (toolc::Checked, Vec<Finding>) {
     let checked = toolc::check(paths, &Default::default());
@@ -91,7 +91,7 @@ fn names_of_the_same_words_are_reported_at_both_tools() {
     assert_eq!(f.related[0].message, "`list_tickets` is defined here");
     // Printed with both places.
     let d = toolc::lint::to_diagnostics(std::slice::from_ref(f));
-    assert_eq!(d[0].id(), RULE);
+    assert_eq!(d[0].id(), RULE.as_str());
     assert_eq!(d[0].secondary.len(), 1);
 }
 

@@ -92,9 +92,7 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
             let settings = LintSettings::for_dialects(&[d]);
             let errors = |hits: Vec<toolc::lint::Hit>| -> Vec<String> {
                 hits.into_iter()
-                    .filter(|h| {
-                        rule(h.rule).and_then(|r| r.grade(Some(d))) == Some(Severity::Error)
-                    })
+                    .filter(|h| rule(h.rule).grade(Some(d)) == Some(Severity::Error))
                     .map(|h| format!("{} at {}: {}", h.rule, h.pointer, h.message))
                     .collect()
             };
@@ -435,7 +433,7 @@ fn gemini_lints_results_as_it_lints_parameters() {
         let on_result: Vec<_> = findings
             .iter()
             .filter(|f| f.role == Some(Role::Returns) && f.severity == Severity::Error)
-            .map(|f| (f.rule, f.pointer.as_str()))
+            .map(|f| (f.rule.as_str(), f.pointer.as_str()))
             .collect();
         if d.sends_returns() {
             assert_eq!(

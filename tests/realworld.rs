@@ -584,7 +584,7 @@ fn lint_table(findings: &BTreeMap<Finding, BTreeSet<String>>, total: usize) -> S
         if tools.len() > shown {
             which.push(format!("and {} more", tools.len() - shown));
         }
-        let why = toolc::lint::rule(code).map_or("", |r| r.message);
+        let why = toolc::lint::named(code).map_or("", |r| r.message);
         out.push_str(&format!(
             "| `{}` | [`{code}`](#{code}) | {severity} | {} | {} | {} |\n",
             dialect.as_str(),

@@ -2,11 +2,9 @@
 //! for every tool and play, and the object-safe [`Toolbox`] and [`Playbook`] traits they
 //! implement.
 
-use std::any::Any;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
-use std::task::Poll;
 use std::time::Instant;
 
 use serde::de::{DeserializeOwned, IgnoredAny, MapAccess, Visitor};
@@ -19,6 +17,7 @@ use crate::arguments::parse_arguments;
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};
 use crate::errors::{ErrorKind, HandlerError, ToolError, Truncated, Violation, Violations};
+use crate::panic::{catch_panic, panicked};
 use crate::policy::{Guard, check_access, check_policy};
 use crate::schema::json_pointer;
 use crate::schema::stream;
@@ -185,13 +184,6 @@ pub fn unknown_play(play: &str) -> ToolError {
         play,
         format!("unknown play '{}'", Truncated(play)),
     )
-}
-
-fn noun(desc: &ToolDescriptor) -> &'static str {
-    match desc.kind {
-        OperationKind::Tool => "tool",
-        OperationKind::Play => "play",
-    }
 }
 
 /// Runs one tool call through the execution contract.
@@ -436,12 +428,12 @@ where
     F: FnOnce(P) -> Fut,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
-    let noun = noun(desc);
+    let kind = desc.kind;
 
     // The handler itself may panic before it returns its future.
     let future = match catch_unwind(AssertUnwindSafe(move || handler(params))) {
         Ok(f) => f,
-        Err(payload) => return Err(panicked(noun, desc.name, &*payload)),
+        Err(payload) => return Err(panicked(kind, desc.name, &*payload)),
     };
     let timeout = desc.timeout();
     let guarded = async move {
@@ -458,19 +450,20 @@ where
                 ErrorKind::Timeout,
                 desc.name,
                 format!(
-                    "{noun} '{}' timed out after {} ms",
+                    "{} '{}' timed out after {} ms",
+                    kind.as_str(),
                     desc.name,
                     desc.policy.timeout_ms.unwrap_or_default()
                 ),
             ));
         }
-        Err(payload) => return Err(panicked(noun, desc.name, &*payload)),
+        Err(payload) => return Err(panicked(kind, desc.name, &*payload)),
     };
     let result = match outcome {
         Ok(r) => r,
-        Err(error) => return Err(handler_failure(noun, desc.name, error)),
+        Err(error) => return Err(handler_failure(kind, desc.name, error)),
     };
-    encode(desc, noun, &result, encoding)
+    encode(desc, kind, &result, encoding)
 }
 
 /// The handler's result in the encoding asked for, validated against `desc.returns` (with
@@ -478,7 +471,7 @@ where
 /// `Value` and validated by the full walk, which lists every violation.
 fn encode<R: Serialize>(
     desc: &'static ToolDescriptor,
-    noun: &'static str,
+    kind: OperationKind,
     result: &R,
     encoding: Encoding,
 ) -> Result<Answer, ToolError> {
@@ -494,14 +487,14 @@ fn encode<R: Serialize>(
     match fast {
         Ok(Some(answer)) => return Ok(answer),
         Ok(None) => {}
-        Err(payload) => return Err(panicked(noun, desc.name, &*payload)),
+        Err(payload) => return Err(panicked(kind, desc.name, &*payload)),
     }
     let value = match catch_unwind(AssertUnwindSafe(|| serde_json::to_value(result))) {
         Ok(Ok(value)) => value,
         Ok(Err(e)) => {
             return Err(ToolError::with_violations(
                 ErrorKind::OutputInvalid,
-                noun,
+                kind,
                 desc.name,
                 vec![Violation::new(
                     "",
@@ -509,7 +502,7 @@ fn encode<R: Serialize>(
                 )],
             ));
         }
-        Err(payload) => return Err(panicked(noun, desc.name, &*payload)),
+        Err(payload) => return Err(panicked(kind, desc.name, &*payload)),
     };
     if desc.validate_returns
         && let Some(returns) = desc.returns
@@ -517,7 +510,7 @@ fn encode<R: Serialize>(
     {
         return Err(ToolError::with_violations(
             ErrorKind::OutputInvalid,
-            noun,
+            kind,
             desc.name,
             returns.validate(&value),
         ));
@@ -596,7 +589,7 @@ fn refined<P, C>(desc: &'static ToolDescriptor, params: P, refine: C) -> Result<
 where
     C: FnOnce(&P) -> Result<(), Violations>,
 {
-    let noun = noun(desc);
+    let kind = desc.kind;
     // The refinement is the implementer's code: a panic there fails this call only.
     match catch_unwind(AssertUnwindSafe(|| refine(&params))) {
         Ok(Ok(())) => Ok(params),
@@ -609,12 +602,12 @@ where
             }
             Err(ToolError::with_violations(
                 ErrorKind::ArgumentsInvalid,
-                noun,
+                kind,
                 desc.name,
                 violations,
             ))
         }
-        Err(payload) => Err(panicked(noun, desc.name, &*payload)),
+        Err(payload) => Err(panicked(kind, desc.name, &*payload)),
     }
 }
 
@@ -623,9 +616,13 @@ fn read_params<P: DeserializeOwned>(
     desc: &'static ToolDescriptor,
     arguments: &str,
 ) -> Result<(Value, P), ToolError> {
-    let noun = noun(desc);
     let invalid = |violations| {
-        ToolError::with_violations(ErrorKind::ArgumentsInvalid, noun, desc.name, violations)
+        ToolError::with_violations(
+            ErrorKind::ArgumentsInvalid,
+            desc.kind,
+            desc.name,
+            violations,
+        )
     };
     let mut value = parse_arguments(arguments).map_err(|v| invalid(vec![v]))?;
     // `null` for an absent optional, as strict dialects send it; `5.0` for an integer.
@@ -664,51 +661,16 @@ fn read_params<P: DeserializeOwned>(
 
 /// A handler's error as a tool error: `scope_unavailable` from `require_scope` keeps its
 /// kind; anything else is kind `handler` with the original kept.
-fn handler_failure(noun: &str, name: &str, error: HandlerError) -> ToolError {
+fn handler_failure(kind: OperationKind, name: &str, error: HandlerError) -> ToolError {
     let is_scope = error
         .downcast_ref::<ToolError>()
         .is_some_and(|e| e.kind() == ErrorKind::ScopeUnavailable);
     if !is_scope {
-        return ToolError::handler_of(noun, name, error);
+        return ToolError::handler_of(kind, name, error);
     }
     let type_name = error.type_name();
     match error.into_inner().downcast::<ToolError>() {
-        Ok(tool_error) => {
-            let e = (*tool_error).with_tool(name);
-            if noun == "play" {
-                ToolError::new(e.kind(), name, e.message().replacen("tool '", "play '", 1))
-            } else {
-                e
-            }
-        }
-        Err(other) => ToolError::handler_of(noun, name, HandlerError::from_boxed(other, type_name)),
+        Ok(tool_error) => (*tool_error).with_operation(kind, name),
+        Err(other) => ToolError::handler_of(kind, name, HandlerError::from_boxed(other, type_name)),
     }
-}
-
-/// Polls `future`, turning a panic inside any poll into `Err(payload)`.
-async fn catch_panic<F: Future>(future: F) -> Result<F::Output, Box<dyn Any + Send>> {
-    let mut future = std::pin::pin!(future);
-    std::future::poll_fn(move |cx| {
-        match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
-            Ok(Poll::Ready(out)) => Poll::Ready(Ok(out)),
-            Ok(Poll::Pending) => Poll::Pending,
-            Err(payload) => Poll::Ready(Err(payload)),
-        }
-    })
-    .await
-}
-
-fn panicked(noun: &str, name: &str, payload: &(dyn Any + Send)) -> ToolError {
-    let what = if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "a non-string payload".to_owned()
-    };
-    ToolError::new(
-        ErrorKind::Panicked,
-        name,
-        format!("{noun} '{name}' panicked: {}", Truncated(&what)),
-    )
 }

@@ -5,6 +5,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::approval::ApprovalRequest;
+use crate::descriptor::OperationKind;
 
 /// Why a tool or play call produced no value. The set is closed: every failure has exactly one
 /// kind.
@@ -359,27 +360,38 @@ impl ToolError {
 
     /// `arguments_invalid` with every violation listed in the message.
     pub fn arguments_invalid(tool: &str, violations: Vec<Violation>) -> ToolError {
-        ToolError::with_violations(ErrorKind::ArgumentsInvalid, "tool", tool, violations)
+        ToolError::with_violations(
+            ErrorKind::ArgumentsInvalid,
+            OperationKind::Tool,
+            tool,
+            violations,
+        )
     }
 
     /// `output_invalid`: `tool 'x' output violated its returns schema: …`, the violations
     /// kept as the source.
     pub fn output_invalid(tool: &str, violations: Vec<Violation>) -> ToolError {
-        ToolError::with_violations(ErrorKind::OutputInvalid, "tool", tool, violations)
+        ToolError::with_violations(
+            ErrorKind::OutputInvalid,
+            OperationKind::Tool,
+            tool,
+            violations,
+        )
     }
 
     /// `handler`: the handler's own error, kept for [`ToolError::downcast_ref`].
     pub fn handler(tool: &str, error: HandlerError) -> ToolError {
-        ToolError::handler_of("tool", tool, error)
+        ToolError::handler_of(OperationKind::Tool, tool, error)
     }
 
-    /// `arguments_invalid` or `output_invalid`, for a `noun` ("tool" or "play").
+    /// `arguments_invalid` or `output_invalid`, for the tool or play `name`.
     pub(crate) fn with_violations(
         kind: ErrorKind,
-        noun: &str,
+        operation: OperationKind,
         name: &str,
         violations: Vec<Violation>,
     ) -> ToolError {
+        let noun = operation.as_str();
         let list = Violations(violations);
         let message = match kind {
             ErrorKind::OutputInvalid => {
@@ -393,11 +405,15 @@ impl ToolError {
         e
     }
 
-    pub(crate) fn handler_of(noun: &str, name: &str, error: HandlerError) -> ToolError {
+    pub(crate) fn handler_of(
+        operation: OperationKind,
+        name: &str,
+        error: HandlerError,
+    ) -> ToolError {
         let mut e = ToolError::new(
             ErrorKind::Handler,
             name,
-            format!("{noun} '{name}' failed: {error}"),
+            format!("{} '{name}' failed: {error}", operation.as_str()),
         );
         e.0.handler = Some(error);
         e
@@ -422,11 +438,17 @@ impl ToolError {
 
     /// Sets the tool name when it was not known where the error was made; a message that
     /// speaks of "this tool" then names it.
-    pub fn with_tool(mut self, tool: &str) -> ToolError {
+    pub fn with_tool(self, tool: &str) -> ToolError {
+        self.with_operation(OperationKind::Tool, tool)
+    }
+
+    /// [`ToolError::with_tool`] for a tool or a play: a message that speaks of "this tool"
+    /// then names the operation as what it is (`play 'x' …`).
+    pub(crate) fn with_operation(mut self, operation: OperationKind, name: &str) -> ToolError {
         if let Some(rest) = self.0.message.strip_prefix("this tool ") {
-            self.0.message = format!("tool '{tool}' {rest}");
+            self.0.message = format!("{} '{name}' {rest}", operation.as_str());
         }
-        self.0.tool = tool.to_owned();
+        self.0.tool = name.to_owned();
         self
     }
 

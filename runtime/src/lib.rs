@@ -24,6 +24,7 @@ pub mod errors;
 pub mod formats;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod panic;
 pub mod policy;
 pub mod registered;
 pub mod result;

@@ -64,7 +64,6 @@ use std::fmt;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex};
-use std::task::Poll;
 
 pub use rmcp;
 use rmcp::model::{
@@ -89,8 +88,9 @@ pub use self::http::HttpConfig;
 use crate::agent::Agent;
 use crate::approval::{ApprovalDecision, ApprovalRequest};
 use crate::context::CallContext;
-use crate::descriptor::{OperationKind, ToolDescriptor};
+use crate::descriptor::ToolDescriptor;
 use crate::errors::{ErrorKind, Truncated, Violation};
+use crate::panic::{catch_panic, panic_text, panicked};
 use crate::result::{Cause, ToolResult};
 use crate::store::PolicyStore;
 
@@ -548,14 +548,7 @@ impl McpServer {
         let result = match outcome {
             Ok(result) => result,
             Err(payload) => {
-                let message = format!(
-                    "{} '{}' panicked: {}",
-                    noun(listed.desc),
-                    listed.desc.name,
-                    panic_text(&*payload)
-                );
-                let error =
-                    crate::errors::ToolError::new(ErrorKind::Panicked, listed.desc.name, message);
+                let error = panicked(listed.desc.kind, listed.desc.name, &*payload);
                 return Ok(ToolResult::failure(&error));
             }
         };
@@ -625,7 +618,7 @@ impl McpServer {
                 let _ = self.finish(listed, call, context).await?;
                 let message = format!(
                     "{} '{}' was not run: it needs a person's approval, and the client's elicitation got no answer ({}); call it again to ask again",
-                    noun(listed.desc),
+                    listed.desc.kind.as_str(),
                     listed.desc.name,
                     Truncated(&why)
                 );
@@ -724,7 +717,7 @@ fn approval_refused(listed: &Listed, held: &ApprovalRequest) -> CallToolResult {
          A host grants it by asking the person, then calling '{name}' again with the same arguments and the request `_meta` \
          {{\"{APPROVAL_META}\": {{\"token\": <the token under \"{APPROVAL_META}\" in this result's `_meta`>, \"decision\": \"approve\"}}}} \
          within {} s (\"deny\" withdraws it); a client that declares elicitation is asked directly.",
-        noun(listed.desc),
+        listed.desc.kind.as_str(),
         held.expires_in_ms.div_ceil(1000)
     );
     let mut result = error_result(listed, ErrorKind::ApprovalRequired, &message, None);
@@ -1037,7 +1030,7 @@ fn success_result(listed: &Listed, value: Value) -> CallToolResult {
     // Unreachable while the runtime validates results; said plainly if it ever is not.
     let message = format!(
         "{} '{}' output violated its returns schema: (root): expected an object",
-        noun(listed.desc),
+        listed.desc.kind.as_str(),
         listed.desc.name
     );
     error_result(listed, ErrorKind::OutputInvalid, &message, None)
@@ -1090,37 +1083,6 @@ fn unknown_tool(name: &str) -> ErrorData {
         format!("unknown tool '{}'", Truncated(name)),
         Some(json!({ "kind": ErrorKind::UnknownTool.as_str() })),
     )
-}
-
-fn noun(desc: &ToolDescriptor) -> &'static str {
-    match desc.kind {
-        OperationKind::Tool => "tool",
-        OperationKind::Play => "play",
-    }
-}
-
-fn panic_text(payload: &(dyn Any + Send)) -> String {
-    let text = if let Some(s) = payload.downcast_ref::<&str>() {
-        s
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.as_str()
-    } else {
-        "a non-string payload"
-    };
-    Truncated(text).to_string()
-}
-
-/// Polls `future`, turning a panic into `Err(payload)`.
-async fn catch_panic<F: Future>(future: F) -> Result<F::Output, Box<dyn Any + Send>> {
-    let mut future = std::pin::pin!(future);
-    std::future::poll_fn(move |cx| {
-        match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
-            Ok(Poll::Ready(out)) => Poll::Ready(Ok(out)),
-            Ok(Poll::Pending) => Poll::Pending,
-            Err(payload) => Poll::Ready(Err(payload)),
-        }
-    })
-    .await
 }
 
 #[cfg(test)]

@@ -780,7 +780,7 @@ async fn route(
             let request = AuthRequest::new(&parts, peer);
             // A panicking authenticator fails this request only.
             let future = std::panic::AssertUnwindSafe(authenticator.authenticate(&request));
-            super::catch_panic(future).await
+            crate::panic::catch_panic(future).await
         };
         match outcome {
             Ok(Ok(identity)) => {

@@ -4,7 +4,7 @@
 use super::checks::stamp;
 use super::rules::{Check, RULES, Rule};
 use super::walk::{self, required, types};
-use super::{Dialect, Hit, ToolFacts};
+use super::{Dialect, Hit, Spot, ToolFacts};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -118,7 +118,7 @@ fn word(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
-pub fn tool_name_pattern(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn tool_name_pattern(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     let lead = |c: char| c.is_ascii_alphabetic() || c == '_';
     for i in cx.indexes() {
         let name = cx.name(i);
@@ -141,7 +141,7 @@ pub fn tool_name_pattern(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
             Dialect::Mcp => continue,
         };
         if !ok {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!("tool name `{name}` does not match `{pattern}`"),
             ));
@@ -149,11 +149,11 @@ pub fn tool_name_pattern(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn tool_name_length(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn tool_name_length(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         let name = cx.name(i);
         if name.len() > 64 {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!(
                     "tool name `{name}` is {} characters; the limit is 64",
@@ -164,12 +164,12 @@ pub fn tool_name_length(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn tool_name_sep986(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn tool_name_sep986(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         let name = cx.name(i);
         let ok = !name.is_empty() && name.len() <= 128 && name.chars().all(|c| word(c) || c == '.');
         if !ok {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!("MCP tool names should be 1-128 characters of `A-Z a-z 0-9 _ - .`; `{name}` is not"),
             ));
@@ -177,7 +177,7 @@ pub fn tool_name_sep986(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn tool_name_portable(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn tool_name_portable(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     if cx.targets.len() < 2 {
         return;
     }
@@ -185,7 +185,7 @@ pub fn tool_name_portable(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
         let name = cx.name(i);
         let ok = chars_ok(name, |c| c.is_ascii_alphabetic() || c == '_', word) && name.len() <= 64;
         if !ok {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!("tool name `{name}` is not portable across providers (`^[A-Za-z_][A-Za-z0-9_-]{{0,63}}$`)"),
             ));
@@ -193,12 +193,12 @@ pub fn tool_name_portable(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn tool_name_duplicate(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn tool_name_duplicate(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for i in cx.indexes() {
         let name = cx.name(i);
         if let Some(first) = seen.get(name) {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!(
                     "tool name `{name}` is listed twice (also tool {} of the list)",
@@ -211,11 +211,11 @@ pub fn tool_name_duplicate(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn tool_description_length(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn tool_description_length(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         let n = cx.description(i).chars().count();
         if n > 1024 {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!(
                     "the description of `{}` is {n} characters; the limit is 1024",
@@ -226,23 +226,23 @@ pub fn tool_description_length(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn tool_count(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn tool_count(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     let Some(limit) = cx.dialect.max_tools() else {
         return;
     };
     let n = cx.entries.len();
     if n > limit {
-        out.push(Hit::tool(
+        out.push(Spot::tool(
             limit,
             format!("{n} tools in one request; the limit is {limit}"),
         ));
     }
 }
 
-pub fn strict_tool_count(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn strict_tool_count(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     let strict: Vec<usize> = cx.indexes().filter(|&i| cx.is_strict(i)).collect();
     if strict.len() > 20 {
-        out.push(Hit::tool(
+        out.push(Spot::tool(
             strict[20],
             format!(
                 "{} strict tools in one request; the limit is 20",
@@ -252,7 +252,7 @@ pub fn strict_tool_count(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn responses_implicit_strict(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn responses_implicit_strict(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         if cx.entries[i]
             .get("function")
@@ -260,7 +260,7 @@ pub fn responses_implicit_strict(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
             .is_none()
             && cx.entries[i].get("strict").is_none()
         {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!(
                     "tool `{}` does not say `strict`; the Responses API then treats it as strict",
@@ -271,13 +271,13 @@ pub fn responses_implicit_strict(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn mcp_input_schema_null(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn mcp_input_schema_null(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         if !cx.entries[i]
             .get("inputSchema")
             .is_some_and(Value::is_object)
         {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!("tool `{}` has no `inputSchema` object", cx.name(i)),
             ));
@@ -285,7 +285,7 @@ pub fn mcp_input_schema_null(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn gemini_params_mutually_exclusive(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_params_mutually_exclusive(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         let e = cx.entries[i];
         for (a, b) in [
@@ -293,7 +293,7 @@ pub fn gemini_params_mutually_exclusive(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
             ("response", "responseJsonSchema"),
         ] {
             if e.get(a).is_some() && e.get(b).is_some() {
-                out.push(Hit::tool(
+                out.push(Spot::tool(
                     i,
                     format!("tool `{}` sets both `{a}` and `{b}`", cx.name(i)),
                 ));
@@ -302,12 +302,12 @@ pub fn gemini_params_mutually_exclusive(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn gemini_live_no_jsonschema(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn gemini_live_no_jsonschema(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     if let Some(i) = cx
         .indexes()
         .find(|&i| cx.entries[i].get("parametersJsonSchema").is_some())
     {
-        out.push(Hit::tool(
+        out.push(Spot::tool(
             i,
             "the Live API (BidiGenerateContent) reads only `parameters`, not `parametersJsonSchema`",
         ));
@@ -343,7 +343,7 @@ fn union_count(schema: &Value) -> usize {
 
 fn strict_budget(
     cx: &ListCx<'_>,
-    out: &mut Vec<Hit>,
+    out: &mut Vec<Spot>,
     limit: usize,
     count: fn(&Value) -> usize,
     what: &str,
@@ -357,18 +357,18 @@ fn strict_budget(
         }
     }
     if let Some(i) = over {
-        out.push(Hit::tool(
+        out.push(Spot::tool(
             i,
             format!("{total} {what} across the strict tools of one request; the limit is {limit}"),
         ));
     }
 }
 
-pub fn anthropic_strict_optional_budget(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn anthropic_strict_optional_budget(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     strict_budget(cx, out, 24, optional_count, "optional properties");
 }
 
-pub fn anthropic_strict_union_budget(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn anthropic_strict_union_budget(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     strict_budget(cx, out, 16, union_count, "union-typed schemas");
 }
 
@@ -376,7 +376,7 @@ pub fn anthropic_strict_union_budget(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
 /// has been seen to complain.
 pub const ANTHROPIC_GRAMMAR_BYTES: usize = 32 * 1024;
 
-pub fn anthropic_strict_grammar_size(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn anthropic_strict_grammar_size(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     strict_budget(
         cx,
         out,
@@ -386,12 +386,12 @@ pub fn anthropic_strict_grammar_size(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     );
 }
 
-pub fn mcp_structured_content_required(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn mcp_structured_content_required(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         if cx.entries[i].get("outputSchema").is_some()
             && cx.facts.get(i).is_some_and(|f| !f.has_returns)
         {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!("tool `{}` declares an `outputSchema` but its handler has no `returns` to give `structuredContent`", cx.name(i)),
             ));
@@ -399,13 +399,13 @@ pub fn mcp_structured_content_required(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn mcp_structured_content_conformance(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn mcp_structured_content_conformance(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         if cx.entries[i].get("outputSchema").is_some()
             && cx.facts.get(i).is_some_and(|f| !f.validate_returns)
         {
             out.push(
-                Hit::tool(
+                Spot::tool(
                     i,
                     format!("tool `{}` has `validate_returns: false`, so its result may not match the `outputSchema` MCP clients check it against", cx.name(i)),
                 )
@@ -415,7 +415,7 @@ pub fn mcp_structured_content_conformance(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn mcp_annotation_contradiction(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn mcp_annotation_contradiction(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         let Some(a) = cx.entries[i].get("annotations") else {
             continue;
@@ -426,7 +426,7 @@ pub fn mcp_annotation_contradiction(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
         if a.get("readOnlyHint") == Some(&Value::Bool(true))
             && a.get("destructiveHint") == Some(&Value::Bool(true))
         {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!(
                     "tool `{}` is marked both read-only and destructive; clients take it as read-only",
@@ -437,7 +437,7 @@ pub fn mcp_annotation_contradiction(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-pub fn mcp_annotation_title_shadow(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
+pub fn mcp_annotation_title_shadow(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         let e = cx.entries[i];
         if let (Some(t), Some(a)) = (
@@ -445,7 +445,7 @@ pub fn mcp_annotation_title_shadow(cx: &ListCx<'_>, out: &mut Vec<Hit>) {
             e.get("annotations").and_then(|a| a.get("title")),
         ) && t != a
         {
-            out.push(Hit::tool(
+            out.push(Spot::tool(
                 i,
                 format!(
                     "tool `{}` has `title` {t} and `annotations.title` {a}; clients show `title`",

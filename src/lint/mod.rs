@@ -22,7 +22,7 @@ pub mod similar;
 pub(crate) mod walk;
 
 pub use crate::lower::{Dialect, Role};
-pub use rules::{Check, Grades, RULES, Rule, rule};
+pub use rules::{Check, Grades, RULES, Rule, RuleId, named, rule};
 
 use crate::diag::{Code, Diagnostic, Label, Severity, Span};
 use crate::lower::{Form, Lowered, RefusalKind};
@@ -30,11 +30,11 @@ use crate::model::{SchemaId, Tool, Toolset};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-/// What a rule function reports: where (a JSON pointer into the schema it
+/// What a rule's check reports: where (a JSON pointer into the schema it
 /// was given, or the index of a tool in a tool list) and what, in words.
+/// The runner makes it a [`Hit`] of the rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hit {
-    pub rule: &'static str,
+pub struct Spot {
     /// The tool in a tool list, by position, for list-level rules.
     pub tool: Option<usize>,
     pub pointer: String,
@@ -43,11 +43,10 @@ pub struct Hit {
     pub help: Option<String>,
 }
 
-impl Hit {
-    /// A hit at a JSON pointer; the runner fills in the rule id.
-    pub(crate) fn at(pointer: impl Into<String>, message: impl Into<String>) -> Hit {
-        Hit {
-            rule: "",
+impl Spot {
+    /// A spot at a JSON pointer.
+    pub(crate) fn at(pointer: impl Into<String>, message: impl Into<String>) -> Spot {
+        Spot {
             tool: None,
             pointer: pointer.into(),
             message: message.into(),
@@ -55,10 +54,9 @@ impl Hit {
         }
     }
 
-    /// A hit on the tool at `index` of a tool list.
-    pub(crate) fn tool(index: usize, message: impl Into<String>) -> Hit {
-        Hit {
-            rule: "",
+    /// A spot on the tool at `index` of a tool list.
+    pub(crate) fn tool(index: usize, message: impl Into<String>) -> Spot {
+        Spot {
             tool: Some(index),
             pointer: String::new(),
             message: message.into(),
@@ -66,17 +64,42 @@ impl Hit {
         }
     }
 
-    pub(crate) fn with_help(mut self, help: impl Into<String>) -> Hit {
+    pub(crate) fn with_help(mut self, help: impl Into<String>) -> Spot {
         self.help = Some(help.into());
         self
     }
+
+    /// The hit of `rule` here.
+    pub(crate) fn hit(self, rule: RuleId) -> Hit {
+        Hit {
+            rule,
+            tool: self.tool,
+            pointer: self.pointer,
+            message: self.message,
+            help: self.help,
+        }
+    }
+}
+
+/// What a rule function reports, with its rule: where (a JSON pointer into
+/// the schema it was given, or the index of a tool in a tool list) and what,
+/// in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    pub rule: RuleId,
+    /// The tool in a tool list, by position, for list-level rules.
+    pub tool: Option<usize>,
+    pub pointer: String,
+    pub message: String,
+    /// A help line more precise than the rule's own, when there is one.
+    pub help: Option<String>,
 }
 
 /// One lint finding, graded and located.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The rule id, such as `optional-without-nullable`.
-    pub rule: &'static str,
+    /// The rule, such as `optional-without-nullable`.
+    pub rule: RuleId,
     pub severity: Severity,
     /// The dialect it was found for; `None` for dialect-independent rules
     /// (`missing-description`).
@@ -104,9 +127,9 @@ pub struct LintSettings {
     /// Turns on `missing-description`.
     pub require_describe: bool,
     /// Rules raised to errors (and turned on, for rules that are off by default).
-    pub deny: BTreeSet<&'static str>,
+    pub deny: BTreeSet<RuleId>,
     /// Rules silenced.
-    pub allow: BTreeSet<&'static str>,
+    pub allow: BTreeSet<RuleId>,
 }
 
 impl Default for LintSettings {
@@ -132,14 +155,14 @@ impl LintSettings {
     /// The severity of `rule` for `dialect` under these settings, or `None`
     /// when it does not apply there or is silenced.
     pub fn severity(&self, rule: &Rule, dialect: Option<Dialect>) -> Option<Severity> {
-        if self.allow.contains(rule.id) {
+        if self.allow.contains(&rule.id) {
             return None;
         }
         let base = rule.grade(dialect)?;
-        let denied = self.deny.contains(rule.id);
+        let denied = self.deny.contains(&rule.id);
         let on = rule.default_on
             || denied
-            || (rule.id == rules::MISSING_DESCRIPTION && self.require_describe);
+            || (rule.id == RuleId::MissingDescription && self.require_describe);
         if !on {
             return None;
         }
@@ -225,9 +248,8 @@ pub fn lint_toolset(toolset: &Toolset, lowered: &Lowered, settings: &LintSetting
             }
         }
     }
-    if let Some(r) = rule(rules::INDISTINGUISHABLE_TOOLS)
-        && let Some(severity) = settings.severity(r, None)
-    {
+    let r = rule(RuleId::IndistinguishableTools);
+    if let Some(severity) = settings.severity(r, None) {
         indistinguishable(toolset, lowered, r, severity, &mut out);
     }
     for &dialect in &settings.dialects {
@@ -255,8 +277,8 @@ pub fn lint_toolset(toolset: &Toolset, lowered: &Lowered, settings: &LintSetting
                     &mut out,
                 );
             }
+            let r = rule(RuleId::McpOutputSchemaOmitted);
             if let Some(why) = &form.output_omitted
-                && let Some(r) = rule(rules::MCP_OUTPUT_SCHEMA_OMITTED)
                 && let Some(severity) = settings.severity(r, Some(dialect))
             {
                 out.push(Finding {
@@ -386,11 +408,11 @@ fn property_span(toolset: &Toolset, id: SchemaId) -> Span {
 }
 
 /// The rule that reports what a dialect's form could not express.
-fn refusal_rule(kind: RefusalKind) -> &'static str {
+fn refusal_rule(kind: RefusalKind) -> RuleId {
     match kind {
-        RefusalKind::Recursive => "recursive-lazy",
-        RefusalKind::RefSiblings => "ref-with-siblings",
-        RefusalKind::TooDeep => "nesting-depth",
+        RefusalKind::Recursive => RuleId::RecursiveLazy,
+        RefusalKind::RefSiblings => RuleId::RefWithSiblings,
+        RefusalKind::TooDeep => RuleId::NestingDepth,
     }
 }
 
@@ -439,11 +461,11 @@ fn schema_findings(
         }))
         .collect::<Vec<_>>();
     for (rule_id, message, help, pointer, span, refusal) in located {
-        let Some(r) = rule(rule_id) else { continue };
+        let r = rule(rule_id);
         // A refusal under a rule not graded for this dialect (a schema too
         // deep to lower) is still an error: the form could not be made.
         let ungraded_refusal =
-            refusal && r.grade(Some(dialect)).is_none() && !settings.allow.contains(r.id);
+            refusal && r.grade(Some(dialect)).is_none() && !settings.allow.contains(&r.id);
         let severity = match settings.severity(r, Some(dialect)) {
             Some(s) => s,
             None if ungraded_refusal => Severity::Error,
@@ -471,7 +493,7 @@ fn list_finding(
     settings: &LintSettings,
     h: Hit,
 ) -> Option<Finding> {
-    let r = rule(h.rule)?;
+    let r = rule(h.rule);
     let severity = settings.severity(r, Some(dialect))?;
     let tool = h.tool.and_then(|i| tools.get(i).or(tools.last()));
     Some(Finding {
@@ -535,7 +557,7 @@ impl Group {
             format!("{}: {}", names.join(", "), f.message)
         };
         let mut d = Diagnostic::new(Code::Lint, message)
-            .rule(f.rule)
+            .rule(f.rule.as_str())
             .severity(f.severity)
             .help(f.help.clone());
         if let Some(span) = f.span {
@@ -551,7 +573,7 @@ impl Group {
 /// Groups sorted findings that differ only in dialect.
 pub fn group(findings: &[Finding]) -> Vec<Group> {
     type Key<'a> = (
-        &'a str,
+        RuleId,
         Option<(u32, usize, usize)>,
         &'a str,
         Severity,

@@ -1,6 +1,6 @@
 //! SARIF 2.1.0 output, for code-scanning tools.
 
-use super::{Group, rule};
+use super::{Group, named};
 use crate::diag::{Diagnostic, Severity, SourceMap, Span};
 use serde_json::{Map, Value, json};
 use std::path::Path;
@@ -71,7 +71,7 @@ impl Rules {
         if let Some(i) = self.ids.iter().position(|x| *x == id) {
             return i;
         }
-        let descriptor = match d.rule.and_then(rule) {
+        let descriptor = match d.rule.and_then(named) {
             Some(r) => {
                 let dialects: Vec<&str> = r.dialects().iter().map(|d| d.as_str()).collect();
                 json!({

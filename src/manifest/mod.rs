@@ -3,7 +3,7 @@
 
 pub mod decode;
 pub mod node;
-mod parse_toml;
+pub(crate) mod parse_toml;
 mod parse_yaml;
 pub mod raw;
 

@@ -249,26 +249,55 @@ fn convert_table(
         .collect()
 }
 
-/// Parses one TOML file. Returns the tree, or every syntax error found.
-pub fn parse(file: &SourceFile, id: FileId) -> Result<Node, Vec<Diagnostic>> {
-    match prescan(&file.text, MAX_DEPTH, MAX_NODES) {
+/// What the TOML front end refuses before a tree is read.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    /// Brackets nest deeper than the limit at this byte offset.
+    TooDeep(usize),
+    /// More values than the node limit; the offset is where the count passed it.
+    TooManyNodes(usize),
+    /// The TOML reader's errors, as diagnostics.
+    Syntax(Vec<Diagnostic>),
+}
+
+/// The TOML front end of manifests and `toolc.toml`: the file checked
+/// against the limits, then read by the `toml` crate into its spanned
+/// document. Every syntax error is a diagnostic worded here, once, for both.
+pub(crate) fn read(
+    file: &SourceFile,
+    id: FileId,
+    depth_limit: usize,
+    node_limit: usize,
+) -> Result<Spanned<DeTable<'_>>, Refusal> {
+    match prescan(&file.text, depth_limit, node_limit) {
         Prescan::Ok => {}
-        Prescan::TooDeep(at) => return Err(vec![too_deep(Span::new(id, at, at + 1))]),
-        Prescan::TooManyNodes(at) => {
-            return Err(vec![too_many_nodes(Span::new(id, at, at + 1))]);
-        }
+        Prescan::TooDeep(at) => return Err(Refusal::TooDeep(at)),
+        Prescan::TooManyNodes(at) => return Err(Refusal::TooManyNodes(at)),
     }
     let (root, errors) = DeTable::parse_recoverable(&file.text);
-    if !errors.is_empty() {
-        let mut out: Vec<Diagnostic> = Vec::new();
-        for e in &errors {
-            let d = syntax_error(file, id, e);
-            if !out.contains(&d) {
-                out.push(d);
-            }
-        }
-        return Err(out);
+    if errors.is_empty() {
+        return Ok(root);
     }
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for e in &errors {
+        let d = syntax_error(file, id, e);
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    Err(Refusal::Syntax(out))
+}
+
+/// Parses one TOML file. Returns the tree, or every syntax error found.
+pub fn parse(file: &SourceFile, id: FileId) -> Result<Node, Vec<Diagnostic>> {
+    let root = match read(file, id, MAX_DEPTH, MAX_NODES) {
+        Ok(root) => root,
+        Err(Refusal::TooDeep(at)) => return Err(vec![too_deep(Span::new(id, at, at + 1))]),
+        Err(Refusal::TooManyNodes(at)) => {
+            return Err(vec![too_many_nodes(Span::new(id, at, at + 1))]);
+        }
+        Err(Refusal::Syntax(diags)) => return Err(diags),
+    };
     let mut diags = Vec::new();
     let entries = convert_table(id, root.get_ref(), 0, &mut diags);
     if diags.is_empty() {

@@ -56,8 +56,8 @@ pub struct NamedType {
 /// Rust identifiers for a named thing, assigned once.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Idents {
-    /// snake_case, keyword-escaped: a module or function name.
-    pub snake: String,
+    /// snake_case: a module or function name.
+    pub snake: names::RustIdent,
     /// PascalCase: a type or trait name.
     pub pascal: String,
 }
@@ -182,7 +182,7 @@ impl Tool {
     /// The generated trait's method that refines this tool's arguments
     /// (`refine_<method>`); it exists when the tool takes parameters.
     pub fn refine_method(&self) -> String {
-        format!("refine_{}", self.idents.snake.trim_start_matches("r#"))
+        format!("refine_{}", self.idents.snake.word())
     }
 
     pub fn takes_parameters(&self, schemas: &Schemas) -> bool {

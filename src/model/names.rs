@@ -100,17 +100,62 @@ const KEYWORDS: &[&str] = &[
 /// Keywords that cannot be raw identifiers; they get a trailing underscore.
 const NOT_RAW: &[&str] = &["crate", "self", "Self", "super"];
 
-/// A snake_case Rust identifier for a manifest name, keywords escaped
-/// (`type` → `r#type`, `self` → `self_`).
-pub fn snake_ident(name: &str) -> String {
-    escape(name.to_snake_case())
+/// A Rust identifier made from a manifest name. It keeps the word
+/// (`type`); it is written raw (`r#type`) only where it is rendered, by its
+/// `Display` here and by the emitter's token for it, both through
+/// [`RustIdent::is_raw`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RustIdent(String);
+
+impl RustIdent {
+    /// The identifier for `word`, the text of a Rust identifier or keyword.
+    pub fn new(word: impl Into<String>) -> Self {
+        RustIdent(word.into())
+    }
+
+    /// The word, never raw (`type`): for names made from it
+    /// (`refine_type`, `__default_type`) and for text that is not Rust.
+    pub fn word(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether Rust code must write it raw (`r#type`): it is a keyword.
+    pub fn is_raw(&self) -> bool {
+        KEYWORDS.contains(&self.0.as_str())
+    }
 }
 
-/// A PascalCase Rust type name for a manifest name (`list-tickets` → `ListTickets`).
+/// As Rust code writes it: `r#type` for a keyword.
+impl std::fmt::Display for RustIdent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_raw() {
+            f.write_str("r#")?;
+        }
+        f.write_str(&self.0)
+    }
+}
+
+impl serde::Serialize for RustIdent {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A snake_case Rust identifier for a manifest name (`type` is written
+/// `r#type`, `self` becomes `self_`).
+pub fn snake_ident(name: &str) -> RustIdent {
+    RustIdent(escape(name.to_snake_case()))
+}
+
+/// A PascalCase Rust type name for a manifest name (`list-tickets` →
+/// `ListTickets`). Never raw: the one PascalCase keyword, `Self`, becomes
+/// `Self_`.
 pub fn pascal_ident(name: &str) -> String {
     escape(name.to_upper_camel_case())
 }
 
+/// A leading digit prefixed with `_`, and the keywords that cannot be raw
+/// with `_` after them.
 fn escape(ident: String) -> String {
     let ident = if ident.starts_with(|c: char| c.is_ascii_digit()) {
         format!("_{ident}")
@@ -119,8 +164,6 @@ fn escape(ident: String) -> String {
     };
     if NOT_RAW.contains(&ident.as_str()) {
         format!("{ident}_")
-    } else if KEYWORDS.contains(&ident.as_str()) {
-        format!("r#{ident}")
     } else {
         ident
     }
@@ -132,12 +175,14 @@ mod tests {
 
     #[test]
     fn names_become_identifiers() {
-        assert_eq!(snake_ident("API-get-user"), "api_get_user");
+        let snake = |name: &str| snake_ident(name).to_string();
+        assert_eq!(snake("API-get-user"), "api_get_user");
         assert_eq!(pascal_ident("API-get-user"), "ApiGetUser");
-        assert_eq!(snake_ident("list-tickets"), "list_tickets");
-        assert_eq!(snake_ident("list_tickets"), "list_tickets");
-        assert_eq!(snake_ident("type"), "r#type");
-        assert_eq!(snake_ident("self"), "self_");
+        assert_eq!(snake("list-tickets"), "list_tickets");
+        assert_eq!(snake("list_tickets"), "list_tickets");
+        assert_eq!(snake("type"), "r#type");
+        assert_eq!(snake_ident("type").word(), "type");
+        assert_eq!(snake("self"), "self_");
         assert_eq!(pascal_ident("list-tickets"), "ListTickets");
         // `Self` cannot be a raw identifier either.
         assert_eq!(pascal_ident("self"), "Self_");

@@ -250,12 +250,12 @@ fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>, Map<String, Value>) 
         .flat_map(|t| {
             t.tools
                 .iter()
-                .map(move |_| ("toolboxes", t.name.as_str(), t.idents.snake.as_str()))
+                .map(move |_| ("toolboxes", t.name.as_str(), t.idents.snake.to_string()))
         })
         .chain(toolset.playbooks.iter().flat_map(|p| {
             p.plays
                 .iter()
-                .map(move |_| ("playbooks", p.name.as_str(), p.idents.snake.as_str()))
+                .map(move |_| ("playbooks", p.name.as_str(), p.idents.snake.to_string()))
         }));
     let ops = toolset
         .operations()
@@ -345,6 +345,6 @@ fn errors(findings: &[Finding], tool: Option<&str>, d: Dialect) -> BTreeSet<&'st
                 && tool.is_none_or(|t| f.tool.as_deref() == Some(t))
                 && f.dialect.is_none_or(|x| x == d)
         })
-        .map(|f| f.rule)
+        .map(|f| f.rule.as_str())
         .collect()
 }

@@ -2,16 +2,42 @@
 //! attributes and docs.
 
 use super::docs::doc_attrs;
+use crate::model::names::RustIdent;
 use crate::model::rust::{Field, FormatLit, Item, Lit, Ty, TypedFormat};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
 
-/// An identifier from a string that may be raw (`r#type`).
-pub fn ident(s: &str) -> Ident {
-    match s.strip_prefix("r#") {
-        Some(raw) => Ident::new_raw(raw, Span::call_site()),
-        None => Ident::new(s, Span::call_site()),
+/// The token of an identifier: a [`RustIdent`] raw where it must be
+/// (`r#type`), or a word that never is (a type or variant name).
+pub fn ident<T: ToIdent + ?Sized>(s: &T) -> Ident {
+    s.to_ident()
+}
+
+/// What [`ident`] takes.
+pub trait ToIdent {
+    fn to_ident(&self) -> Ident;
+}
+
+impl ToIdent for RustIdent {
+    fn to_ident(&self) -> Ident {
+        if self.is_raw() {
+            Ident::new_raw(self.word(), Span::call_site())
+        } else {
+            Ident::new(self.word(), Span::call_site())
+        }
+    }
+}
+
+impl ToIdent for str {
+    fn to_ident(&self) -> Ident {
+        Ident::new(self, Span::call_site())
+    }
+}
+
+impl ToIdent for String {
+    fn to_ident(&self) -> Ident {
+        self.as_str().to_ident()
     }
 }
 
@@ -313,7 +339,7 @@ fn json_tokens(v: &Value) -> TokenStream {
 /// The function giving a field's default; `variant` names the variant of a
 /// tagged union the field belongs to.
 fn default_fn_name(variant: Option<&str>, field: &Field) -> Ident {
-    let field = field.ident.trim_start_matches("r#");
+    let field = field.ident.word();
     match variant {
         Some(v) => format_ident!("__default_{}_{field}", heck::ToSnakeCase::to_snake_case(v)),
         None => format_ident!("__default_{field}"),
@@ -332,7 +358,7 @@ fn field_tokens(
     let ty = ty_tokens(&f.ty, paths);
     let doc = f.doc.as_deref().map(doc_attrs).unwrap_or_default();
     let mut serde_args = Vec::new();
-    let bare = f.ident.trim_start_matches("r#");
+    let bare = f.ident.word();
     if bare != f.name {
         let name = &f.name;
         serde_args.push(quote!(rename = #name));
@@ -423,7 +449,6 @@ fn redacted() -> TokenStream {
 /// `Name(<redacted>)`.
 fn redacted_debug(id: &Ident) -> TokenStream {
     let name = id.to_string();
-    let name = name.trim_start_matches("r#");
     let r = redacted();
     quote! {
         impl ::std::fmt::Debug for #id {
@@ -442,7 +467,7 @@ fn debug_fields(fields: &[Field], access: impl Fn(&Ident) -> TokenStream) -> Vec
         .iter()
         .map(|f| {
             let id = ident(&f.ident);
-            let name = f.ident.trim_start_matches("r#");
+            let name = f.ident.word();
             let value = if f.sensitive { redacted() } else { access(&id) };
             quote!(.field(#name, #value))
         })
@@ -453,7 +478,6 @@ fn debug_fields(fields: &[Field], access: impl Fn(&Ident) -> TokenStream) -> Vec
 /// with `<redacted>` for them.
 fn struct_debug(id: &Ident, fields: &[Field], extra: bool) -> TokenStream {
     let name = id.to_string();
-    let name = name.trim_start_matches("r#");
     let calls = debug_fields(fields, |f| quote!(&self.#f));
     let extra = extra.then(|| quote!(.field("additional_properties", &self.additional_properties)));
     let allow = fields
@@ -475,7 +499,7 @@ fn struct_debug(id: &Ident, fields: &[Field], extra: bool) -> TokenStream {
 fn tagged_debug(id: &Ident, variants: &[(String, String, Vec<Field>)]) -> TokenStream {
     let arms = variants.iter().map(|(v, _, fields)| {
         let vid = ident(v);
-        let vname = v.trim_start_matches("r#");
+        let vname = v.as_str();
         let bindings = fields.iter().map(|f| {
             let fid = ident(&f.ident);
             if f.sensitive {

@@ -188,7 +188,7 @@ pub fn generate(
         .iter()
         .map(|a| crate::model::Idents {
             snake: a.idents.snake.clone(),
-            pascal: format!("{}Delegates", a.idents.pascal.trim_start_matches("r#")),
+            pascal: format!("{}Delegates", a.idents.pascal),
         })
         .collect();
     let delegate_modules: Vec<TokenStream> = set
@@ -229,11 +229,8 @@ pub fn generate(
         }
     };
     let (agents, search_statics): (Vec<TokenStream>, Vec<TokenStream>) = if options.send {
-        let taken: std::collections::BTreeSet<String> = set
-            .agents
-            .iter()
-            .map(|a| a.idents.pascal.trim_start_matches("r#").to_string())
-            .collect();
+        let taken: std::collections::BTreeSet<String> =
+            set.agents.iter().map(|a| a.idents.pascal.clone()).collect();
         let indexed: Vec<bool> = (0..set.agents.len())
             .map(|i| lowered.search.get(i).is_some())
             .collect();
@@ -573,7 +570,7 @@ impl GroupEmitter<'_, '_> {
             Kind::Delegates => ("Delegates", "Toolbox"),
         };
         let module_id = ident(&g.idents.snake);
-        let trait_name = g.idents.pascal.trim_start_matches("r#").to_string();
+        let trait_name = g.idents.pascal.clone();
         let server_name = format!("{trait_name}{suffix}");
         let sigs: &[Signature] = &g.plan.ops;
         let items: Vec<TokenStream> = g
@@ -1146,8 +1143,8 @@ struct Part<'s> {
     description: &'s str,
     /// The module (snake) and trait (Pascal) of the implementation.
     idents: crate::model::Idents,
-    /// The field (a snake_case identifier, maybe raw).
-    field: String,
+    /// The field (a snake_case identifier, raw where it is a keyword).
+    field: crate::model::names::RustIdent,
     /// The type parameter (PascalCase).
     param: String,
 }
@@ -1254,7 +1251,7 @@ fn parts<'s>(
         if !ag.delegates.is_empty() {
             let idents = crate::model::Idents {
                 snake: ag.idents.snake.clone(),
-                pascal: format!("{}Delegates", ag.idents.pascal.trim_start_matches("r#")),
+                pascal: format!("{}Delegates", ag.idents.pascal),
             };
             found.push((Kind::Delegates, x, &ag.name, &ag.description, idents));
         }
@@ -1268,15 +1265,12 @@ fn parts<'s>(
         // field then says so.
         let base = match kind {
             Kind::Delegates if index == a => "delegates".to_string(),
-            Kind::Delegates => format!("{}_delegates", idents.snake.trim_start_matches("r#")),
-            _ => idents.snake.trim_start_matches("r#").to_string(),
+            Kind::Delegates => format!("{}_delegates", idents.snake.word()),
+            _ => idents.snake.word().to_string(),
         };
         let mut field = base.clone();
         let mut n = 1;
-        while out
-            .iter()
-            .any(|p| p.field.trim_start_matches("r#") == field)
-        {
+        while out.iter().any(|p| p.field.word() == field) {
             field = match (kind, n) {
                 (Kind::Playbook, 1) => format!("{base}_playbook"),
                 (Kind::Toolbox, 1) => format!("{base}_toolbox"),
@@ -1285,8 +1279,7 @@ fn parts<'s>(
             n += 1;
         }
         let field = crate::model::names::snake_ident(&field);
-        let pascal = crate::model::names::pascal_ident(field.trim_start_matches("r#"));
-        let mut param = pascal.trim_start_matches("r#").to_string();
+        let mut param = crate::model::names::pascal_ident(field.word());
         while taken.contains(&param) || out.iter().any(|p| p.param == param) {
             param.push_str("Impl");
         }
@@ -1315,7 +1308,7 @@ fn agent(
     indexed: &[bool],
 ) -> TokenStream {
     let a = &set.agents[ai];
-    let struct_id = format_ident!("{}", a.idents.pascal.trim_start_matches("r#"));
+    let struct_id = format_ident!("{}", a.idents.pascal);
     let parts = parts(set, ai, taken);
     let params: Vec<proc_macro2::Ident> =
         parts.iter().map(|p| format_ident!("{}", p.param)).collect();
@@ -1329,7 +1322,7 @@ fn agent(
                 Kind::Delegates => quote!(delegates),
             };
             let m = ident(&p.idents.snake);
-            let tr = format_ident!("{}", p.idents.pascal.trim_start_matches("r#"));
+            let tr = format_ident!("{}", p.idents.pascal);
             quote!(#param: super::#namespace::#m::#tr)
         })
         .collect();
@@ -1346,8 +1339,7 @@ fn agent(
             ),
             Kind::Delegates => format!(
                 "The implementation of the delegates of agent `{}` (trait `{}`)",
-                p.name,
-                p.idents.pascal.trim_start_matches("r#")
+                p.name, p.idents.pascal
             ),
         };
         let doc = docs::doc_attrs(&text);
@@ -1358,7 +1350,7 @@ fn agent(
     });
     let mut used: std::collections::BTreeSet<String> = parts
         .iter()
-        .map(|p| format!("__{}", p.field.trim_start_matches("r#")))
+        .map(|p| format!("__{}", p.field.word()))
         .collect();
     let mut fresh = |base: String| {
         let mut v = base;
@@ -1370,7 +1362,7 @@ fn agent(
     };
     let setup = parts.iter().filter(|p| p.kind != Kind::Delegates).map(|p| {
         let f = ident(&p.field);
-        let v = format_ident!("__{}", p.field.trim_start_matches("r#"));
+        let v = format_ident!("__{}", p.field.word());
         let (namespace, suffix, runtime_trait) = match p.kind {
             Kind::Playbook => (
                 quote!(playbooks),
@@ -1384,7 +1376,7 @@ fn agent(
             ),
         };
         let m = ident(&p.idents.snake);
-        let server = format_ident!("{}{suffix}", p.idents.pascal.trim_start_matches("r#"));
+        let server = format_ident!("{}{suffix}", p.idents.pascal);
         quote! {
             let #v: ::std::sync::Arc<dyn #runtime_trait> =
                 ::std::sync::Arc::new(super::#namespace::#m::#server::new(self.#f));
@@ -1395,7 +1387,7 @@ fn agent(
         parts
             .iter()
             .find(|p| p.kind == kind && p.index == index)
-            .map(|p| format_ident!("__{}", p.field.trim_start_matches("r#")))
+            .map(|p| format_ident!("__{}", p.field.word()))
     };
     let cap_expr = |c: usize| {
         let cap = &set.capabilities[c];
@@ -1429,7 +1421,7 @@ fn agent(
     for c in delegated_capabilities(set, &closure) {
         let v = fresh(format!(
             "__capability_{}",
-            set.capabilities[c].idents.snake.trim_start_matches("r#")
+            set.capabilities[c].idents.snake.word()
         ));
         let cap = &set.capabilities[c];
         let (name, description) = (&cap.name, &cap.description);
@@ -1483,10 +1475,7 @@ fn agent(
                 .find(|p| p.kind == Kind::Delegates && p.index == x)?;
             let f = ident(&part.field);
             let m = ident(&ag.idents.snake);
-            let server = format_ident!(
-                "{}DelegatesToolbox",
-                ag.idents.pascal.trim_start_matches("r#")
-            );
+            let server = format_ident!("{}DelegatesToolbox", ag.idents.pascal);
             let (_, targets) = delegate_targets(ag);
             let args = targets.iter().filter_map(|t| {
                 target_vars
@@ -1502,21 +1491,14 @@ fn agent(
         };
     for &x in closure.iter().skip(1) {
         let ag = &set.agents[x];
-        let dv = (!ag.delegates.is_empty()).then(|| {
-            fresh(format!(
-                "__delegates_of_{}",
-                ag.idents.snake.trim_start_matches("r#")
-            ))
-        });
+        let dv = (!ag.delegates.is_empty())
+            .then(|| fresh(format!("__delegates_of_{}", ag.idents.snake.word())));
         if let Some(v) = &dv
             && let Some(t) = delegates_toolbox(x, v, &target_vars)
         {
             inner.push(t);
         }
-        let av = fresh(format!(
-            "__agent_{}",
-            ag.idents.snake.trim_start_matches("r#")
-        ));
+        let av = fresh(format!("__agent_{}", ag.idents.snake.word()));
         let expr = agent_expr(x, dv.as_ref());
         inner.push(quote!(let #av = ::std::sync::Arc::new(#expr);));
         target_vars.push((crate::model::DelegateTarget::Agent(x), av));

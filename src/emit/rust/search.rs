@@ -8,10 +8,7 @@ use quote::{format_ident, quote};
 
 /// The name of an agent's index in `__search`.
 pub(super) fn static_ident(agent: &Agent) -> proc_macro2::Ident {
-    format_ident!(
-        "{}",
-        agent.idents.snake.trim_start_matches("r#").to_uppercase()
-    )
+    format_ident!("{}", agent.idents.snake.word().to_uppercase())
 }
 
 fn numbers(values: &[u32]) -> TokenStream {

@@ -7,6 +7,7 @@
 use super::plan::default_of;
 use super::{Item, Module, RustPlan, Ty, TypedFormat};
 use crate::diag::{Code, Diagnostic};
+use crate::model::names::RustIdent;
 use crate::model::schema::{Schemas, is_integral};
 use serde_json::Value;
 
@@ -37,14 +38,14 @@ pub enum Lit {
     /// A struct: every field by identifier, and the map of further properties.
     Struct {
         ty: Ty,
-        fields: Vec<(String, Lit)>,
+        fields: Vec<(RustIdent, Lit)>,
         extra: Option<Vec<(String, Lit)>>,
     },
     /// A tagged union's variant with its fields.
     Tagged {
         ty: Ty,
         variant: String,
-        fields: Vec<(String, Lit)>,
+        fields: Vec<(RustIdent, Lit)>,
     },
     /// An untagged union's variant.
     Untagged {
@@ -342,7 +343,7 @@ impl<'a> Cx<'a> {
         fields: &[super::Field],
         m: &serde_json::Map<String, Value>,
         d: usize,
-    ) -> Result<Vec<(String, Lit)>, String> {
+    ) -> Result<Vec<(RustIdent, Lit)>, String> {
         fields
             .iter()
             .map(|f| {

@@ -134,7 +134,7 @@ impl Ty {
 /// A field of a generated struct.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Field {
-    pub ident: String,
+    pub ident: crate::model::names::RustIdent,
     /// The JSON property name.
     pub name: String,
     /// The property's schema.

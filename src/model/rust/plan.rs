@@ -8,7 +8,7 @@ use super::literal;
 use super::variants::variant_idents;
 use super::{Field, GroupPlan, Item, Module, RustPlan, Signature, Ty, TypedFormat};
 use crate::diag::{Code, Diagnostic, Span};
-use crate::model::names::{pascal_ident, snake_ident};
+use crate::model::names::{RustIdent, pascal_ident, snake_ident};
 use crate::model::schema::{
     JsonOptions, JsonType, Keyword, RustTypeHint, SchemaId, SchemaNode, Schemas, is_integral,
 };
@@ -145,7 +145,7 @@ pub fn plan(set: &Toolset, typed: &BTreeSet<TypedFormat>, diags: &mut Vec<Diagno
         let rust = if set.types.contains_key(name) {
             name.to_string()
         } else {
-            let pascal = pascal_ident(name).trim_start_matches("r#").to_string();
+            let pascal = pascal_ident(name);
             out.types.unique(if pascal.is_empty() {
                 "Definition"
             } else {
@@ -178,7 +178,7 @@ pub fn plan(set: &Toolset, typed: &BTreeSet<TypedFormat>, diags: &mut Vec<Diagno
     }
     for a in &set.agents {
         let tools: Vec<Tool> = a.delegates.iter().map(|d| d.tool.clone()).collect();
-        let pascal = format!("{}Delegates", a.idents.pascal.trim_start_matches("r#"));
+        let pascal = format!("{}Delegates", a.idents.pascal);
         out.delegates.push(g.group(&pascal, "Toolbox", &tools));
     }
     literal::fill_defaults(schemas, &mut out, &mut g.diags);
@@ -196,7 +196,7 @@ impl<'a> Gen<'a> {
     }
 
     fn group(&mut self, pascal: &str, suffix: &str, ops: &[Tool]) -> GroupPlan {
-        let trait_name = pascal.trim_start_matches("r#").to_string();
+        let trait_name = pascal.to_string();
         let mut module = Module::default();
         module.reserve(&trait_name);
         module.reserve(&format!("{trait_name}{suffix}"));
@@ -207,7 +207,7 @@ impl<'a> Gen<'a> {
 
     fn signature(&mut self, t: &Tool, module: &mut Module) -> Signature {
         self.within = None;
-        let pascal = t.idents.pascal.trim_start_matches("r#");
+        let pascal = &t.idents.pascal;
         let params = t
             .takes_parameters(self.schemas)
             .then(|| self.ty(t.parameters, &format!("{pascal}Params"), module));
@@ -712,7 +712,7 @@ impl<'a> Gen<'a> {
             }
             let ty = self.ty(
                 p.schema,
-                &format!("{hint}{}", pascal_ident(&p.name).trim_start_matches("r#")),
+                &format!("{hint}{}", pascal_ident(&p.name)),
                 module,
             );
             let required = n.is_required(&p.name);
@@ -857,15 +857,14 @@ fn string_values(v: &serde_json::Value) -> Option<Vec<String>> {
 }
 
 /// A Rust field name for a property: snake_case, ASCII, keyword-escaped.
-pub fn field_ident(prop: &str, index: usize) -> String {
+pub fn field_ident(prop: &str, index: usize) -> RustIdent {
     let cleaned: String = prop
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
     let snake = snake_ident(&cleaned);
-    let bare = snake.trim_start_matches("r#").trim_matches('_');
-    if bare.is_empty() {
-        format!("field_{index}")
+    if snake.word().trim_matches('_').is_empty() {
+        RustIdent::new(format!("field_{index}"))
     } else {
         snake
     }

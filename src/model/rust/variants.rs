@@ -69,10 +69,10 @@ fn spelled(value: &str) -> String {
     named(&pascal_ident(words.trim()))
 }
 
-/// A bare identifier usable as a variant: no raw prefix, no leading digit,
+/// An identifier usable as a variant: no leading digit,
 /// not `Self`, never empty.
 fn named(p: &str) -> String {
-    let p = p.trim_start_matches("r#").trim_start_matches('_');
+    let p = p.trim_start_matches('_');
     if p.is_empty() {
         "Empty".to_string()
     } else if p.starts_with(|c: char| c.is_ascii_digit()) {

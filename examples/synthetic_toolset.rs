@@ -5,6 +5,7 @@
 //! cargo run --release --example synthetic-toolset -- DIR N
 //! ```
 
+#[path = "../benches/common/mod.rs"]
 mod common;
 
 use std::process::ExitCode;

@@ -1,0 +1,48 @@
+//! Panics contained: the one place that catches a panic inside a future and words its
+//! payload, for the dispatcher and the MCP server.
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::task::Poll;
+
+use crate::descriptor::OperationKind;
+use crate::errors::{ErrorKind, ToolError, Truncated};
+
+/// Polls `future`, turning a panic inside any poll into `Err(payload)`.
+pub(crate) async fn catch_panic<F: Future>(future: F) -> Result<F::Output, Box<dyn Any + Send>> {
+    let mut future = std::pin::pin!(future);
+    std::future::poll_fn(move |cx| {
+        match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(Poll::Ready(out)) => Poll::Ready(Ok(out)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(payload)),
+        }
+    })
+    .await
+}
+
+/// A panic's payload as text for a message, truncated.
+pub(crate) fn panic_text(payload: &(dyn Any + Send)) -> String {
+    let text = if let Some(s) = payload.downcast_ref::<&str>() {
+        s
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.as_str()
+    } else {
+        "a non-string payload"
+    };
+    Truncated(text).to_string()
+}
+
+/// `panicked`: the tool or play `name` panicked with `payload`.
+pub(crate) fn panicked(kind: OperationKind, name: &str, payload: &(dyn Any + Send)) -> ToolError {
+    ToolError::new(
+        ErrorKind::Panicked,
+        name,
+        format!(
+            "{} '{name}' panicked: {}",
+            kind.as_str(),
+            panic_text(payload)
+        ),
+    )
+}
