@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__private::require_api!(2, "0.1.0");
+::toolc_runtime::__private::require_api!(3, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -242,6 +242,58 @@ pub mod toolboxes {
                     }
                 }
             }
+            /// Runs `tool` through the execution contract, answering in `encoding`.
+            #[allow(deprecated)]
+            async fn dispatch(
+                &self,
+                tool: &str,
+                arguments: &str,
+                ctx: &::toolc_runtime::CallContext,
+                encoding: ::toolc_runtime::__private::Encoding,
+            ) -> ::std::result::Result<
+                ::toolc_runtime::__private::Answer,
+                ::toolc_runtime::ToolError,
+            > {
+                match tool {
+                    "list_meetings" => {
+                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                        ::toolc_runtime::__private::serve_tool(
+                                &DESCRIPTORS[0usize],
+                                &self.guard,
+                                ctx,
+                                arguments,
+                                encoding,
+                                |params: &ListMeetingsParams| {
+                                    self.inner.refine_list_meetings(params)
+                                },
+                                move |params: ListMeetingsParams| async move {
+                                    self.inner.list_meetings(params, &cx).await
+                                },
+                            )
+                            .await
+                    }
+                    "whoami" => {
+                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                        ::toolc_runtime::__private::serve_tool(
+                                &DESCRIPTORS[1usize],
+                                &self.guard,
+                                ctx,
+                                arguments,
+                                encoding,
+                                |_: &::toolc_runtime::NoParams| ::std::result::Result::Ok(()),
+                                move |_: ::toolc_runtime::NoParams| async move {
+                                    self.inner.whoami(&cx).await
+                                },
+                            )
+                            .await
+                    }
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::ToolError::unknown_tool(tool),
+                        )
+                    }
+                }
+            }
         }
         #[allow(deprecated)]
         impl<T: Meetings> ::toolc_runtime::Toolbox for MeetingsToolbox<T> {
@@ -264,42 +316,37 @@ pub mod toolboxes {
                 >,
             > {
                 ::std::boxed::Box::pin(async move {
-                    match tool {
-                        "list_meetings" => {
-                            let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                            ::toolc_runtime::__private::run_tool_refined(
-                                    &DESCRIPTORS[0usize],
-                                    &self.guard,
-                                    ctx,
-                                    arguments,
-                                    |params: &ListMeetingsParams| {
-                                        self.inner.refine_list_meetings(params)
-                                    },
-                                    move |params: ListMeetingsParams| async move {
-                                        self.inner.list_meetings(params, &cx).await
-                                    },
-                                )
-                                .await
-                        }
-                        "whoami" => {
-                            let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                            ::toolc_runtime::run_tool(
-                                    &DESCRIPTORS[1usize],
-                                    &self.guard,
-                                    ctx,
-                                    arguments,
-                                    move |_: ::toolc_runtime::NoParams| async move {
-                                        self.inner.whoami(&cx).await
-                                    },
-                                )
-                                .await
-                        }
-                        _ => {
-                            ::std::result::Result::Err(
-                                ::toolc_runtime::ToolError::unknown_tool(tool),
-                            )
-                        }
-                    }
+                    self.dispatch(
+                            tool,
+                            arguments,
+                            ctx,
+                            ::toolc_runtime::__private::Encoding::Value,
+                        )
+                        .await
+                        .map(::toolc_runtime::__private::Answer::into_value)
+                })
+            }
+            fn call_json<'a>(
+                &'a self,
+                tool: &'a str,
+                arguments: &'a str,
+                ctx: &'a ::toolc_runtime::CallContext,
+            ) -> ::toolc_runtime::BoxFuture<
+                'a,
+                ::std::result::Result<
+                    ::std::boxed::Box<::toolc_runtime::RawValue>,
+                    ::toolc_runtime::ToolError,
+                >,
+            > {
+                ::std::boxed::Box::pin(async move {
+                    self.dispatch(
+                            tool,
+                            arguments,
+                            ctx,
+                            ::toolc_runtime::__private::Encoding::Json,
+                        )
+                        .await
+                        .map(::toolc_runtime::__private::Answer::into_json)
                 })
             }
         }
@@ -574,6 +621,60 @@ pub mod toolboxes {
                     }
                 }
             }
+            /// Runs `tool` through the execution contract, answering in `encoding`.
+            #[allow(deprecated)]
+            async fn dispatch(
+                &self,
+                tool: &str,
+                arguments: &str,
+                ctx: &::toolc_runtime::CallContext,
+                encoding: ::toolc_runtime::__private::Encoding,
+            ) -> ::std::result::Result<
+                ::toolc_runtime::__private::Answer,
+                ::toolc_runtime::ToolError,
+            > {
+                match tool {
+                    "lookup_order" => {
+                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                        ::toolc_runtime::__private::serve_tool(
+                                &DESCRIPTORS[0usize],
+                                &self.guard,
+                                ctx,
+                                arguments,
+                                encoding,
+                                |params: &LookupOrderParams| {
+                                    self.inner.refine_lookup_order(params)
+                                },
+                                move |params: LookupOrderParams| async move {
+                                    self.inner.lookup_order(params, &cx).await
+                                },
+                            )
+                            .await
+                    }
+                    "cancel_order" => {
+                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                        ::toolc_runtime::__private::serve_tool(
+                                &DESCRIPTORS[1usize],
+                                &self.guard,
+                                ctx,
+                                arguments,
+                                encoding,
+                                |params: &CancelOrderParams| {
+                                    self.inner.refine_cancel_order(params)
+                                },
+                                move |params: CancelOrderParams| async move {
+                                    self.inner.cancel_order(params, &cx).await
+                                },
+                            )
+                            .await
+                    }
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::ToolError::unknown_tool(tool),
+                        )
+                    }
+                }
+            }
         }
         #[allow(deprecated)]
         impl<T: Orders> ::toolc_runtime::Toolbox for OrdersToolbox<T> {
@@ -596,45 +697,37 @@ pub mod toolboxes {
                 >,
             > {
                 ::std::boxed::Box::pin(async move {
-                    match tool {
-                        "lookup_order" => {
-                            let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                            ::toolc_runtime::__private::run_tool_refined(
-                                    &DESCRIPTORS[0usize],
-                                    &self.guard,
-                                    ctx,
-                                    arguments,
-                                    |params: &LookupOrderParams| {
-                                        self.inner.refine_lookup_order(params)
-                                    },
-                                    move |params: LookupOrderParams| async move {
-                                        self.inner.lookup_order(params, &cx).await
-                                    },
-                                )
-                                .await
-                        }
-                        "cancel_order" => {
-                            let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                            ::toolc_runtime::__private::run_tool_refined(
-                                    &DESCRIPTORS[1usize],
-                                    &self.guard,
-                                    ctx,
-                                    arguments,
-                                    |params: &CancelOrderParams| {
-                                        self.inner.refine_cancel_order(params)
-                                    },
-                                    move |params: CancelOrderParams| async move {
-                                        self.inner.cancel_order(params, &cx).await
-                                    },
-                                )
-                                .await
-                        }
-                        _ => {
-                            ::std::result::Result::Err(
-                                ::toolc_runtime::ToolError::unknown_tool(tool),
-                            )
-                        }
-                    }
+                    self.dispatch(
+                            tool,
+                            arguments,
+                            ctx,
+                            ::toolc_runtime::__private::Encoding::Value,
+                        )
+                        .await
+                        .map(::toolc_runtime::__private::Answer::into_value)
+                })
+            }
+            fn call_json<'a>(
+                &'a self,
+                tool: &'a str,
+                arguments: &'a str,
+                ctx: &'a ::toolc_runtime::CallContext,
+            ) -> ::toolc_runtime::BoxFuture<
+                'a,
+                ::std::result::Result<
+                    ::std::boxed::Box<::toolc_runtime::RawValue>,
+                    ::toolc_runtime::ToolError,
+                >,
+            > {
+                ::std::boxed::Box::pin(async move {
+                    self.dispatch(
+                            tool,
+                            arguments,
+                            ctx,
+                            ::toolc_runtime::__private::Encoding::Json,
+                        )
+                        .await
+                        .map(::toolc_runtime::__private::Answer::into_json)
                 })
             }
         }
@@ -891,6 +984,60 @@ pub mod toolboxes {
                     }
                 }
             }
+            /// Runs `tool` through the execution contract, answering in `encoding`.
+            #[allow(deprecated)]
+            async fn dispatch(
+                &self,
+                tool: &str,
+                arguments: &str,
+                ctx: &::toolc_runtime::CallContext,
+                encoding: ::toolc_runtime::__private::Encoding,
+            ) -> ::std::result::Result<
+                ::toolc_runtime::__private::Answer,
+                ::toolc_runtime::ToolError,
+            > {
+                match tool {
+                    "list_tickets" => {
+                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                        ::toolc_runtime::__private::serve_tool(
+                                &DESCRIPTORS[0usize],
+                                &self.guard,
+                                ctx,
+                                arguments,
+                                encoding,
+                                |params: &ListTicketsParams| {
+                                    self.inner.refine_list_tickets(params)
+                                },
+                                move |params: ListTicketsParams| async move {
+                                    self.inner.list_tickets(params, &cx).await
+                                },
+                            )
+                            .await
+                    }
+                    "update_ticket" => {
+                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+                        ::toolc_runtime::__private::serve_tool(
+                                &DESCRIPTORS[1usize],
+                                &self.guard,
+                                ctx,
+                                arguments,
+                                encoding,
+                                |params: &UpdateTicketParams| {
+                                    self.inner.refine_update_ticket(params)
+                                },
+                                move |params: UpdateTicketParams| async move {
+                                    self.inner.update_ticket(params, &cx).await
+                                },
+                            )
+                            .await
+                    }
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::ToolError::unknown_tool(tool),
+                        )
+                    }
+                }
+            }
         }
         #[allow(deprecated)]
         impl<T: Support> ::toolc_runtime::Toolbox for SupportToolbox<T> {
@@ -913,45 +1060,37 @@ pub mod toolboxes {
                 >,
             > {
                 ::std::boxed::Box::pin(async move {
-                    match tool {
-                        "list_tickets" => {
-                            let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                            ::toolc_runtime::__private::run_tool_refined(
-                                    &DESCRIPTORS[0usize],
-                                    &self.guard,
-                                    ctx,
-                                    arguments,
-                                    |params: &ListTicketsParams| {
-                                        self.inner.refine_list_tickets(params)
-                                    },
-                                    move |params: ListTicketsParams| async move {
-                                        self.inner.list_tickets(params, &cx).await
-                                    },
-                                )
-                                .await
-                        }
-                        "update_ticket" => {
-                            let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                            ::toolc_runtime::__private::run_tool_refined(
-                                    &DESCRIPTORS[1usize],
-                                    &self.guard,
-                                    ctx,
-                                    arguments,
-                                    |params: &UpdateTicketParams| {
-                                        self.inner.refine_update_ticket(params)
-                                    },
-                                    move |params: UpdateTicketParams| async move {
-                                        self.inner.update_ticket(params, &cx).await
-                                    },
-                                )
-                                .await
-                        }
-                        _ => {
-                            ::std::result::Result::Err(
-                                ::toolc_runtime::ToolError::unknown_tool(tool),
-                            )
-                        }
-                    }
+                    self.dispatch(
+                            tool,
+                            arguments,
+                            ctx,
+                            ::toolc_runtime::__private::Encoding::Value,
+                        )
+                        .await
+                        .map(::toolc_runtime::__private::Answer::into_value)
+                })
+            }
+            fn call_json<'a>(
+                &'a self,
+                tool: &'a str,
+                arguments: &'a str,
+                ctx: &'a ::toolc_runtime::CallContext,
+            ) -> ::toolc_runtime::BoxFuture<
+                'a,
+                ::std::result::Result<
+                    ::std::boxed::Box<::toolc_runtime::RawValue>,
+                    ::toolc_runtime::ToolError,
+                >,
+            > {
+                ::std::boxed::Box::pin(async move {
+                    self.dispatch(
+                            tool,
+                            arguments,
+                            ctx,
+                            ::toolc_runtime::__private::Encoding::Json,
+                        )
+                        .await
+                        .map(::toolc_runtime::__private::Answer::into_json)
                 })
             }
         }
@@ -1140,6 +1279,35 @@ pub mod playbooks {
                     _ => ::std::result::Result::Err(::toolc_runtime::unknown_play(name)),
                 }
             }
+            /// Runs `play`, answering in `encoding`.
+            #[allow(deprecated)]
+            async fn dispatch(
+                &self,
+                play: &str,
+                arguments: &str,
+                encoding: ::toolc_runtime::__private::Encoding,
+            ) -> ::std::result::Result<
+                ::toolc_runtime::__private::Answer,
+                ::toolc_runtime::ToolError,
+            > {
+                match play {
+                    "slug_and_span" => {
+                        ::toolc_runtime::__private::serve_play(
+                                &DESCRIPTORS[0usize],
+                                arguments,
+                                encoding,
+                                |params: &SlugAndSpanParams| {
+                                    self.inner.refine_slug_and_span(params)
+                                },
+                                move |params: SlugAndSpanParams| async move {
+                                    self.inner.slug_and_span(params).await
+                                },
+                            )
+                            .await
+                    }
+                    _ => ::std::result::Result::Err(::toolc_runtime::unknown_play(play)),
+                }
+            }
         }
         #[allow(deprecated)]
         impl<T: Recipes> ::toolc_runtime::Playbook for RecipesPlaybook<T> {
@@ -1161,26 +1329,34 @@ pub mod playbooks {
                 >,
             > {
                 ::std::boxed::Box::pin(async move {
-                    match play {
-                        "slug_and_span" => {
-                            ::toolc_runtime::__private::run_play_refined(
-                                    &DESCRIPTORS[0usize],
-                                    arguments,
-                                    |params: &SlugAndSpanParams| {
-                                        self.inner.refine_slug_and_span(params)
-                                    },
-                                    move |params: SlugAndSpanParams| async move {
-                                        self.inner.slug_and_span(params).await
-                                    },
-                                )
-                                .await
-                        }
-                        _ => {
-                            ::std::result::Result::Err(
-                                ::toolc_runtime::unknown_play(play),
-                            )
-                        }
-                    }
+                    self.dispatch(
+                            play,
+                            arguments,
+                            ::toolc_runtime::__private::Encoding::Value,
+                        )
+                        .await
+                        .map(::toolc_runtime::__private::Answer::into_value)
+                })
+            }
+            fn call_json<'a>(
+                &'a self,
+                play: &'a str,
+                arguments: &'a str,
+            ) -> ::toolc_runtime::BoxFuture<
+                'a,
+                ::std::result::Result<
+                    ::std::boxed::Box<::toolc_runtime::RawValue>,
+                    ::toolc_runtime::ToolError,
+                >,
+            > {
+                ::std::boxed::Box::pin(async move {
+                    self.dispatch(
+                            play,
+                            arguments,
+                            ::toolc_runtime::__private::Encoding::Json,
+                        )
+                        .await
+                        .map(::toolc_runtime::__private::Answer::into_json)
                 })
             }
         }

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::approval::{ApprovalDecision, ApprovalRequest};
 use crate::context::CallContext;
 use crate::descriptor::{OperationKind, ToolDescriptor};
-use crate::dispatch::{Playbook, Toolbox, error_envelope};
+use crate::dispatch::{Answer, Encoding, Playbook, Toolbox, error_envelope};
 use crate::errors::ToolError;
 use crate::registered::{Registered, RegisteredTool};
 use crate::result::{Metadata, ToolResult};
@@ -321,19 +321,39 @@ impl Agent {
         arguments: &str,
         ctx: &CallContext,
     ) -> (Option<&'static ToolDescriptor>, Result<Value, ToolError>) {
+        let (desc, result) = self
+            .dispatch_as(name, arguments, ctx, Encoding::Value)
+            .await;
+        (desc, result.map(Answer::into_value))
+    }
+
+    /// [`Agent::dispatch`] in the encoding asked for.
+    async fn dispatch_as(
+        &self,
+        name: &str,
+        arguments: &str,
+        ctx: &CallContext,
+        encoding: Encoding,
+    ) -> (Option<&'static ToolDescriptor>, Result<Answer, ToolError>) {
         let Some((origin, desc)) = self.by_name.get(name) else {
             return (None, Err(ToolError::unknown_tool(name)));
         };
+        let json = encoding == Encoding::Json;
         let result = match origin.target {
             Target::Tool(i) => match &self.capabilities[i].toolbox {
-                Some(tb) => tb.call(name, arguments, ctx).await,
+                Some(tb) if json => tb.call_json(name, arguments, ctx).await.map(Answer::Json),
+                Some(tb) => tb.call(name, arguments, ctx).await.map(Answer::Value),
                 None => Err(ToolError::unknown_tool(name)),
             },
             Target::Play(i) => match &self.capabilities[i].playbook {
-                Some(pb) => pb.call(name, arguments).await,
+                Some(pb) if json => pb.call_json(name, arguments).await.map(Answer::Json),
+                Some(pb) => pb.call(name, arguments).await.map(Answer::Value),
                 None => Err(ToolError::unknown_tool(name)),
             },
-            Target::Registered(i) => self.registered[i].call(arguments, ctx).await,
+            Target::Registered(i) => self.registered[i]
+                .call(arguments, ctx)
+                .await
+                .map(Answer::Value),
         };
         (Some(*desc), result)
     }
@@ -355,6 +375,24 @@ impl Agent {
                 Ok(error_envelope(&error))
             }
             (_, result) => result,
+        }
+    }
+
+    /// [`Agent::call`], answering the value as the JSON text the host receives: generated
+    /// toolboxes and playbooks write it, validated as it is written, with no
+    /// `serde_json::Value` on the way ([`Toolbox::call_json`]). A play's failure is its error
+    /// envelope, as in [`Agent::call`].
+    pub async fn call_json(
+        &self,
+        name: &str,
+        arguments: &str,
+        ctx: &CallContext,
+    ) -> Result<Box<serde_json::value::RawValue>, ToolError> {
+        match self.dispatch_as(name, arguments, ctx, Encoding::Json).await {
+            (Some(desc), Err(error)) if desc.kind == OperationKind::Play => {
+                Ok(Answer::Value(error_envelope(&error)).into_json())
+            }
+            (_, result) => result.map(Answer::into_json),
         }
     }
 

@@ -10,6 +10,7 @@ use std::time::Instant;
 use serde::de::{DeserializeOwned, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::approval::{self, ApprovalDecision};
 use crate::arguments::parse_arguments;
@@ -19,6 +20,7 @@ use crate::errors::{ErrorKind, HandlerError, ToolError, Truncated, Violation, Vi
 use crate::panic::{catch_panic, panicked};
 use crate::policy::{Guard, check_access, check_policy};
 use crate::schema::json_pointer;
+use crate::schema::stream;
 use crate::trace;
 
 /// A boxed, sendable future: what the object-safe traits return.
@@ -37,6 +39,22 @@ pub trait Toolbox: Send + Sync {
         arguments: &'a str,
         ctx: &'a CallContext,
     ) -> BoxFuture<'a, Result<Value, ToolError>>;
+
+    /// [`Toolbox::call`], answering the result as the JSON text the host receives, with no
+    /// `serde_json::Value` on the way: generated toolboxes validate the result while they
+    /// write it. The default serializes the value [`Toolbox::call`] answers.
+    fn call_json<'a>(
+        &'a self,
+        tool: &'a str,
+        arguments: &'a str,
+        ctx: &'a CallContext,
+    ) -> BoxFuture<'a, Result<Box<RawValue>, ToolError>> {
+        Box::pin(async move {
+            self.call(tool, arguments, ctx)
+                .await
+                .map(|v| Answer::Value(v).into_json())
+        })
+    }
 }
 
 /// A set of plays. Plays never fail past the playbook: every failure (unknown play, invalid
@@ -56,6 +74,74 @@ pub trait Playbook: Send + Sync {
         play: &'a str,
         arguments: &'a str,
     ) -> BoxFuture<'a, Result<Value, ToolError>>;
+
+    /// [`Playbook::call`], answering the value as JSON text (see [`Toolbox::call_json`]). The
+    /// default serializes the value [`Playbook::call`] answers.
+    fn call_json<'a>(
+        &'a self,
+        play: &'a str,
+        arguments: &'a str,
+    ) -> BoxFuture<'a, Result<Box<RawValue>, ToolError>> {
+        Box::pin(async move {
+            self.call(play, arguments)
+                .await
+                .map(|v| Answer::Value(v).into_json())
+        })
+    }
+}
+
+/// What a call answers in: a `serde_json::Value` ([`Toolbox::call`]) or JSON text
+/// ([`Toolbox::call_json`]). Generated dispatchers pass it through to the runtime, so each tool
+/// is dispatched by one function whichever is asked.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// A `serde_json::Value`.
+    Value,
+    /// JSON text.
+    Json,
+}
+
+/// A call's result in the [`Encoding`] asked for.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum Answer {
+    /// A `serde_json::Value`.
+    Value(Value),
+    /// JSON text.
+    Json(Box<RawValue>),
+}
+
+impl Answer {
+    /// The result as a `Value` (read from the text when it is text).
+    pub fn into_value(self) -> Value {
+        match self {
+            Answer::Value(v) => v,
+            // The text was written by serde_json: it reads back.
+            Answer::Json(raw) => serde_json::from_str(raw.get()).unwrap_or(Value::Null),
+        }
+    }
+
+    /// The result as JSON text (written from the value when it is a value).
+    pub fn into_json(self) -> Box<RawValue> {
+        match self {
+            Answer::Json(raw) => raw,
+            // A `Value` always serializes.
+            Answer::Value(v) => {
+                serde_json::value::to_raw_value(&v).unwrap_or_else(|_| RawValue::NULL.to_owned())
+            }
+        }
+    }
+
+    /// The result as a `Value` for a preview, without consuming it.
+    pub(crate) fn to_value(&self) -> std::borrow::Cow<'_, Value> {
+        match self {
+            Answer::Value(v) => std::borrow::Cow::Borrowed(v),
+            Answer::Json(raw) => {
+                std::borrow::Cow::Owned(serde_json::from_str(raw.get()).unwrap_or(Value::Null))
+            }
+        }
+    }
 }
 
 /// The parameters of a tool that takes none: accepts any JSON object (the parameters schema,
@@ -160,9 +246,48 @@ where
     F: FnOnce(P) -> Fut,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
+    serve_tool(
+        desc,
+        guard,
+        ctx,
+        arguments,
+        Encoding::Value,
+        refine,
+        handler,
+    )
+    .await
+    .map(Answer::into_value)
+}
+
+/// [`run_tool_refined`] answering in the [`Encoding`] asked for: what generated toolboxes
+/// call from both [`Toolbox::call`] and [`Toolbox::call_json`].
+///
+/// On the way the arguments are validated while they are deserialized, and the result while
+/// it is serialized, straight into the encoding asked for; whenever that fast path cannot
+/// vouch for a value (invalid, or a case only the full walk decides) the call takes the full
+/// walk over a `serde_json::Value`, which lists every violation with its pointer, so the
+/// outcome is the same either way.
+#[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
+pub async fn serve_tool<P, R, C, F, Fut>(
+    desc: &'static ToolDescriptor,
+    guard: &Guard,
+    ctx: &CallContext,
+    arguments: &str,
+    encoding: Encoding,
+    refine: C,
+    handler: F,
+) -> Result<Answer, ToolError>
+where
+    P: DeserializeOwned,
+    R: Serialize,
+    C: FnOnce(&P) -> Result<(), Violations>,
+    F: FnOnce(P) -> Fut,
+    Fut: Future<Output = Result<R, HandlerError>> + Send,
+{
     let start = Instant::now();
     trace::started(ctx.call_id(), desc.name);
-    let result = checked_tool(desc, guard, ctx, arguments, refine, handler).await;
+    let result = checked_tool(desc, guard, ctx, arguments, encoding, refine, handler).await;
     match &result {
         Ok(value) => trace::completed(ctx.call_id(), desc, start.elapsed(), value),
         Err(error) if error.kind() == ErrorKind::ApprovalRequired => {
@@ -179,9 +304,10 @@ async fn checked_tool<P, R, C, F, Fut>(
     guard: &Guard,
     ctx: &CallContext,
     arguments: &str,
+    encoding: Encoding,
     refine: C,
     handler: F,
-) -> Result<Value, ToolError>
+) -> Result<Answer, ToolError>
 where
     P: DeserializeOwned,
     R: Serialize,
@@ -197,8 +323,8 @@ where
         }
         (false, _) => {
             check_policy(desc, guard, ctx).await?;
-            let (_, params) = prepare(desc, arguments, refine)?;
-            execute(desc, params, handler).await
+            let params = prepare_params(desc, arguments, refine)?;
+            execute(desc, params, handler, encoding).await
         }
         // Held: checked as far as a person needs (who calls, with what), and nothing spent.
         (true, None) => {
@@ -210,7 +336,7 @@ where
             check_policy(desc, guard, ctx).await?;
             let (value, params) = prepare(desc, arguments, refine)?;
             approval::redeem(desc, &**store, ctx, token, &value).await?;
-            execute(desc, params, handler).await
+            execute(desc, params, handler, encoding).await
         }
     }
 }
@@ -254,10 +380,32 @@ where
     F: FnOnce(P) -> Fut,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
+    serve_play(desc, arguments, Encoding::Value, refine, handler)
+        .await
+        .map(Answer::into_value)
+}
+
+/// [`run_play_refined`] answering in the [`Encoding`] asked for, as [`serve_tool`]: what
+/// generated playbooks call from both [`Playbook::call`] and [`Playbook::call_json`].
+#[doc(hidden)]
+pub async fn serve_play<P, R, C, F, Fut>(
+    desc: &'static ToolDescriptor,
+    arguments: &str,
+    encoding: Encoding,
+    refine: C,
+    handler: F,
+) -> Result<Answer, ToolError>
+where
+    P: DeserializeOwned,
+    R: Serialize,
+    C: FnOnce(&P) -> Result<(), Violations>,
+    F: FnOnce(P) -> Fut,
+    Fut: Future<Output = Result<R, HandlerError>> + Send,
+{
     let start = Instant::now();
     trace::started("", desc.name);
-    let result = match prepare(desc, arguments, refine) {
-        Ok((_, params)) => execute(desc, params, handler).await,
+    let result = match prepare_params(desc, arguments, refine) {
+        Ok(params) => execute(desc, params, handler, encoding).await,
         Err(e) => Err(e),
     };
     match &result {
@@ -273,7 +421,8 @@ async fn execute<P, R, F, Fut>(
     desc: &'static ToolDescriptor,
     params: P,
     handler: F,
-) -> Result<Value, ToolError>
+    encoding: Encoding,
+) -> Result<Answer, ToolError>
 where
     R: Serialize,
     F: FnOnce(P) -> Fut,
@@ -314,7 +463,33 @@ where
         Ok(r) => r,
         Err(error) => return Err(handler_failure(kind, desc.name, error)),
     };
-    let value = match catch_unwind(AssertUnwindSafe(|| serde_json::to_value(&result))) {
+    encode(desc, kind, &result, encoding)
+}
+
+/// The handler's result in the encoding asked for, validated against `desc.returns` (with
+/// `validate_returns`) while it is written; when that cannot vouch for it, serialized to a
+/// `Value` and validated by the full walk, which lists every violation.
+fn encode<R: Serialize>(
+    desc: &'static ToolDescriptor,
+    kind: OperationKind,
+    result: &R,
+    encoding: Encoding,
+) -> Result<Answer, ToolError> {
+    let schema = if desc.validate_returns {
+        desc.returns
+    } else {
+        None
+    };
+    let fast = catch_unwind(AssertUnwindSafe(|| match encoding {
+        Encoding::Value => stream::ser::to_value(schema, result).map(Answer::Value),
+        Encoding::Json => stream::ser::to_json(schema, result).map(Answer::Json),
+    }));
+    match fast {
+        Ok(Some(answer)) => return Ok(answer),
+        Ok(None) => {}
+        Err(payload) => return Err(panicked(kind, desc.name, &*payload)),
+    }
+    let value = match catch_unwind(AssertUnwindSafe(|| serde_json::to_value(result))) {
         Ok(Ok(value)) => value,
         Ok(Err(e)) => {
             return Err(ToolError::with_violations(
@@ -329,7 +504,6 @@ where
         }
         Err(payload) => return Err(panicked(kind, desc.name, &*payload)),
     };
-    drop(result);
     if desc.validate_returns
         && let Some(returns) = desc.returns
         && !returns.is_valid(&value)
@@ -341,7 +515,10 @@ where
             returns.validate(&value),
         ));
     }
-    Ok(value)
+    Ok(match encoding {
+        Encoding::Value => Answer::Value(value),
+        Encoding::Json => Answer::Json(Answer::Value(value).into_json()),
+    })
 }
 
 /// Checks argument text for a tool or play as a call would, without running its handler or
@@ -385,10 +562,37 @@ where
     C: FnOnce(&P) -> Result<(), Violations>,
 {
     let (value, params) = read_params::<P>(desc, arguments)?;
+    refined(desc, params, refine).map(|params| (value, params))
+}
+
+/// [`prepare`] when only the parameters are wanted: the arguments are validated while they
+/// are deserialized, and read the full way (parsed to a `Value`, normalized, validated, every
+/// violation listed) only when that cannot vouch for them.
+fn prepare_params<P, C>(
+    desc: &'static ToolDescriptor,
+    arguments: &str,
+    refine: C,
+) -> Result<P, ToolError>
+where
+    P: DeserializeOwned,
+    C: FnOnce(&P) -> Result<(), Violations>,
+{
+    let params = match stream::de::from_str::<P>(desc.parameters, arguments) {
+        Some(params) => params,
+        None => read_params::<P>(desc, arguments)?.1,
+    };
+    refined(desc, params, refine)
+}
+
+/// Runs the refinement on read parameters.
+fn refined<P, C>(desc: &'static ToolDescriptor, params: P, refine: C) -> Result<P, ToolError>
+where
+    C: FnOnce(&P) -> Result<(), Violations>,
+{
     let kind = desc.kind;
     // The refinement is the implementer's code: a panic there fails this call only.
     match catch_unwind(AssertUnwindSafe(|| refine(&params))) {
-        Ok(Ok(())) => Ok((value, params)),
+        Ok(Ok(())) => Ok(params),
         Ok(Err(Violations(mut violations))) => {
             if violations.is_empty() {
                 violations.push(Violation::new(

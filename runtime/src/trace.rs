@@ -198,7 +198,7 @@ pub(crate) fn completed(
     call_id: &str,
     desc: &crate::ToolDescriptor,
     elapsed: Duration,
-    value: &Value,
+    answer: &crate::dispatch::Answer,
 ) {
     tracing::info!(
         target: "toolc_runtime",
@@ -206,7 +206,7 @@ pub(crate) fn completed(
         call_id,
         tool = desc.name,
         duration_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
-        result_preview = %redacted_preview(desc.returns, value),
+        result_preview = %redacted_preview(desc.returns, &answer.to_value()),
         "tool call completed"
     );
 }

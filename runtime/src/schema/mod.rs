@@ -12,6 +12,7 @@ mod normalize;
 mod number;
 mod pattern;
 mod redact;
+pub(crate) mod stream;
 mod validate;
 
 use std::fmt;

@@ -82,7 +82,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// The generated-code API of `toolc-runtime` that generated files are written for. Each file
 /// checks it first (`toolc_runtime::__private::require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade.
-pub const RUNTIME_API: u32 = 2;
+pub const RUNTIME_API: u32 = 3;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -807,11 +807,12 @@ fn server(
                 #op => {
                     let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                     let target = ::toolc_runtime::Delegation::new(&self.targets[#j], ctx);
-                    ::toolc_runtime::__private::run_tool_refined(
+                    ::toolc_runtime::__private::serve_tool(
                         &DESCRIPTORS[#i],
                         &self.guard,
                         ctx,
                         arguments,
+                        encoding,
                         #refine,
                         move |#bind| async move { self.inner.#m(#arg &target, &cx).await },
                     )
@@ -825,11 +826,12 @@ fn server(
                 quote! {
                     #op => {
                         let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::__private::run_tool_refined(
+                        ::toolc_runtime::__private::serve_tool(
                             &DESCRIPTORS[#i],
                             &self.guard,
                             ctx,
                             arguments,
+                            encoding,
                             |params: &#p| self.inner.#refine(params),
                             move |params: #p| async move { self.inner.#m(params, &cx).await },
                         )
@@ -840,15 +842,25 @@ fn server(
             (None, true) => quote! {
                 #op => {
                     let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                    ::toolc_runtime::run_tool(&DESCRIPTORS[#i], &self.guard, ctx, arguments, move |_: ::toolc_runtime::NoParams| async move { self.inner.#m(&cx).await }).await
+                    ::toolc_runtime::__private::serve_tool(
+                        &DESCRIPTORS[#i],
+                        &self.guard,
+                        ctx,
+                        arguments,
+                        encoding,
+                        |_: &::toolc_runtime::NoParams| ::std::result::Result::Ok(()),
+                        move |_: ::toolc_runtime::NoParams| async move { self.inner.#m(&cx).await },
+                    )
+                    .await
                 }
             },
             (Some(p), false) => {
                 let p = ty_tokens(p, paths);
                 quote! {
-                    #op => ::toolc_runtime::__private::run_play_refined(
+                    #op => ::toolc_runtime::__private::serve_play(
                         &DESCRIPTORS[#i],
                         arguments,
+                        encoding,
                         |params: &#p| self.inner.#refine(params),
                         move |params: #p| async move { self.inner.#m(params).await },
                     )
@@ -856,7 +868,14 @@ fn server(
                 }
             }
             (None, false) => quote! {
-                #op => ::toolc_runtime::run_play(&DESCRIPTORS[#i], arguments, move |_: ::toolc_runtime::NoParams| async move { self.inner.#m().await }).await,
+                #op => ::toolc_runtime::__private::serve_play(
+                    &DESCRIPTORS[#i],
+                    arguments,
+                    encoding,
+                    |_: &::toolc_runtime::NoParams| ::std::result::Result::Ok(()),
+                    move |_: ::toolc_runtime::NoParams| async move { self.inner.#m().await },
+                )
+                .await,
             },
         }
     });
@@ -903,6 +922,40 @@ fn server(
     } else {
         format_ident!("T")
     };
+    let dispatch = if is_toolbox {
+        quote! {
+                /// Runs `tool` through the execution contract, answering in `encoding`.
+                #[allow(deprecated)]
+                async fn dispatch(
+                    &self,
+                    tool: &str,
+                    arguments: &str,
+                    ctx: &::toolc_runtime::CallContext,
+                    encoding: ::toolc_runtime::__private::Encoding,
+                ) -> ::std::result::Result<::toolc_runtime::__private::Answer, ::toolc_runtime::ToolError> {
+                    match tool {
+                        #(#arms)*
+                        _ => ::std::result::Result::Err(::toolc_runtime::ToolError::unknown_tool(tool)),
+                    }
+                }
+        }
+    } else {
+        quote! {
+                /// Runs `play`, answering in `encoding`.
+                #[allow(deprecated)]
+                async fn dispatch(
+                    &self,
+                    play: &str,
+                    arguments: &str,
+                    encoding: ::toolc_runtime::__private::Encoding,
+                ) -> ::std::result::Result<::toolc_runtime::__private::Answer, ::toolc_runtime::ToolError> {
+                    match play {
+                        #(#arms)*
+                        _ => ::std::result::Result::Err(::toolc_runtime::unknown_play(play)),
+                    }
+                }
+        }
+    };
     let (doc, guard_field, guard_init, runtime_impl) = if is_toolbox {
         (
             format!(" Serves a [`{trait_name}`] implementation through the execution contract."),
@@ -925,10 +978,22 @@ fn server(
                         ctx: &'a ::toolc_runtime::CallContext,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError>> {
                         ::std::boxed::Box::pin(async move {
-                            match tool {
-                                #(#arms)*
-                                _ => ::std::result::Result::Err(::toolc_runtime::ToolError::unknown_tool(tool)),
-                            }
+                            self.dispatch(tool, arguments, ctx, ::toolc_runtime::__private::Encoding::Value)
+                                .await
+                                .map(::toolc_runtime::__private::Answer::into_value)
+                        })
+                    }
+
+                    fn call_json<'a>(
+                        &'a self,
+                        tool: &'a str,
+                        arguments: &'a str,
+                        ctx: &'a ::toolc_runtime::CallContext,
+                    ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::std::boxed::Box<::toolc_runtime::RawValue>, ::toolc_runtime::ToolError>> {
+                        ::std::boxed::Box::pin(async move {
+                            self.dispatch(tool, arguments, ctx, ::toolc_runtime::__private::Encoding::Json)
+                                .await
+                                .map(::toolc_runtime::__private::Answer::into_json)
                         })
                     }
                 }
@@ -957,10 +1022,21 @@ fn server(
                         arguments: &'a str,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError>> {
                         ::std::boxed::Box::pin(async move {
-                            match play {
-                                #(#arms)*
-                                _ => ::std::result::Result::Err(::toolc_runtime::unknown_play(play)),
-                            }
+                            self.dispatch(play, arguments, ::toolc_runtime::__private::Encoding::Value)
+                                .await
+                                .map(::toolc_runtime::__private::Answer::into_value)
+                        })
+                    }
+
+                    fn call_json<'a>(
+                        &'a self,
+                        play: &'a str,
+                        arguments: &'a str,
+                    ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::std::boxed::Box<::toolc_runtime::RawValue>, ::toolc_runtime::ToolError>> {
+                        ::std::boxed::Box::pin(async move {
+                            self.dispatch(play, arguments, ::toolc_runtime::__private::Encoding::Json)
+                                .await
+                                .map(::toolc_runtime::__private::Answer::into_json)
                         })
                     }
                 }
@@ -1029,6 +1105,8 @@ fn server(
                     _ => ::std::result::Result::Err(#unknown),
                 }
             }
+
+            #dispatch
         }
 
         #[allow(deprecated)]
