@@ -22,3 +22,4 @@ mod lint_similar;
 mod lowering;
 mod mutations;
 mod realworld;
+mod toolchain;
