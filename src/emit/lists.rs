@@ -23,11 +23,10 @@ pub fn list_text(
     let mut out = Vec::new();
     let mut ser = serde_json::Serializer::pretty(&mut out);
     let written = match crate::lower::list_key(dialect) {
-        Some(key) => (|| {
-            let mut map = ser.serialize_map(Some(1))?;
+        Some(key) => ser.serialize_map(Some(1)).and_then(|mut map| {
             map.serialize_entry(key, &entries)?;
             map.end()
-        })(),
+        }),
         None => ser.collect_seq(&entries),
     };
     let mut text = match written {

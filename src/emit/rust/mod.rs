@@ -116,6 +116,7 @@ pub fn generate(
 
     // Each item is printed as soon as it is made (see `print.rs`), in the file's order.
     let mut printer = print::Printer::default();
+    printer.out = header(set);
     let api = proc_macro2::Literal::u32_unsuffixed(RUNTIME_API);
     let toolc = env!("CARGO_PKG_VERSION");
     printer.item(
@@ -305,7 +306,7 @@ pub fn generate(
     printer.module(&[], &agents_head, agents)?;
     printer.item(&[], tables.module())?;
     printer.item(&[], search_module)?;
-    Ok(format!("{}{}", header(set), printer.out))
+    Ok(printer.out)
 }
 
 /// One `require_feature!` per runtime feature the typed formats in use
