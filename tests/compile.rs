@@ -243,7 +243,7 @@ fn build_scratch(
     }
     let file = root.join("manifests/toolset.yaml");
     write(&file, manifest);
-    let options = toolc::model::ResolveOptions {
+    let options = toolc::ResolveOptions {
         typed_formats: if typed_formats {
             toolc::TypedFormat::ALL.into_iter().collect()
         } else {

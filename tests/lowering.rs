@@ -3,9 +3,10 @@
 //! dialect's error rules reject.
 
 use std::path::PathBuf;
-use toolc::diag::Severity;
-use toolc::lint::{Dialect, LintSettings, Role, check_schema, check_tool_list, rule};
+use toolc::Severity;
+use toolc::lint::{LintSettings, check_schema, check_tool_list, rule};
 use toolc::pipeline::{ConfigSource, analyze, outputs, tool_list};
+use toolc::{Dialect, Role};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -186,7 +187,7 @@ fn entry_errors(
 }
 
 /// No finding says a keyword is dropped while the list keeps it.
-fn no_dropped_keyword_kept(findings: &[toolc::lint::Finding], at: &str) {
+fn no_dropped_keyword_kept(findings: &[toolc::Finding], at: &str) {
     for f in findings {
         assert!(
             !f.message.contains("dropped") && !f.message.contains("is not supported"),

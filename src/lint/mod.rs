@@ -21,7 +21,7 @@ pub mod sarif;
 pub mod similar;
 pub(crate) mod walk;
 
-pub use crate::lower::{Dialect, Role};
+use crate::lower::{Dialect, Role};
 pub use rules::{Check, Grades, RULES, Rule, RuleId, named, rule};
 
 use crate::diag::{Code, Diagnostic, Label, Severity, Span};
@@ -100,6 +100,7 @@ pub struct Hit {
 pub struct Finding {
     /// The rule, such as `optional-without-nullable`.
     pub rule: RuleId,
+    /// How it is graded under the settings.
     pub severity: Severity,
     /// The dialect it was found for; `None` for dialect-independent rules
     /// (`missing-description`).
@@ -112,10 +113,13 @@ pub struct Finding {
     /// `$defs` (as [`Toolset::bundle`] gives it); empty for the root or for
     /// tool-level findings.
     pub pointer: String,
+    /// Where in the manifests, when the place is known.
     pub span: Option<Span>,
     /// Other places the finding is about, each with its label (the other tool of a pair).
     pub related: Vec<Label>,
+    /// One line on what the provider does not accept.
     pub message: String,
+    /// How to fix it.
     pub help: String,
 }
 

@@ -6,9 +6,9 @@
 use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, ExitCode};
-use toolc::diag::{Code, Diagnostic, Severity, SourceMap};
+use toolc::ResolveOptions;
 use toolc::diff::{ChangeKind, Class, DiffOptions, Joined};
-use toolc::model::ResolveOptions;
+use toolc::{Code, Diagnostic, Severity, SourceMap};
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
