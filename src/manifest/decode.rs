@@ -805,3 +805,25 @@ fn agent(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<RawAgent> {
         delegates,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key lists are constants, each written out in full: a key added to
+    /// tools must reach delegates, and plays unless it is one they refuse.
+    #[test]
+    fn play_and_delegate_keys_follow_the_tool_keys() {
+        let plays: Vec<&str> = TOOL_KEYS
+            .iter()
+            .copied()
+            .filter(|k| !TOOL_ONLY_KEYS.contains(k))
+            .collect();
+        assert_eq!(PLAY_KEYS, plays.as_slice());
+        let delegates: Vec<&str> = ["agent", "capability"]
+            .into_iter()
+            .chain(TOOL_KEYS.iter().copied())
+            .collect();
+        assert_eq!(DELEGATE_KEYS, delegates.as_slice());
+    }
+}
