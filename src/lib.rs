@@ -12,7 +12,8 @@
 //! with an [`Error`]) and a small set for tools built on toolc: [`check`] loads and resolves
 //! manifests into a [`Checked`], whose [`Diagnostic`]s render with [`render_human`],
 //! [`render_plain`] or [`render_json`]; lint results are [`Finding`]s of a [`RuleId`] for a
-//! [`Dialect`].
+//! [`Dialect`], and [`check_schema`] and [`check_tool_list`] lint a schema or a provider tool
+//! list written outside toolc.
 //!
 //! The stages' modules are internal: they are reachable (hidden from the documentation) for
 //! the `toolc` command line, the benches, the fuzz target and the repository's tests only, and
@@ -45,7 +46,7 @@ pub mod write;
 pub use builder::{Builder, DEFAULT_FILE_NAME, Error, Report, compile, configure};
 pub use diag::{Code, Diagnostic, Diagnostics, Label, Severity, SourceMap, Span};
 pub use diag::{render_human, render_json, render_plain};
-pub use lint::{Finding, RuleId};
+pub use lint::{Finding, Hit, RuleId, ToolFacts, check_schema, check_tool_list};
 pub use lower::{Dialect, Role};
 pub use model::ResolveOptions;
 pub use model::rust::TypedFormat;

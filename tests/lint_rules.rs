@@ -5,8 +5,9 @@
 use serde_json::{Value, json};
 use toolc::Dialect::*;
 use toolc::Severity;
-use toolc::lint::{Hit, RULES, ToolFacts, check_schema, check_tool_list};
+use toolc::lint::RULES;
 use toolc::{Dialect, Role};
+use toolc::{Hit, ToolFacts, check_schema, check_tool_list};
 
 /// What a case feeds the rules.
 enum Input {

@@ -4,9 +4,10 @@
 
 use std::path::PathBuf;
 use toolc::Severity;
-use toolc::lint::{LintSettings, check_schema, check_tool_list, rule};
+use toolc::lint::{LintSettings, rule};
 use toolc::pipeline::{ConfigSource, analyze, outputs, tool_list};
 use toolc::{Dialect, Role};
+use toolc::{check_schema, check_tool_list};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -91,7 +92,7 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
             .collect();
         for d in Dialect::ALL {
             let settings = LintSettings::for_dialects(&[d]);
-            let errors = |hits: Vec<toolc::lint::Hit>| -> Vec<String> {
+            let errors = |hits: Vec<toolc::Hit>| -> Vec<String> {
                 hits.into_iter()
                     .filter(|h| rule(h.rule).grade(Some(d)) == Some(Severity::Error))
                     .map(|h| format!("{} at {}: {}", h.rule, h.pointer, h.message))
@@ -164,7 +165,7 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
 fn entry_errors(
     e: &serde_json::Value,
     d: Dialect,
-    errors: &dyn Fn(Vec<toolc::lint::Hit>) -> Vec<String>,
+    errors: &dyn Fn(Vec<toolc::Hit>) -> Vec<String>,
 ) -> Vec<String> {
     let mut found = Vec::new();
     let params = [

@@ -86,10 +86,13 @@ impl Spot {
 /// in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hit {
+    /// The rule that fired.
     pub rule: RuleId,
     /// The tool in a tool list, by position, for list-level rules.
     pub tool: Option<usize>,
+    /// JSON pointer into the schema (or the tool's entry) it is about; empty for the root.
     pub pointer: String,
+    /// What the provider does not accept, in words.
     pub message: String,
     /// A help line more precise than the rule's own, when there is one.
     pub help: Option<String>,
@@ -199,6 +202,7 @@ impl Default for ToolFacts {
 }
 
 impl ToolFacts {
+    /// The facts of a resolved tool.
     pub fn of(tool: &Tool) -> Self {
         ToolFacts {
             has_returns: tool.returns.is_some(),
