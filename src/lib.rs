@@ -15,7 +15,8 @@
 //! [`Dialect`], and [`check_schema`] and [`check_tool_list`] lint a schema or a provider tool
 //! list written outside toolc.
 //!
-//! The stages' modules are internal: they are reachable (hidden from the documentation) for
+//! The diagnostics are defined in a private module and exported here. The stages' modules are
+//! internal: they are reachable (hidden from the documentation) for
 //! the `toolc` command line, the benches, the fuzz target and the repository's tests only, and
 //! change without notice.
 
@@ -24,8 +25,7 @@
 mod builder;
 #[doc(hidden)]
 pub mod config;
-#[doc(hidden)]
-pub mod diag;
+mod diag;
 #[doc(hidden)]
 pub mod diff;
 #[doc(hidden)]
@@ -44,8 +44,10 @@ pub mod pipeline;
 pub mod write;
 
 pub use builder::{Builder, DEFAULT_FILE_NAME, Error, Report, compile, configure};
-pub use diag::{Code, Diagnostic, Diagnostics, Label, Severity, SourceMap, Span};
-pub use diag::{render_human, render_json, render_plain};
+pub use diag::{
+    Code, Diagnostic, Diagnostics, FileId, Label, Severity, SourceFile, SourceMap, Span,
+};
+pub use diag::{did_you_mean, render_human, render_json, render_plain};
 pub use lint::{Finding, Hit, RuleId, ToolFacts, check_schema, check_tool_list};
 pub use lower::{Dialect, Role};
 pub use model::ResolveOptions;

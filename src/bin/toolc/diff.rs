@@ -72,7 +72,7 @@ impl Allowed {
                     .filter(|c| c.is_breaking())
                     .map(|c| c.as_str())
                     .chain(ChangeKind::ALL.iter().map(|k| k.as_str()));
-                let help = match toolc::diag::did_you_mean(v, names) {
+                let help = match toolc::did_you_mean(v, names) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => "allow `breaking-callers`, `breaking-model`, or a change kind of docs/diff.md".to_string(),
                 };

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use toolc::Dialect;
 use toolc::config::Options;
-use toolc::diag::did_you_mean;
+use toolc::did_you_mean;
 use toolc::lint;
 use toolc::{Code, Diagnostic};
 
