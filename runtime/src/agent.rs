@@ -339,8 +339,8 @@ impl Agent {
     }
 
     /// The `k` tools and plays that best match `query`, best first, each with its score
-    /// (BM25 over name, title, description and parameter names and descriptions; see
-    /// [`crate::search`]). Names split at `_`, `-` and camelCase humps, and words are folded
+    /// (BM25 over name, title, description and parameter names and descriptions, as
+    /// docs/generated-code.md's "Tool search" says). Names split at `_`, `-` and camelCase humps, and words are folded
     /// to their stems, so "list meetings" finds `listMeetings`. An empty or wordless query
     /// finds nothing.
     pub fn search_tools(&self, query: &str, k: usize) -> Vec<SearchHit> {

@@ -5,7 +5,7 @@
 //! registered at run time ([`RegisteredTool`]), and, with the `mcp` feature, an MCP server
 //! (`mcp::McpServer`). Every call carries out the execution contract: arguments parsed once at
 //! the boundary and validated against the parameters schema, policies (auth, roles, rate
-//! limit, timeout, [approval](approval)) enforced before the handler runs, panics contained,
+//! limit, timeout, [approval]) enforced before the handler runs, panics contained,
 //! results serialized and validated against the returns schema, one closed error taxonomy
 //! ([`ErrorKind`]), a [`ToolResult`] for the model and `tracing` events for every call.
 //!
