@@ -19,7 +19,8 @@
 //! field ([`Options::or`]). Paths in the file are relative to its folder.
 
 use crate::diag::{Code, Diagnostic, FileId, SourceMap, Span, did_you_mean};
-use crate::lint::{Dialect, LintSettings, RuleId, rules};
+use crate::lint::{LintSettings, RuleId, rules};
+use crate::lower::Dialect;
 use crate::manifest::node::MAX_NODES;
 use crate::manifest::parse_toml::{self, Refusal};
 use crate::model::rust::TypedFormat;

@@ -4,10 +4,10 @@
 use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use toolc::diag::{Code, Diagnostic, Severity};
 use toolc::lint;
 use toolc::pipeline::{ConfigSource, OWNED_DIRS, analyze, outputs};
 use toolc::write::{Stale, Written, check_all, write_all};
+use toolc::{Code, Diagnostic, Severity};
 
 #[derive(clap::Args)]
 pub struct BuildArgs {

@@ -6,9 +6,9 @@
 use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, ExitCode};
-use toolc::diag::{Code, Diagnostic, Severity, SourceMap};
+use toolc::ResolveOptions;
 use toolc::diff::{Change, ChangeKind, Class, DiffOptions, Joined};
-use toolc::model::ResolveOptions;
+use toolc::{Code, Diagnostic, Severity, SourceMap};
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
@@ -72,7 +72,7 @@ impl Allowed {
                     .filter(|c| c.is_breaking())
                     .map(|c| c.as_str())
                     .chain(ChangeKind::ALL.iter().map(|k| k.as_str()));
-                let help = match toolc::diag::did_you_mean(v, names) {
+                let help = match toolc::did_you_mean(v, names) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => "allow `breaking-callers`, `breaking-model`, or a change kind of docs/diff.md".to_string(),
                 };

@@ -7,7 +7,7 @@ use crate::output::{OutputArgs, Reporter, Stdout, Summary};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use toolc::diag::{Code, Diagnostic, SourceMap};
+use toolc::{Code, Diagnostic, SourceMap};
 
 #[derive(clap::Args)]
 pub struct InitArgs {

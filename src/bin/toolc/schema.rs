@@ -11,8 +11,8 @@ use crate::output::{OutputArgs, Reporter, Stdout};
 use serde_json::{Map, Value, json};
 use std::io::Write;
 use std::process::ExitCode;
-use toolc::diag::{Code, Diagnostic, SourceMap};
 use toolc::model::schema::{Keyword, Takes};
+use toolc::{Code, Diagnostic, SourceMap};
 
 #[derive(clap::Args)]
 pub struct SchemaArgs {}
