@@ -67,7 +67,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("load_resolve", |b| {
         b.iter(|| toolc::check(&paths, &Default::default()))
     });
-    let dialects = toolc::lint::Dialect::DEFAULT;
+    let dialects = toolc::Dialect::DEFAULT;
     let settings = toolc::lint::LintSettings::for_dialects(&dialects);
     g.bench_function("lower_default_dialects", |b| {
         b.iter(|| toolc::lower::lower(&checked.toolset, &dialects, Default::default()))

@@ -2,7 +2,7 @@
 //! `tonic-build` and `prost-build` work.
 
 use crate::emit::rust::{AttrRule, RustOptions};
-use crate::lint::Dialect;
+use crate::lower::Dialect;
 use crate::model::ResolveOptions;
 use crate::model::rust::TypedFormat;
 use crate::pipeline::{ConfigSource, analyze};

@@ -300,9 +300,9 @@ fn approvals(code: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     for block in code.split("::toolc_runtime::ToolDescriptor {").skip(1) {
         let name = block
-            .split("name: \"")
+            .split("ToolDescriptor::new(")
             .nth(1)
-            .and_then(|rest| rest.split('"').next())
+            .and_then(|rest| rest.split('"').nth(1))
             .expect("a descriptor names its tool");
         let approval = block
             .split("approval: ")
@@ -433,10 +433,10 @@ fn typed_formats_come_from_code_or_toolc_toml() {
     assert!(!code.contains("require_feature!"));
     // All of them from code.
     let (id, at, site, code) = build(|b| b.typed_formats(true));
-    assert_eq!(id, "::toolc_runtime::__private::Uuid");
+    assert_eq!(id, "::toolc_runtime::codegen::Uuid");
     assert_eq!(
         at,
-        "::toolc_runtime::__private::DateTime<::toolc_runtime::__private::FixedOffset>"
+        "::toolc_runtime::codegen::DateTime<::toolc_runtime::codegen::FixedOffset>"
     );
     assert_eq!(site, "::toolc_runtime::formats::Uri");
     assert!(
@@ -463,7 +463,7 @@ fn typed_formats_come_from_code_or_toolc_toml() {
     )
     .unwrap();
     let (id, at, _, _) = build(|b| b);
-    assert_eq!(id, "::toolc_runtime::__private::Uuid");
+    assert_eq!(id, "::toolc_runtime::codegen::Uuid");
     assert_eq!(at, "::std::string::String");
     let (id, _, _, _) = build(|b| b.typed_formats(false));
     assert_eq!(id, "::std::string::String");

@@ -429,9 +429,7 @@ fn bad_input_corpus() {
 #[test]
 fn corpus_expectations_name_real_codes() {
     for case in committed_cases() {
-        let code = toolc::diag::Code::ALL
-            .iter()
-            .any(|c| c.as_str() == case.code);
+        let code = toolc::Code::ALL.iter().any(|c| c.as_str() == case.code);
         let rule = case.warning && toolc::lint::named(&case.code).is_some();
         assert!(
             code || rule,

@@ -5,9 +5,10 @@
 //! examples of docs/diagnostics.md.
 
 use std::path::{Path, PathBuf};
-use toolc::diag::{Code, Diagnostic, SourceMap};
+use toolc::ResolveOptions;
 use toolc::manifest::{self, Loaded};
-use toolc::model::{self, ResolveOptions};
+use toolc::model;
+use toolc::{Code, Diagnostic, SourceMap};
 
 /// A diagnostic as the user sees it: code, file, line, column, message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1116,7 +1117,7 @@ fn lint() {
     let (loaded, toolset) = resolve_clean(
         "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      tag:\n        description: Tag\n        parameters:\n          type: object\n          properties:\n            tags: { type: array, items: { type: string }, uniqueItems: true }\n          required: [tags]\n",
     );
-    let strict = toolc::lint::Dialect::parse("openai-strict").unwrap();
+    let strict = toolc::Dialect::parse("openai-strict").unwrap();
     let settings = toolc::lint::LintSettings::for_dialects(&[strict]);
     let lowered = toolc::lower::lower(&toolset, &[strict], Default::default());
     let diags =
@@ -1194,12 +1195,12 @@ fn change() {
     // Allowed, it is a warning; a compatible change is a note.
     assert_eq!(
         changes[0].to_diagnostic(&joined, true).severity,
-        toolc::diag::Severity::Warning
+        toolc::Severity::Warning
     );
     let added = toolc::diff::diff(&new, &old, &Default::default());
     assert_eq!(
         added[0].to_diagnostic(&joined, false).severity,
-        toolc::diag::Severity::Note
+        toolc::Severity::Note
     );
 }
 
@@ -1323,7 +1324,7 @@ fn render_in_place(files: &[(String, String)]) -> (Vec<Code>, String) {
     let codes = diags.iter().map(|d| d.code).collect();
     let text: Vec<String> = diags
         .iter()
-        .map(|d| toolc::diag::render_human(&loaded.sources, d, false))
+        .map(|d| toolc::render_human(&loaded.sources, d, false))
         .collect();
     (codes, text.join("\n\n"))
 }

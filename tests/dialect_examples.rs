@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use toolc::lint::Dialect;
+use toolc::Dialect;
 use toolc::lower::arguments::{from_strict, to_strict};
 use toolc::lower::schema_for;
 use toolc::model::{SchemaId, Tool, Toolset};

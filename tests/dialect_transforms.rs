@@ -2,10 +2,11 @@
 //! point back at the manifest.
 
 use serde_json::{Value, json};
-use toolc::diag::{Severity, render_plain};
-use toolc::lint::{Dialect, Finding, LintSettings, lint_toolset, to_diagnostics};
+use toolc::lint::{LintSettings, lint_toolset, to_diagnostics};
 use toolc::lower::schema_for;
 use toolc::pipeline::tool_list;
+use toolc::{Dialect, Finding};
+use toolc::{Severity, render_plain};
 
 /// Lowers a toolset for the settings' dialects and lints it.
 fn lint_with(toolset: &toolc::model::Toolset, settings: &LintSettings) -> Vec<Finding> {
@@ -713,11 +714,11 @@ fn deny_allow_and_require_describe_change_the_findings() {
     let warned = count(&describe, "missing-description");
     assert!(!warned.is_empty() && warned.iter().all(|s| *s == Severity::Warning));
     let mut deny = base.clone();
-    deny.deny.insert(toolc::lint::RuleId::MissingDescription);
+    deny.deny.insert(toolc::RuleId::MissingDescription);
     let denied = count(&deny, "missing-description");
     assert!(!denied.is_empty() && denied.iter().all(|s| *s == Severity::Error));
     let mut allow = describe.clone();
-    allow.allow.insert(toolc::lint::RuleId::MissingDescription);
+    allow.allow.insert(toolc::RuleId::MissingDescription);
     assert!(count(&allow, "missing-description").is_empty());
     // Dialects chosen are the dialects linted.
     let only: Vec<Option<Dialect>> = lint_with(
@@ -767,7 +768,7 @@ toolboxes:
         json!("date")
     );
     let mut denied = LintSettings::for_dialects(&[Dialect::Gemini]);
-    denied.deny.insert(toolc::lint::RuleId::GeminiStringFormat);
+    denied.deny.insert(toolc::RuleId::GeminiStringFormat);
     assert!(
         tool_list(
             f.toolset(),
@@ -789,14 +790,14 @@ fn lint_findings_render_with_the_rule_id_where_the_code_goes() {
         .iter()
         .find(|d| d.rule == Some("recursive-lazy"))
         .unwrap();
-    assert_eq!(d.code, toolc::diag::Code::Lint);
+    assert_eq!(d.code, toolc::Code::Lint);
     assert_eq!(d.id(), "recursive-lazy");
-    let human = toolc::diag::render_human(&f.checked.sources, d, false);
+    let human = toolc::render_human(&f.checked.sources, d, false);
     assert!(
         human.starts_with("error[recursive-lazy]: gemini: "),
         "{human}"
     );
-    let json = toolc::diag::render_json(&f.checked.sources, d);
+    let json = toolc::render_json(&f.checked.sources, d);
     assert_eq!(json["code"], json!("recursive-lazy"));
 }
 

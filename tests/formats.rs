@@ -4,7 +4,7 @@
 //! manifests mean, not where they say it.
 
 use std::path::PathBuf;
-use toolc::model::ResolveOptions;
+use toolc::ResolveOptions;
 
 /// The resolved toolset of one manifest as pretty JSON, without the list of
 /// files read (which names the manifest itself).
@@ -22,7 +22,7 @@ fn dump(file: &str) -> (String, Vec<PathBuf>) {
     let problems: Vec<String> = checked
         .diagnostics
         .iter()
-        .map(|d| toolc::diag::render_plain(&checked.sources, d))
+        .map(|d| toolc::render_plain(&checked.sources, d))
         .collect();
     assert!(problems.is_empty(), "{file}:\n{}", problems.join("\n"));
     let mut json = serde_json::to_value(&checked.toolset).unwrap();
@@ -121,7 +121,7 @@ fn the_examples_of_the_manifest_reference_are_clean() {
         let problems: Vec<String> = loaded
             .diagnostics
             .iter()
-            .map(|d| toolc::diag::render_plain(&loaded.sources, d))
+            .map(|d| toolc::render_plain(&loaded.sources, d))
             .collect();
         assert!(problems.is_empty(), "block {i}:\n{}", problems.join("\n"));
         assert!(!toolset.toolboxes.is_empty(), "block {i} defines a toolbox");

@@ -5,7 +5,7 @@
 //! `generated/rust/toolset.rs` itself, which `toolc build` writes.
 
 use std::path::PathBuf;
-use toolc::model::ResolveOptions;
+use toolc::ResolveOptions;
 use toolc::pipeline::{ConfigSource, analyze};
 
 /// The Rust `toolc build` writes for `path`, its `toolc.toml` (if any) applied.
@@ -20,7 +20,7 @@ fn generate(path: &str, options: &toolc::emit::rust::RustOptions) -> String {
         .diagnostics
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| toolc::diag::render_plain(&analyzed.sources, d))
+        .map(|d| toolc::render_plain(&analyzed.sources, d))
         .collect();
     assert!(errors.is_empty(), "{path}: {errors:#?}");
     match toolc::emit::rust::generate(&analyzed.toolset, &analyzed.lowered, options) {
@@ -29,7 +29,7 @@ fn generate(path: &str, options: &toolc::emit::rust::RustOptions) -> String {
             "{path}: {:#?}",
             diags
                 .iter()
-                .map(|d| toolc::diag::render_plain(&analyzed.sources, d))
+                .map(|d| toolc::render_plain(&analyzed.sources, d))
                 .collect::<Vec<_>>()
         ),
     }

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 use toolc::config::{self, Config, Options};
-use toolc::diag::{Code, Diagnostic, SourceMap, render_plain};
-use toolc::lint::{Dialect, RuleId};
+use toolc::{Code, Diagnostic, SourceMap, render_plain};
+use toolc::{Dialect, RuleId};
 
 fn parse(text: &str) -> (Options, Vec<String>, Vec<Diagnostic>) {
     let mut sources = SourceMap::new();

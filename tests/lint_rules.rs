@@ -3,10 +3,11 @@
 //! one that does not.
 
 use serde_json::{Value, json};
-use toolc::diag::Severity;
-use toolc::lint::{
-    Dialect, Dialect::*, Hit, RULES, Role, ToolFacts, check_schema, check_tool_list,
-};
+use toolc::Dialect::*;
+use toolc::Severity;
+use toolc::lint::RULES;
+use toolc::{Dialect, Role};
+use toolc::{Hit, ToolFacts, check_schema, check_tool_list};
 
 /// What a case feeds the rules.
 enum Input {
@@ -1294,7 +1295,7 @@ fn missing_description_is_dialect_independent_and_follows_refs() {
     };
     let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
     let findings = toolc::lint::lint_toolset(&checked.toolset, &lowered, &settings);
-    let at: Vec<(&str, Option<toolc::lint::Dialect>)> = findings
+    let at: Vec<(&str, Option<toolc::Dialect>)> = findings
         .iter()
         .map(|f| (f.pointer.as_str(), f.dialect))
         .collect();
@@ -1322,7 +1323,7 @@ fn pure_checks_survive_hostile_schemas() {
         // then lowered into every dialect.
         let mut schemas = toolc::model::Schemas::new();
         let (id, _) =
-            toolc::model::schema::read::from_json(&mut schemas, s, toolc::diag::Span::default());
+            toolc::model::schema::read::from_json(&mut schemas, s, toolc::Span::default());
         for d in Dialect::ALL {
             for role in [Role::Parameters, Role::Returns] {
                 let _ = check_schema(s, d, role);

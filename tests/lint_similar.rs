@@ -6,10 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use toolc::diag::Severity;
-use toolc::lint::{Finding, LintSettings};
+use toolc::Finding;
+use toolc::Severity;
+use toolc::lint::LintSettings;
 
-const RULE: toolc::lint::RuleId = toolc::lint::RuleId::IndistinguishableTools;
+const RULE: toolc::RuleId = toolc::RuleId::IndistinguishableTools;
 
 fn lint_paths(paths: &[PathBuf], settings: &LintSettings) -> (toolc::Checked, Vec<Finding>) {
     let checked = toolc::check(paths, &Default::default());

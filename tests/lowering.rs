@@ -3,9 +3,11 @@
 //! dialect's error rules reject.
 
 use std::path::PathBuf;
-use toolc::diag::Severity;
-use toolc::lint::{Dialect, LintSettings, Role, check_schema, check_tool_list, rule};
+use toolc::Severity;
+use toolc::lint::{LintSettings, rule};
 use toolc::pipeline::{ConfigSource, analyze, outputs, tool_list};
+use toolc::{Dialect, Role};
+use toolc::{check_schema, check_tool_list};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -90,7 +92,7 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
             .collect();
         for d in Dialect::ALL {
             let settings = LintSettings::for_dialects(&[d]);
-            let errors = |hits: Vec<toolc::lint::Hit>| -> Vec<String> {
+            let errors = |hits: Vec<toolc::Hit>| -> Vec<String> {
                 hits.into_iter()
                     .filter(|h| rule(h.rule).grade(Some(d)) == Some(Severity::Error))
                     .map(|h| format!("{} at {}: {}", h.rule, h.pointer, h.message))
@@ -163,7 +165,7 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
 fn entry_errors(
     e: &serde_json::Value,
     d: Dialect,
-    errors: &dyn Fn(Vec<toolc::lint::Hit>) -> Vec<String>,
+    errors: &dyn Fn(Vec<toolc::Hit>) -> Vec<String>,
 ) -> Vec<String> {
     let mut found = Vec::new();
     let params = [
@@ -186,7 +188,7 @@ fn entry_errors(
 }
 
 /// No finding says a keyword is dropped while the list keeps it.
-fn no_dropped_keyword_kept(findings: &[toolc::lint::Finding], at: &str) {
+fn no_dropped_keyword_kept(findings: &[toolc::Finding], at: &str) {
     for f in findings {
         assert!(
             !f.message.contains("dropped") && !f.message.contains("is not supported"),

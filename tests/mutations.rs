@@ -6,9 +6,10 @@
 
 use proptest::prelude::*;
 use std::path::Path;
-use toolc::diag::{render_human, render_json, render_plain};
+use toolc::ResolveOptions;
 use toolc::manifest::{self, Loaded};
-use toolc::model::{self, ResolveOptions};
+use toolc::model;
+use toolc::{render_human, render_json, render_plain};
 
 /// Toolsets to mutate, each a set of manifests loaded together, by the
 /// name each is loaded under (its folder is where manual files are looked

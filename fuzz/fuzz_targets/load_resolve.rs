@@ -14,9 +14,10 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
-use toolc::diag::{render_human, render_json, render_plain};
+use toolc::{render_human, render_json, render_plain};
 use toolc::manifest::{self, Loaded};
-use toolc::model::{self, ResolveOptions};
+use toolc::model;
+use toolc::ResolveOptions;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else {

@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__private::require_api!(3, "0.1.0");
+::toolc_runtime::__toolc_require_api!(4, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -15,10 +15,10 @@ pub mod types {
         Debug,
         Clone,
         PartialEq,
-        ::toolc_runtime::__private::serde::Serialize,
-        ::toolc_runtime::__private::serde::Deserialize
+        ::toolc_runtime::codegen::serde::Serialize,
+        ::toolc_runtime::codegen::serde::Deserialize
     )]
-    #[serde(crate = "::toolc_runtime::__private::serde")]
+    #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub struct MeetingList {
         /// Meeting titles, in start order.
         pub meetings: ::std::vec::Vec<::std::string::String>,
@@ -33,10 +33,10 @@ pub mod types {
         Hash,
         PartialOrd,
         Ord,
-        ::toolc_runtime::__private::serde::Serialize,
-        ::toolc_runtime::__private::serde::Deserialize
+        ::toolc_runtime::codegen::serde::Serialize,
+        ::toolc_runtime::codegen::serde::Deserialize
     )]
-    #[serde(crate = "::toolc_runtime::__private::serde")]
+    #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub enum OperatorScopeTier {
         /// `free`
         #[serde(rename = "free")]
@@ -53,10 +53,10 @@ pub mod types {
         Debug,
         Clone,
         PartialEq,
-        ::toolc_runtime::__private::serde::Serialize,
-        ::toolc_runtime::__private::serde::Deserialize
+        ::toolc_runtime::codegen::serde::Serialize,
+        ::toolc_runtime::codegen::serde::Deserialize
     )]
-    #[serde(crate = "::toolc_runtime::__private::serde")]
+    #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub struct OperatorScope {
         /// The operator's login.
         pub operator: ::std::string::String,
@@ -73,10 +73,10 @@ pub mod types {
         Hash,
         PartialOrd,
         Ord,
-        ::toolc_runtime::__private::serde::Serialize,
-        ::toolc_runtime::__private::serde::Deserialize
+        ::toolc_runtime::codegen::serde::Serialize,
+        ::toolc_runtime::codegen::serde::Deserialize
     )]
-    #[serde(crate = "::toolc_runtime::__private::serde")]
+    #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub enum TicketPriority {
         /// `low`
         #[serde(rename = "low")]
@@ -96,10 +96,10 @@ pub mod types {
         Debug,
         Clone,
         PartialEq,
-        ::toolc_runtime::__private::serde::Serialize,
-        ::toolc_runtime::__private::serde::Deserialize
+        ::toolc_runtime::codegen::serde::Serialize,
+        ::toolc_runtime::codegen::serde::Deserialize
     )]
-    #[serde(crate = "::toolc_runtime::__private::serde")]
+    #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub struct Ticket {
         /// The ticket id.
         pub id: ::std::string::String,
@@ -119,10 +119,10 @@ pub mod types {
         Hash,
         PartialOrd,
         Ord,
-        ::toolc_runtime::__private::serde::Serialize,
-        ::toolc_runtime::__private::serde::Deserialize
+        ::toolc_runtime::codegen::serde::Serialize,
+        ::toolc_runtime::codegen::serde::Deserialize
     )]
-    #[serde(crate = "::toolc_runtime::__private::serde")]
+    #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub enum TicketStatus {
         /// `open`
         #[serde(rename = "open")]
@@ -149,10 +149,10 @@ pub mod toolboxes {
             Debug,
             Clone,
             PartialEq,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct ListMeetingsParams {
             /// ISO date
             pub day: ::std::string::String,
@@ -194,14 +194,14 @@ pub mod toolboxes {
         /// Serves a [`Meetings`] implementation through the execution contract.
         pub struct MeetingsToolbox<T> {
             inner: T,
-            guard: ::toolc_runtime::Guard,
+            guard: ::toolc_runtime::codegen::Guard,
         }
         impl<T: Meetings> MeetingsToolbox<T> {
             /// Wraps an implementation.
             pub fn new(inner: T) -> Self {
                 Self {
                     inner,
-                    guard: ::toolc_runtime::Guard::new(),
+                    guard: ::toolc_runtime::codegen::Guard::new(),
                 }
             }
             /// The wrapped implementation.
@@ -214,12 +214,12 @@ pub mod toolboxes {
                 name: &str,
                 arguments: &str,
             ) -> ::std::result::Result<
-                ::toolc_runtime::__private::serde_json::Value,
+                ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
                 match name {
                     "list_meetings" => {
-                        ::toolc_runtime::__private::check_arguments_refined::<
+                        ::toolc_runtime::codegen::check_arguments_refined::<
                             ListMeetingsParams,
                             _,
                         >(
@@ -231,8 +231,8 @@ pub mod toolboxes {
                         )
                     }
                     "whoami" => {
-                        ::toolc_runtime::check_arguments::<
-                            ::toolc_runtime::NoParams,
+                        ::toolc_runtime::codegen::check_arguments::<
+                            ::toolc_runtime::codegen::NoParams,
                         >(&DESCRIPTORS[1usize], arguments)
                     }
                     _ => {
@@ -249,15 +249,15 @@ pub mod toolboxes {
                 tool: &str,
                 arguments: &str,
                 ctx: &::toolc_runtime::CallContext,
-                encoding: ::toolc_runtime::__private::Encoding,
+                encoding: ::toolc_runtime::codegen::Encoding,
             ) -> ::std::result::Result<
-                ::toolc_runtime::__private::Answer,
+                ::toolc_runtime::codegen::Answer,
                 ::toolc_runtime::ToolError,
             > {
                 match tool {
                     "list_meetings" => {
                         let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::__private::serve_tool(
+                        ::toolc_runtime::codegen::serve_tool(
                                 &DESCRIPTORS[0usize],
                                 &self.guard,
                                 ctx,
@@ -274,14 +274,14 @@ pub mod toolboxes {
                     }
                     "whoami" => {
                         let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::__private::serve_tool(
+                        ::toolc_runtime::codegen::serve_tool(
                                 &DESCRIPTORS[1usize],
                                 &self.guard,
                                 ctx,
                                 arguments,
                                 encoding,
-                                |_: &::toolc_runtime::NoParams| ::std::result::Result::Ok(()),
-                                move |_: ::toolc_runtime::NoParams| async move {
+                                |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
+                                move |_: ::toolc_runtime::codegen::NoParams| async move {
                                     self.inner.whoami(&cx).await
                                 },
                             )
@@ -311,7 +311,7 @@ pub mod toolboxes {
             ) -> ::toolc_runtime::BoxFuture<
                 'a,
                 ::std::result::Result<
-                    ::toolc_runtime::__private::serde_json::Value,
+                    ::toolc_runtime::codegen::serde_json::Value,
                     ::toolc_runtime::ToolError,
                 >,
             > {
@@ -320,10 +320,10 @@ pub mod toolboxes {
                             tool,
                             arguments,
                             ctx,
-                            ::toolc_runtime::__private::Encoding::Value,
+                            ::toolc_runtime::codegen::Encoding::Value,
                         )
                         .await
-                        .map(::toolc_runtime::__private::Answer::into_value)
+                        .map(::toolc_runtime::codegen::Answer::into_value)
                 })
             }
             fn call_json<'a>(
@@ -343,10 +343,10 @@ pub mod toolboxes {
                             tool,
                             arguments,
                             ctx,
-                            ::toolc_runtime::__private::Encoding::Json,
+                            ::toolc_runtime::codegen::Encoding::Json,
                         )
                         .await
-                        .map(::toolc_runtime::__private::Answer::into_json)
+                        .map(::toolc_runtime::codegen::Answer::into_json)
                 })
             }
         }
@@ -355,18 +355,18 @@ pub mod toolboxes {
             name: &str,
             arguments: &str,
         ) -> ::std::result::Result<
-            ::toolc_runtime::__private::serde_json::Value,
+            ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
             match name {
                 "list_meetings" => {
-                    ::toolc_runtime::check_arguments::<
+                    ::toolc_runtime::codegen::check_arguments::<
                         ListMeetingsParams,
                     >(&DESCRIPTORS[0usize], arguments)
                 }
                 "whoami" => {
-                    ::toolc_runtime::check_arguments::<
-                        ::toolc_runtime::NoParams,
+                    ::toolc_runtime::codegen::check_arguments::<
+                        ::toolc_runtime::codegen::NoParams,
                     >(&DESCRIPTORS[1usize], arguments)
                 }
                 _ => {
@@ -377,17 +377,14 @@ pub mod toolboxes {
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
+        #[allow(clippy::needless_update)]
         pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 2usize] = [
             ::toolc_runtime::ToolDescriptor {
-                name: "list_meetings",
-                kind: ::toolc_runtime::OperationKind::Tool,
                 title: ::std::option::Option::None,
-                description: "List meetings for a day",
                 input_schema: "{\"type\":\"object\",\"properties\":{\"day\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"ISO date\"}},\"required\":[\"day\"]}",
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"description\":\"The meetings of one day.\",\"properties\":{\"meetings\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"pattern\":\"\\\\S\",\"description\":\"A meeting title.\"},\"description\":\"Meeting titles, in start order.\"}},\"required\":[\"meetings\"]}",
                 ),
-                parameters: &super::super::__schemas::S8,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_MEETING_LIST,
                 ),
@@ -400,19 +397,22 @@ pub mod toolboxes {
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
                     approval: false,
+                    ..::toolc_runtime::Policy::NONE
                 },
                 annotations: "{\"readOnlyHint\":true}",
                 icons: ::std::option::Option::None,
                 meta: ::std::option::Option::None,
+                ..::toolc_runtime::ToolDescriptor::new(
+                    "list_meetings",
+                    ::toolc_runtime::OperationKind::Tool,
+                    "List meetings for a day",
+                    &super::super::__schemas::S8,
+                )
             },
             ::toolc_runtime::ToolDescriptor {
-                name: "whoami",
-                kind: ::toolc_runtime::OperationKind::Tool,
                 title: ::std::option::Option::None,
-                description: "Who this run is acting on behalf of.",
                 input_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
                 output_schema: ::std::option::Option::None,
-                parameters: &super::super::__schemas::S10,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_OPERATOR_SCOPE,
                 ),
@@ -425,10 +425,17 @@ pub mod toolboxes {
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
                     approval: false,
+                    ..::toolc_runtime::Policy::NONE
                 },
                 annotations: "{\"readOnlyHint\":true}",
                 icons: ::std::option::Option::None,
                 meta: ::std::option::Option::None,
+                ..::toolc_runtime::ToolDescriptor::new(
+                    "whoami",
+                    ::toolc_runtime::OperationKind::Tool,
+                    "Who this run is acting on behalf of.",
+                    &super::super::__schemas::S10,
+                )
             },
         ];
     }
@@ -439,10 +446,10 @@ pub mod toolboxes {
             Debug,
             Clone,
             PartialEq,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct LookupOrderParams {
             /// The order id, such as `A-1001`.
             pub order_id: ::std::string::String,
@@ -457,10 +464,10 @@ pub mod toolboxes {
             Hash,
             PartialOrd,
             Ord,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub enum LookupOrderReturnsStatus {
             /// `placed`
             #[serde(rename = "placed")]
@@ -477,10 +484,10 @@ pub mod toolboxes {
             Debug,
             Clone,
             PartialEq,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct LookupOrderReturns {
             /// The order id.
             pub order_id: ::std::string::String,
@@ -492,10 +499,10 @@ pub mod toolboxes {
             Debug,
             Clone,
             PartialEq,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct CancelOrderParams {
             /// The order id, such as `A-1001`.
             pub order_id: ::std::string::String,
@@ -508,10 +515,10 @@ pub mod toolboxes {
             Debug,
             Clone,
             PartialEq,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct CancelOrderReturns {
             /// The order id.
             pub order_id: ::std::string::String,
@@ -566,14 +573,14 @@ pub mod toolboxes {
         /// Serves a [`Orders`] implementation through the execution contract.
         pub struct OrdersToolbox<T> {
             inner: T,
-            guard: ::toolc_runtime::Guard,
+            guard: ::toolc_runtime::codegen::Guard,
         }
         impl<T: Orders> OrdersToolbox<T> {
             /// Wraps an implementation.
             pub fn new(inner: T) -> Self {
                 Self {
                     inner,
-                    guard: ::toolc_runtime::Guard::new(),
+                    guard: ::toolc_runtime::codegen::Guard::new(),
                 }
             }
             /// The wrapped implementation.
@@ -586,12 +593,12 @@ pub mod toolboxes {
                 name: &str,
                 arguments: &str,
             ) -> ::std::result::Result<
-                ::toolc_runtime::__private::serde_json::Value,
+                ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
                 match name {
                     "lookup_order" => {
-                        ::toolc_runtime::__private::check_arguments_refined::<
+                        ::toolc_runtime::codegen::check_arguments_refined::<
                             LookupOrderParams,
                             _,
                         >(
@@ -603,7 +610,7 @@ pub mod toolboxes {
                         )
                     }
                     "cancel_order" => {
-                        ::toolc_runtime::__private::check_arguments_refined::<
+                        ::toolc_runtime::codegen::check_arguments_refined::<
                             CancelOrderParams,
                             _,
                         >(
@@ -628,15 +635,15 @@ pub mod toolboxes {
                 tool: &str,
                 arguments: &str,
                 ctx: &::toolc_runtime::CallContext,
-                encoding: ::toolc_runtime::__private::Encoding,
+                encoding: ::toolc_runtime::codegen::Encoding,
             ) -> ::std::result::Result<
-                ::toolc_runtime::__private::Answer,
+                ::toolc_runtime::codegen::Answer,
                 ::toolc_runtime::ToolError,
             > {
                 match tool {
                     "lookup_order" => {
                         let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::__private::serve_tool(
+                        ::toolc_runtime::codegen::serve_tool(
                                 &DESCRIPTORS[0usize],
                                 &self.guard,
                                 ctx,
@@ -653,7 +660,7 @@ pub mod toolboxes {
                     }
                     "cancel_order" => {
                         let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::__private::serve_tool(
+                        ::toolc_runtime::codegen::serve_tool(
                                 &DESCRIPTORS[1usize],
                                 &self.guard,
                                 ctx,
@@ -692,7 +699,7 @@ pub mod toolboxes {
             ) -> ::toolc_runtime::BoxFuture<
                 'a,
                 ::std::result::Result<
-                    ::toolc_runtime::__private::serde_json::Value,
+                    ::toolc_runtime::codegen::serde_json::Value,
                     ::toolc_runtime::ToolError,
                 >,
             > {
@@ -701,10 +708,10 @@ pub mod toolboxes {
                             tool,
                             arguments,
                             ctx,
-                            ::toolc_runtime::__private::Encoding::Value,
+                            ::toolc_runtime::codegen::Encoding::Value,
                         )
                         .await
-                        .map(::toolc_runtime::__private::Answer::into_value)
+                        .map(::toolc_runtime::codegen::Answer::into_value)
                 })
             }
             fn call_json<'a>(
@@ -724,10 +731,10 @@ pub mod toolboxes {
                             tool,
                             arguments,
                             ctx,
-                            ::toolc_runtime::__private::Encoding::Json,
+                            ::toolc_runtime::codegen::Encoding::Json,
                         )
                         .await
-                        .map(::toolc_runtime::__private::Answer::into_json)
+                        .map(::toolc_runtime::codegen::Answer::into_json)
                 })
             }
         }
@@ -736,17 +743,17 @@ pub mod toolboxes {
             name: &str,
             arguments: &str,
         ) -> ::std::result::Result<
-            ::toolc_runtime::__private::serde_json::Value,
+            ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
             match name {
                 "lookup_order" => {
-                    ::toolc_runtime::check_arguments::<
+                    ::toolc_runtime::codegen::check_arguments::<
                         LookupOrderParams,
                     >(&DESCRIPTORS[0usize], arguments)
                 }
                 "cancel_order" => {
-                    ::toolc_runtime::check_arguments::<
+                    ::toolc_runtime::codegen::check_arguments::<
                         CancelOrderParams,
                     >(&DESCRIPTORS[1usize], arguments)
                 }
@@ -758,17 +765,14 @@ pub mod toolboxes {
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
+        #[allow(clippy::needless_update)]
         pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 2usize] = [
             ::toolc_runtime::ToolDescriptor {
-                name: "lookup_order",
-                kind: ::toolc_runtime::OperationKind::Tool,
                 title: ::std::option::Option::Some("Look up order"),
-                description: "Look up an order by id.",
                 input_schema: "{\"type\":\"object\",\"required\":[\"order_id\"],\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order id, such as `A-1001`.\",\"pattern\":\"^[A-Z]-[0-9]+$\"}}}",
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"required\":[\"order_id\",\"status\"],\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order id.\"},\"status\":{\"type\":\"string\",\"enum\":[\"placed\",\"in_transit\",\"delivered\"],\"description\":\"Where the order is.\"}}}",
                 ),
-                parameters: &super::super::__schemas::S11,
                 returns: ::std::option::Option::Some(&super::super::__schemas::S14),
                 validate_returns: true,
                 terminal: false,
@@ -779,21 +783,24 @@ pub mod toolboxes {
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
                     approval: false,
+                    ..::toolc_runtime::Policy::NONE
                 },
                 annotations: "{\"title\":\"Look up order\",\"readOnlyHint\":true,\"openWorldHint\":false}",
                 icons: ::std::option::Option::None,
                 meta: ::std::option::Option::None,
+                ..::toolc_runtime::ToolDescriptor::new(
+                    "lookup_order",
+                    ::toolc_runtime::OperationKind::Tool,
+                    "Look up an order by id.",
+                    &super::super::__schemas::S11,
+                )
             },
             ::toolc_runtime::ToolDescriptor {
-                name: "cancel_order",
-                kind: ::toolc_runtime::OperationKind::Tool,
                 title: ::std::option::Option::Some("Cancel order"),
-                description: "Cancel an order that has not been delivered.",
                 input_schema: "{\"type\":\"object\",\"required\":[\"order_id\"],\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order id, such as `A-1001`.\",\"pattern\":\"^[A-Z]-[0-9]+$\"},\"reason\":{\"type\":\"string\",\"description\":\"Why the customer cancels, in their words.\"}}}",
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"required\":[\"order_id\",\"cancelled\"],\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order id.\"},\"cancelled\":{\"type\":\"boolean\",\"description\":\"false when the order was already delivered.\"}}}",
                 ),
-                parameters: &super::super::__schemas::S16,
                 returns: ::std::option::Option::Some(&super::super::__schemas::S17),
                 validate_returns: true,
                 terminal: false,
@@ -804,10 +811,17 @@ pub mod toolboxes {
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
                     approval: true,
+                    ..::toolc_runtime::Policy::NONE
                 },
                 annotations: "{\"title\":\"Cancel order\",\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false}",
                 icons: ::std::option::Option::None,
                 meta: ::std::option::Option::None,
+                ..::toolc_runtime::ToolDescriptor::new(
+                    "cancel_order",
+                    ::toolc_runtime::OperationKind::Tool,
+                    "Cancel an order that has not been delivered.",
+                    &super::super::__schemas::S16,
+                )
             },
         ];
     }
@@ -818,10 +832,10 @@ pub mod toolboxes {
             Debug,
             Clone,
             PartialEq,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct ListTicketsParams {
             /// The customer's id.
             #[serde(rename = "customerId")]
@@ -847,10 +861,10 @@ pub mod toolboxes {
             Hash,
             PartialOrd,
             Ord,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub enum UpdateTicketParamsPriority {
             /// `low`
             #[serde(rename = "low")]
@@ -870,10 +884,10 @@ pub mod toolboxes {
             Debug,
             Clone,
             PartialEq,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct UpdateTicketParams {
             /// The ticket id.
             pub id: ::std::string::String,
@@ -929,14 +943,14 @@ pub mod toolboxes {
         /// Serves a [`Support`] implementation through the execution contract.
         pub struct SupportToolbox<T> {
             inner: T,
-            guard: ::toolc_runtime::Guard,
+            guard: ::toolc_runtime::codegen::Guard,
         }
         impl<T: Support> SupportToolbox<T> {
             /// Wraps an implementation.
             pub fn new(inner: T) -> Self {
                 Self {
                     inner,
-                    guard: ::toolc_runtime::Guard::new(),
+                    guard: ::toolc_runtime::codegen::Guard::new(),
                 }
             }
             /// The wrapped implementation.
@@ -949,12 +963,12 @@ pub mod toolboxes {
                 name: &str,
                 arguments: &str,
             ) -> ::std::result::Result<
-                ::toolc_runtime::__private::serde_json::Value,
+                ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
                 match name {
                     "list_tickets" => {
-                        ::toolc_runtime::__private::check_arguments_refined::<
+                        ::toolc_runtime::codegen::check_arguments_refined::<
                             ListTicketsParams,
                             _,
                         >(
@@ -966,7 +980,7 @@ pub mod toolboxes {
                         )
                     }
                     "update_ticket" => {
-                        ::toolc_runtime::__private::check_arguments_refined::<
+                        ::toolc_runtime::codegen::check_arguments_refined::<
                             UpdateTicketParams,
                             _,
                         >(
@@ -991,15 +1005,15 @@ pub mod toolboxes {
                 tool: &str,
                 arguments: &str,
                 ctx: &::toolc_runtime::CallContext,
-                encoding: ::toolc_runtime::__private::Encoding,
+                encoding: ::toolc_runtime::codegen::Encoding,
             ) -> ::std::result::Result<
-                ::toolc_runtime::__private::Answer,
+                ::toolc_runtime::codegen::Answer,
                 ::toolc_runtime::ToolError,
             > {
                 match tool {
                     "list_tickets" => {
                         let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::__private::serve_tool(
+                        ::toolc_runtime::codegen::serve_tool(
                                 &DESCRIPTORS[0usize],
                                 &self.guard,
                                 ctx,
@@ -1016,7 +1030,7 @@ pub mod toolboxes {
                     }
                     "update_ticket" => {
                         let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::__private::serve_tool(
+                        ::toolc_runtime::codegen::serve_tool(
                                 &DESCRIPTORS[1usize],
                                 &self.guard,
                                 ctx,
@@ -1055,7 +1069,7 @@ pub mod toolboxes {
             ) -> ::toolc_runtime::BoxFuture<
                 'a,
                 ::std::result::Result<
-                    ::toolc_runtime::__private::serde_json::Value,
+                    ::toolc_runtime::codegen::serde_json::Value,
                     ::toolc_runtime::ToolError,
                 >,
             > {
@@ -1064,10 +1078,10 @@ pub mod toolboxes {
                             tool,
                             arguments,
                             ctx,
-                            ::toolc_runtime::__private::Encoding::Value,
+                            ::toolc_runtime::codegen::Encoding::Value,
                         )
                         .await
-                        .map(::toolc_runtime::__private::Answer::into_value)
+                        .map(::toolc_runtime::codegen::Answer::into_value)
                 })
             }
             fn call_json<'a>(
@@ -1087,10 +1101,10 @@ pub mod toolboxes {
                             tool,
                             arguments,
                             ctx,
-                            ::toolc_runtime::__private::Encoding::Json,
+                            ::toolc_runtime::codegen::Encoding::Json,
                         )
                         .await
-                        .map(::toolc_runtime::__private::Answer::into_json)
+                        .map(::toolc_runtime::codegen::Answer::into_json)
                 })
             }
         }
@@ -1099,17 +1113,17 @@ pub mod toolboxes {
             name: &str,
             arguments: &str,
         ) -> ::std::result::Result<
-            ::toolc_runtime::__private::serde_json::Value,
+            ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
             match name {
                 "list_tickets" => {
-                    ::toolc_runtime::check_arguments::<
+                    ::toolc_runtime::codegen::check_arguments::<
                         ListTicketsParams,
                     >(&DESCRIPTORS[0usize], arguments)
                 }
                 "update_ticket" => {
-                    ::toolc_runtime::check_arguments::<
+                    ::toolc_runtime::codegen::check_arguments::<
                         UpdateTicketParams,
                     >(&DESCRIPTORS[1usize], arguments)
                 }
@@ -1121,15 +1135,12 @@ pub mod toolboxes {
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
+        #[allow(clippy::needless_update)]
         pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 2usize] = [
             ::toolc_runtime::ToolDescriptor {
-                name: "list_tickets",
-                kind: ::toolc_runtime::OperationKind::Tool,
                 title: ::std::option::Option::None,
-                description: "Return open support tickets for a customer",
                 input_schema: "{\"type\":\"object\",\"properties\":{\"customerId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"The customer's id.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":20,\"description\":\"At most this many tickets.\"}},\"required\":[\"customerId\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 output_schema: ::std::option::Option::None,
-                parameters: &super::super::__schemas::S19,
                 returns: ::std::option::Option::Some(&super::super::__schemas::S22),
                 validate_returns: true,
                 terminal: false,
@@ -1140,6 +1151,7 @@ pub mod toolboxes {
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
                     approval: false,
+                    ..::toolc_runtime::Policy::NONE
                 },
                 annotations: "{\"readOnlyHint\":true}",
                 icons: ::std::option::Option::Some(
@@ -1148,17 +1160,19 @@ pub mod toolboxes {
                 meta: ::std::option::Option::Some(
                     "{\"com.example/owner\":\"support-platform\"}",
                 ),
+                ..::toolc_runtime::ToolDescriptor::new(
+                    "list_tickets",
+                    ::toolc_runtime::OperationKind::Tool,
+                    "Return open support tickets for a customer",
+                    &super::super::__schemas::S19,
+                )
             },
             ::toolc_runtime::ToolDescriptor {
-                name: "update_ticket",
-                kind: ::toolc_runtime::OperationKind::Tool,
                 title: ::std::option::Option::None,
-                description: "Change a ticket's status or priority.",
                 input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"The new priority.\"}},\"required\":[\"id\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 ),
-                parameters: &super::super::__schemas::S23,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_TICKET,
                 ),
@@ -1168,16 +1182,22 @@ pub mod toolboxes {
                 policy: ::toolc_runtime::Policy {
                     auth: ::toolc_runtime::AuthLevel::User,
                     roles: &["support", "admin"],
-                    rate_limit: ::std::option::Option::Some(::toolc_runtime::RateLimit {
-                        count: 30u32,
-                        period_secs: 60u64,
-                    }),
+                    rate_limit: ::std::option::Option::Some(
+                        ::toolc_runtime::RateLimit::new(30u32, 60u64),
+                    ),
                     timeout_ms: ::std::option::Option::Some(5000u64),
                     approval: false,
+                    ..::toolc_runtime::Policy::NONE
                 },
                 annotations: "{\"destructiveHint\":true,\"idempotentHint\":true}",
                 icons: ::std::option::Option::None,
                 meta: ::std::option::Option::None,
+                ..::toolc_runtime::ToolDescriptor::new(
+                    "update_ticket",
+                    ::toolc_runtime::OperationKind::Tool,
+                    "Change a ticket's status or priority.",
+                    &super::super::__schemas::S23,
+                )
             },
         ];
     }
@@ -1193,10 +1213,10 @@ pub mod playbooks {
             Debug,
             Clone,
             PartialEq,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct SlugAndSpanParams {
             /// The title to slugify.
             pub title: ::std::string::String,
@@ -1210,10 +1230,10 @@ pub mod playbooks {
             Debug,
             Clone,
             PartialEq,
-            ::toolc_runtime::__private::serde::Serialize,
-            ::toolc_runtime::__private::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Serialize,
+            ::toolc_runtime::codegen::serde::Deserialize
         )]
-        #[serde(crate = "::toolc_runtime::__private::serde")]
+        #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct SlugAndSpanReturns {
             /// The title in kebab case.
             pub slug: ::std::string::String,
@@ -1260,12 +1280,12 @@ pub mod playbooks {
                 name: &str,
                 arguments: &str,
             ) -> ::std::result::Result<
-                ::toolc_runtime::__private::serde_json::Value,
+                ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
                 match name {
                     "slug_and_span" => {
-                        ::toolc_runtime::__private::check_arguments_refined::<
+                        ::toolc_runtime::codegen::check_arguments_refined::<
                             SlugAndSpanParams,
                             _,
                         >(
@@ -1276,7 +1296,11 @@ pub mod playbooks {
                             },
                         )
                     }
-                    _ => ::std::result::Result::Err(::toolc_runtime::unknown_play(name)),
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::codegen::unknown_play(name),
+                        )
+                    }
                 }
             }
             /// Runs `play`, answering in `encoding`.
@@ -1285,14 +1309,14 @@ pub mod playbooks {
                 &self,
                 play: &str,
                 arguments: &str,
-                encoding: ::toolc_runtime::__private::Encoding,
+                encoding: ::toolc_runtime::codegen::Encoding,
             ) -> ::std::result::Result<
-                ::toolc_runtime::__private::Answer,
+                ::toolc_runtime::codegen::Answer,
                 ::toolc_runtime::ToolError,
             > {
                 match play {
                     "slug_and_span" => {
-                        ::toolc_runtime::__private::serve_play(
+                        ::toolc_runtime::codegen::serve_play(
                                 &DESCRIPTORS[0usize],
                                 arguments,
                                 encoding,
@@ -1305,7 +1329,11 @@ pub mod playbooks {
                             )
                             .await
                     }
-                    _ => ::std::result::Result::Err(::toolc_runtime::unknown_play(play)),
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::codegen::unknown_play(play),
+                        )
+                    }
                 }
             }
         }
@@ -1324,7 +1352,7 @@ pub mod playbooks {
             ) -> ::toolc_runtime::BoxFuture<
                 'a,
                 ::std::result::Result<
-                    ::toolc_runtime::__private::serde_json::Value,
+                    ::toolc_runtime::codegen::serde_json::Value,
                     ::toolc_runtime::ToolError,
                 >,
             > {
@@ -1332,10 +1360,10 @@ pub mod playbooks {
                     self.dispatch(
                             play,
                             arguments,
-                            ::toolc_runtime::__private::Encoding::Value,
+                            ::toolc_runtime::codegen::Encoding::Value,
                         )
                         .await
-                        .map(::toolc_runtime::__private::Answer::into_value)
+                        .map(::toolc_runtime::codegen::Answer::into_value)
                 })
             }
             fn call_json<'a>(
@@ -1353,10 +1381,10 @@ pub mod playbooks {
                     self.dispatch(
                             play,
                             arguments,
-                            ::toolc_runtime::__private::Encoding::Json,
+                            ::toolc_runtime::codegen::Encoding::Json,
                         )
                         .await
-                        .map(::toolc_runtime::__private::Answer::into_json)
+                        .map(::toolc_runtime::codegen::Answer::into_json)
                 })
             }
         }
@@ -1365,12 +1393,12 @@ pub mod playbooks {
             name: &str,
             arguments: &str,
         ) -> ::std::result::Result<
-            ::toolc_runtime::__private::serde_json::Value,
+            ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
             match name {
                 "slug_and_span" => {
-                    ::toolc_runtime::check_arguments::<
+                    ::toolc_runtime::codegen::check_arguments::<
                         SlugAndSpanParams,
                     >(&DESCRIPTORS[0usize], arguments)
                 }
@@ -1382,17 +1410,14 @@ pub mod playbooks {
             }
         }
         /// Descriptors of this playbook's plays, in manifest order.
+        #[allow(clippy::needless_update)]
         pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 1usize] = [
             ::toolc_runtime::ToolDescriptor {
-                name: "slug_and_span",
-                kind: ::toolc_runtime::OperationKind::Play,
                 title: ::std::option::Option::None,
-                description: "Slugify a title and report how many days until a target date.",
                 input_schema: "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"The title to slugify.\"},\"from\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"ISO date\"},\"to\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"ISO date\"}},\"required\":[\"title\",\"from\",\"to\"]}",
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"properties\":{\"slug\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]+(-[a-z0-9]+)*$\",\"description\":\"The title in kebab case.\"},\"days\":{\"type\":\"number\",\"description\":\"Whole days from `from` to `to`.\"}},\"required\":[\"slug\",\"days\"]}",
                 ),
-                parameters: &super::super::__schemas::S24,
                 returns: ::std::option::Option::Some(&super::super::__schemas::S25),
                 validate_returns: true,
                 terminal: false,
@@ -1403,10 +1428,17 @@ pub mod playbooks {
                     rate_limit: ::std::option::Option::None,
                     timeout_ms: ::std::option::Option::None,
                     approval: false,
+                    ..::toolc_runtime::Policy::NONE
                 },
                 annotations: "{}",
                 icons: ::std::option::Option::None,
                 meta: ::std::option::Option::None,
+                ..::toolc_runtime::ToolDescriptor::new(
+                    "slug_and_span",
+                    ::toolc_runtime::OperationKind::Play,
+                    "Slugify a title and report how many days until a target date.",
+                    &super::super::__schemas::S24,
+                )
             },
         ];
     }
@@ -1451,13 +1483,11 @@ pub mod agents {
                     "assistant",
                     "The meeting assistant",
                     ::std::vec![
-                        ::toolc_runtime::Capability { name : "meetings", description :
-                        "Meeting management", manual :
-                        ::std::option::Option::Some("Use list_meetings to see the day's schedule, and slug_and_span to name a meeting's notes."),
-                        toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
-                        __meetings)), playbook :
-                        ::std::option::Option::Some(::std::sync::Arc::clone(&
-                        __recipes)), }
+                        ::toolc_runtime::Capability::new("meetings",
+                        "Meeting management")
+                        .with_manual("Use list_meetings to see the day's schedule, and slug_and_span to name a meeting's notes.")
+                        .with_toolbox(::std::sync::Arc::clone(& __meetings))
+                        .with_playbook(::std::sync::Arc::clone(& __recipes))
                     ],
                 )
                 .expect("toolc checked that the agent's tool and play names are unique")
@@ -1506,16 +1536,13 @@ pub mod agents {
                     "support-desk",
                     "Answers customers about their tickets and orders.",
                     ::std::vec![
-                        ::toolc_runtime::Capability { name : "support", description :
-                        "Support ticket triage", manual :
-                        ::std::option::Option::Some("You help the support team work their queue.\n\n- Call list_tickets with the customer's id before you answer\n  anything about their tickets.\n- Only call update_ticket when the customer or an agent asked for\n  the change; say what you changed.\n"),
-                        toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
-                        __support)), playbook : ::std::option::Option::None, },
-                        ::toolc_runtime::Capability { name : "orders", description :
-                        "Order status", manual :
-                        ::std::option::Option::Some("Use lookup_order when a customer asks where an order is. Use cancel_order when they ask to cancel one: a person approves each cancellation before it happens."),
-                        toolbox : ::std::option::Option::Some(::std::sync::Arc::clone(&
-                        __orders)), playbook : ::std::option::Option::None, }
+                        ::toolc_runtime::Capability::new("support",
+                        "Support ticket triage")
+                        .with_manual("You help the support team work their queue.\n\n- Call list_tickets with the customer's id before you answer\n  anything about their tickets.\n- Only call update_ticket when the customer or an agent asked for\n  the change; say what you changed.\n")
+                        .with_toolbox(::std::sync::Arc::clone(& __support)),
+                        ::toolc_runtime::Capability::new("orders", "Order status")
+                        .with_manual("Use lookup_order when a customer asks where an order is. Use cancel_order when they ask to cancel one: a person approves each cancellation before it happens.")
+                        .with_toolbox(::std::sync::Arc::clone(& __orders))
                     ],
                 )
                 .expect("toolc checked that the agent's tool and play names are unique")
@@ -1535,67 +1562,67 @@ pub mod agents {
 #[doc(hidden)]
 #[allow(dead_code)]
 pub mod __schemas {
-    pub static P2: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+    pub static P2: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
         "\\S",
     );
-    pub static S1: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
+    pub static S1: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
         pattern: ::std::option::Option::Some(&P2),
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S0: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::ARRAY,
+    pub static S0: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::ARRAY,
         items: ::std::option::Option::Some(&S1),
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
     /// Validation table of type `MeetingList`.
-    pub static TYPE_MEETING_LIST: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static TYPE_MEETING_LIST: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("meetings", &S0)],
         required: &["meetings"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static P4: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+    pub static P4: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
         "^[a-z][a-z0-9_-]*$",
     );
-    pub static S3: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
+    pub static S3: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
         pattern: ::std::option::Option::Some(&P4),
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S5: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
+    pub static S5: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
         enum_values: &[
-            ::toolc_runtime::schema::Json::Str("free"),
-            ::toolc_runtime::schema::Json::Str("pro"),
-            ::toolc_runtime::schema::Json::Str("enterprise"),
+            ::toolc_runtime::codegen::schema::Json::Str("free"),
+            ::toolc_runtime::codegen::schema::Json::Str("pro"),
+            ::toolc_runtime::codegen::schema::Json::Str("enterprise"),
         ],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
     /// Validation table of type `OperatorScope`.
-    pub static TYPE_OPERATOR_SCOPE: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static TYPE_OPERATOR_SCOPE: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("operator", &S3), ("tier", &S5)],
         required: &["operator", "tier"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S6: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        ..::toolc_runtime::schema::Schema::ANY
+    pub static S6: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S7: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
+    pub static S7: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
         enum_values: &[
-            ::toolc_runtime::schema::Json::Str("low"),
-            ::toolc_runtime::schema::Json::Str("medium"),
-            ::toolc_runtime::schema::Json::Str("high"),
-            ::toolc_runtime::schema::Json::Str("urgent"),
+            ::toolc_runtime::codegen::schema::Json::Str("low"),
+            ::toolc_runtime::codegen::schema::Json::Str("medium"),
+            ::toolc_runtime::codegen::schema::Json::Str("high"),
+            ::toolc_runtime::codegen::schema::Json::Str("urgent"),
         ],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
     /// Validation table of type `Ticket`.
-    pub static TYPE_TICKET: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static TYPE_TICKET: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[
             ("id", &S6),
             ("subject", &S6),
@@ -1603,136 +1630,144 @@ pub mod __schemas {
             ("priority", &S7),
         ],
         required: &["id", "subject", "status", "priority"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
     /// Validation table of type `TicketStatus`.
-    pub static TYPE_TICKET_STATUS: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
+    pub static TYPE_TICKET_STATUS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
         enum_values: &[
-            ::toolc_runtime::schema::Json::Str("open"),
-            ::toolc_runtime::schema::Json::Str("pending"),
-            ::toolc_runtime::schema::Json::Str("resolved"),
-            ::toolc_runtime::schema::Json::Str("closed"),
+            ::toolc_runtime::codegen::schema::Json::Str("open"),
+            ::toolc_runtime::codegen::schema::Json::Str("pending"),
+            ::toolc_runtime::codegen::schema::Json::Str("resolved"),
+            ::toolc_runtime::codegen::schema::Json::Str("closed"),
         ],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S9: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Date),
-        ..::toolc_runtime::schema::Schema::ANY
+    pub static S9: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        format: ::std::option::Option::Some(
+            ::toolc_runtime::codegen::schema::Format::Date,
+        ),
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S8: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static S8: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("day", &S9)],
         required: &["day"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S10: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static S10: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[],
-        additional_properties: ::toolc_runtime::schema::Additional::Forbidden,
-        ..::toolc_runtime::schema::Schema::ANY
+        additional_properties: ::toolc_runtime::codegen::schema::Additional::Forbidden,
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static P13: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+    pub static P13: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
         "^[A-Z]-[0-9]+$",
     );
-    pub static S12: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
+    pub static S12: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
         pattern: ::std::option::Option::Some(&P13),
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S11: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static S11: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("order_id", &S12)],
         required: &["order_id"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S15: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
+    pub static S15: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
         enum_values: &[
-            ::toolc_runtime::schema::Json::Str("placed"),
-            ::toolc_runtime::schema::Json::Str("in_transit"),
-            ::toolc_runtime::schema::Json::Str("delivered"),
+            ::toolc_runtime::codegen::schema::Json::Str("placed"),
+            ::toolc_runtime::codegen::schema::Json::Str("in_transit"),
+            ::toolc_runtime::codegen::schema::Json::Str("delivered"),
         ],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S14: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static S14: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("order_id", &S6), ("status", &S15)],
         required: &["order_id", "status"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S16: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static S16: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("order_id", &S12), ("reason", &S6)],
         required: &["order_id"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S18: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::BOOLEAN,
-        ..::toolc_runtime::schema::Schema::ANY
+    pub static S18: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::BOOLEAN,
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S17: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static S17: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("order_id", &S6), ("cancelled", &S18)],
         required: &["order_id", "cancelled"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S20: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
-        format: ::std::option::Option::Some(::toolc_runtime::schema::Format::Uuid),
-        ..::toolc_runtime::schema::Schema::ANY
+    pub static S20: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        format: ::std::option::Option::Some(
+            ::toolc_runtime::codegen::schema::Format::Uuid,
+        ),
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S21: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::INTEGER,
-        minimum: ::std::option::Option::Some(::toolc_runtime::schema::Num::Int(1i64)),
-        maximum: ::std::option::Option::Some(::toolc_runtime::schema::Num::Int(100i64)),
-        ..::toolc_runtime::schema::Schema::ANY
+    pub static S21: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::INTEGER,
+        minimum: ::std::option::Option::Some(
+            ::toolc_runtime::codegen::schema::Num::Int(1i64),
+        ),
+        maximum: ::std::option::Option::Some(
+            ::toolc_runtime::codegen::schema::Num::Int(100i64),
+        ),
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S19: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static S19: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[
             ("customerId", &S20),
             ("status", &TYPE_TICKET_STATUS),
             ("limit", &S21),
         ],
         required: &["customerId"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S22: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::ARRAY,
+    pub static S22: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::ARRAY,
         items: ::std::option::Option::Some(&TYPE_TICKET),
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S23: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static S23: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("id", &S6), ("status", &TYPE_TICKET_STATUS), ("priority", &S7)],
         required: &["id"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S24: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static S24: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("title", &S6), ("from", &S9), ("to", &S9)],
         required: &["title", "from", "to"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static P27: ::toolc_runtime::schema::Pattern = ::toolc_runtime::schema::Pattern::new(
+    pub static P27: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
         "^[a-z0-9]+(-[a-z0-9]+)*$",
     );
-    pub static S26: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::STRING,
+    pub static S26: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
         pattern: ::std::option::Option::Some(&P27),
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S28: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::NUMBER,
-        ..::toolc_runtime::schema::Schema::ANY
+    pub static S28: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::NUMBER,
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S25: ::toolc_runtime::schema::Schema = ::toolc_runtime::schema::Schema {
-        types: ::toolc_runtime::schema::Types::OBJECT,
+    pub static S25: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("slug", &S26), ("days", &S28)],
         required: &["slug", "days"],
-        ..::toolc_runtime::schema::Schema::ANY
+        ..::toolc_runtime::codegen::schema::Schema::ANY
     };
 }
 /// The agents' tool-search indexes, built by toolc from each tool's name, title,
@@ -1740,7 +1775,7 @@ pub mod __schemas {
 #[doc(hidden)]
 pub mod __search {
     /// The search index of agent `assistant`: 3 tools and plays, 17 distinct words (tables of the `toolc-search` format, version 1).
-    pub static ASSISTANT: ::toolc_runtime::__private::SearchIndex<'static> = ::toolc_runtime::__private::SearchIndex::from_static(
+    pub static ASSISTANT: ::toolc_runtime::codegen::SearchIndex<'static> = ::toolc_runtime::codegen::SearchIndex::from_static(
         1,
         "list_meetingswhoamislug_and_span",
         &[13, 19, 32],
@@ -1752,7 +1787,7 @@ pub mod __search {
         &[1, 1, 1, 3, 3, 1, 1, 2, 4, 1, 4, 1, 1, 3, 2, 3, 1, 4, 1, 3],
     );
     /// The search index of agent `support-desk`: 4 tools and plays, 27 distinct words (tables of the `toolc-search` format, version 1).
-    pub static SUPPORT_DESK: ::toolc_runtime::__private::SearchIndex<'static> = ::toolc_runtime::__private::SearchIndex::from_static(
+    pub static SUPPORT_DESK: ::toolc_runtime::codegen::SearchIndex<'static> = ::toolc_runtime::codegen::SearchIndex::from_static(
         1,
         "list_ticketsupdate_ticketlookup_ordercancel_order",
         &[12, 25, 37, 49],

@@ -12,9 +12,10 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
-use toolc_runtime::schema::{Additional, Format, Json, Num, Schema, Types};
+use toolc_runtime::codegen::schema::{Additional, Format, Json, Num, Schema, Types};
 use toolc_runtime::{
-    CallContext, Guard, HandlerError, OperationKind, Policy, ToolDescriptor, run_tool,
+    CallContext, HandlerError, OperationKind, Policy, ToolDescriptor,
+    codegen::{Guard, run_tool},
 };
 
 static ID: Schema = Schema {

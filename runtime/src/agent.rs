@@ -32,6 +32,39 @@ pub struct Capability {
     pub playbook: Option<Arc<dyn Playbook>>,
 }
 
+impl Capability {
+    /// A capability with neither tools nor plays nor manual yet; add them with
+    /// [`Capability::with_toolbox`], [`Capability::with_playbook`] and
+    /// [`Capability::with_manual`].
+    pub fn new(name: &'static str, description: &'static str) -> Capability {
+        Capability {
+            name,
+            description,
+            manual: None,
+            toolbox: None,
+            playbook: None,
+        }
+    }
+
+    /// The capability with `manual` as its model-facing instructions.
+    pub fn with_manual(mut self, manual: &'static str) -> Capability {
+        self.manual = Some(manual);
+        self
+    }
+
+    /// The capability with `toolbox` serving its tools.
+    pub fn with_toolbox(mut self, toolbox: Arc<dyn Toolbox>) -> Capability {
+        self.toolbox = Some(toolbox);
+        self
+    }
+
+    /// The capability with `playbook` serving its plays.
+    pub fn with_playbook(mut self, playbook: Arc<dyn Playbook>) -> Capability {
+        self.playbook = Some(playbook);
+        self
+    }
+}
+
 impl fmt::Debug for Capability {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Capability")
@@ -306,8 +339,8 @@ impl Agent {
     }
 
     /// The `k` tools and plays that best match `query`, best first, each with its score
-    /// (BM25 over name, title, description and parameter names and descriptions; see
-    /// [`crate::search`]). Names split at `_`, `-` and camelCase humps, and words are folded
+    /// (BM25 over name, title, description and parameter names and descriptions, as
+    /// docs/generated-code.md's "Tool search" says). Names split at `_`, `-` and camelCase humps, and words are folded
     /// to their stems, so "list meetings" finds `listMeetings`. An empty or wordless query
     /// finds nothing.
     pub fn search_tools(&self, query: &str, k: usize) -> Vec<SearchHit> {

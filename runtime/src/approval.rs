@@ -22,7 +22,7 @@
 //! - short-lived: it expires after its time to live ([`DEFAULT_APPROVAL_TTL`], or
 //!   [`CallContext::with_approval_ttl`]).
 //!
-//! Tokens live in the same store as the rate limits ([`Guard::store_for`](crate::Guard::store_for)):
+//! Tokens live in the same store as the rate limits (the generated toolbox's policy store, or the one bound to the call):
 //! the toolbox's memory, or the store bound to the call, such as a `RedisStore` that every
 //! replica of a server shares, so a call held on one replica can be approved on another.
 

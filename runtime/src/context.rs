@@ -228,7 +228,7 @@ impl CallContext {
     }
 
     /// Keeps this call's policy state (its rate-limit allowance) in `store` instead of the
-    /// toolbox's own in-memory [`Guard`](crate::Guard): calls that share a store share their
+    /// toolbox's own in-memory policy guard: calls that share a store share their
     /// allowances, across toolbox instances and, with a shared backend, across processes.
     pub fn with_store(mut self, store: Arc<dyn PolicyStore>) -> CallContext {
         self.store = Some(store);

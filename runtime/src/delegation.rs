@@ -33,13 +33,12 @@ pub struct Delegation<'a> {
     ctx: &'a CallContext,
 }
 
-impl<'a> Delegation<'a> {
-    /// A handle to `agent` for the call `ctx`. Generated delegate toolboxes make one per call.
-    #[doc(hidden)]
-    pub fn new(agent: &'a Agent, ctx: &'a CallContext) -> Delegation<'a> {
-        Delegation { agent, ctx }
-    }
+/// A handle to `agent` for the call `ctx`. Generated delegate toolboxes make one per call.
+pub fn delegation<'a>(agent: &'a Agent, ctx: &'a CallContext) -> Delegation<'a> {
+    Delegation { agent, ctx }
+}
 
+impl<'a> Delegation<'a> {
     /// The target: the delegated agent, or for a capability, an agent of that capability alone.
     pub fn agent(&self) -> &'a Agent {
         self.agent

@@ -26,6 +26,11 @@ pub struct RateLimit {
 }
 
 impl RateLimit {
+    /// At most `count` calls per `period_secs` seconds per caller.
+    pub const fn new(count: u32, period_secs: u64) -> RateLimit {
+        RateLimit { count, period_secs }
+    }
+
     /// The period as a duration.
     pub const fn period(&self) -> Duration {
         Duration::from_secs(self.period_secs)
@@ -34,8 +39,8 @@ impl RateLimit {
 
 /// The policies a tool declares; enforced before its handler runs (contract rule 4).
 ///
-/// Written out in full by generated code; build one by hand from [`Policy::NONE`]
-/// (`Policy { auth: AuthLevel::User, ..Policy::NONE }`) so that new policies keep it compiling.
+/// Build one from [`Policy::NONE`] (`Policy { auth: AuthLevel::User, ..Policy::NONE }`), as
+/// generated code does, so that new policies keep it compiling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Policy {
     /// The minimum auth level of the caller.
@@ -69,6 +74,10 @@ impl Default for Policy {
 }
 
 /// Everything known about one tool or play at compile time.
+///
+/// Build one with [`ToolDescriptor::new`] and set the other fields over it (`ToolDescriptor {
+/// title: Some("…"), ..ToolDescriptor::new(name, kind, description, &PARAMS) }`), as generated
+/// code does, so that fields added later keep it compiling.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolDescriptor {
     /// The name models call it by.
@@ -117,6 +126,34 @@ impl OperationKind {
 }
 
 impl ToolDescriptor {
+    /// A descriptor of the fields every tool has, the others at their defaults: no title, an
+    /// input schema of any object, no returns (nothing to validate, no output schema), not
+    /// terminal, not deprecated, [`Policy::NONE`], no annotations, icons or `_meta`.
+    pub const fn new(
+        name: &'static str,
+        kind: OperationKind,
+        description: &'static str,
+        parameters: &'static Schema,
+    ) -> ToolDescriptor {
+        ToolDescriptor {
+            name,
+            kind,
+            title: None,
+            description,
+            input_schema: r#"{"type":"object"}"#,
+            output_schema: None,
+            parameters,
+            returns: None,
+            validate_returns: true,
+            terminal: false,
+            deprecated: false,
+            policy: Policy::NONE,
+            annotations: "{}",
+            icons: None,
+            meta: None,
+        }
+    }
+
     /// The input schema as a JSON value (`{"type":"object"}` if the text does not parse).
     pub fn input_schema_json(&self) -> serde_json::Value {
         serde_json::from_str(self.input_schema)

@@ -16,7 +16,7 @@ const UNAVAILABLE_RETRY: Duration = Duration::from_secs(1);
 
 /// The policy state of one toolbox instance: its rate limits, per caller and tool, in a
 /// [`PolicyStore`] (in memory unless told otherwise). Generated toolboxes hold one and pass it
-/// to [`run_tool`](crate::run_tool). A store bound to the call's context
+/// to [`run_tool`](crate::codegen::run_tool). A store bound to the call's context
 /// ([`CallContext::with_store`]) takes precedence over the guard's.
 #[derive(Clone)]
 pub struct Guard {

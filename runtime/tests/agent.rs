@@ -101,7 +101,7 @@ impl Playbook for Clash {
         play: &'a str,
         _: &'a str,
     ) -> BoxFuture<'a, Result<serde_json::Value, ToolError>> {
-        Box::pin(async move { Err(toolc_runtime::unknown_play(play)) })
+        Box::pin(async move { Err(toolc_runtime::codegen::unknown_play(play)) })
     }
 }
 

@@ -10,12 +10,12 @@ use serde_json::{Value, json};
 use tokio::io::{
     AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
 };
+use toolc_runtime::codegen::schema::{Additional, Num, Schema, Types};
 use toolc_runtime::mcp::{McpServer, mcp_tool};
-use toolc_runtime::schema::{Additional, Num, Schema, Types};
 use toolc_runtime::{
-    Agent, AuthLevel, BoxFuture, CallContext, Caller, Capability, Guard, HandlerError, NoParams,
-    OperationKind, Playbook, Policy, ToolDescriptor, ToolError, Toolbox, run_play, run_tool,
-    unknown_play,
+    Agent, AuthLevel, BoxFuture, CallContext, Caller, Capability, HandlerError, OperationKind,
+    Playbook, Policy, ToolDescriptor, ToolError, Toolbox,
+    codegen::{Guard, NoParams, run_play, run_tool, unknown_play},
 };
 
 static STRING: Schema = Schema {

@@ -13,12 +13,16 @@ pub use source::{FileId, SourceFile, SourceMap, Span};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Fails the check or build.
     Error,
+    /// Reported; fails only what is run with warnings denied.
     Warning,
+    /// Information, never a failure.
     Note,
 }
 
 impl Severity {
+    /// `"error"`, `"warning"` or `"note"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -31,22 +35,29 @@ impl Severity {
 /// A secondary location with its own label ("first defined here").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Label {
+    /// Where.
     pub span: Span,
+    /// What is there.
     pub message: String,
 }
 
 /// One problem found in the manifests.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// The stable code (docs/diagnostics.md).
     pub code: Code,
+    /// How bad it is.
     pub severity: Severity,
+    /// One line on what is wrong.
     pub message: String,
     /// Where the problem is. `None` only for problems with no place in a file
     /// (an unreadable path, say).
     pub span: Option<Span>,
     /// Short text under the primary caret.
     pub label: Option<String>,
+    /// Other places the problem involves, each with its label.
     pub secondary: Vec<Label>,
+    /// How to fix it, when toolc knows.
     pub help: Option<String>,
     /// The path a span-less diagnostic is about, when there is one.
     pub path: Option<std::path::PathBuf>,
@@ -56,7 +67,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// An error with its code's default severity.
+    /// An error; [`Diagnostic::severity`] makes it a warning or a note.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
@@ -71,16 +82,19 @@ impl Diagnostic {
         }
     }
 
+    /// Located at `span`.
     pub fn at(mut self, span: Span) -> Self {
         self.span = Some(span);
         self
     }
 
+    /// With `label` under the primary caret.
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
         self
     }
 
+    /// With another place and its label.
     pub fn secondary(mut self, span: Span, message: impl Into<String>) -> Self {
         self.secondary.push(Label {
             span,
@@ -89,16 +103,19 @@ impl Diagnostic {
         self
     }
 
+    /// With a help line.
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
 
+    /// With `severity` instead of an error's.
     pub fn severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
         self
     }
 
+    /// About `path`, for a diagnostic with no span.
     pub fn path(mut self, path: impl Into<std::path::PathBuf>) -> Self {
         self.path = Some(path.into());
         self
@@ -115,6 +132,7 @@ impl Diagnostic {
         self.rule.unwrap_or(self.code.as_str())
     }
 
+    /// Whether it is an error.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -127,26 +145,32 @@ pub struct Diagnostics {
 }
 
 impl Diagnostics {
+    /// None yet.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Adds one.
     pub fn push(&mut self, d: Diagnostic) {
         self.items.push(d);
     }
 
+    /// Adds all of `other`.
     pub fn extend(&mut self, other: Diagnostics) {
         self.items.extend(other.items);
     }
 
+    /// Whether any is an error.
     pub fn has_errors(&self) -> bool {
         self.items.iter().any(Diagnostic::is_error)
     }
 
+    /// How many are errors.
     pub fn error_count(&self) -> usize {
         self.items.iter().filter(|d| d.is_error()).count()
     }
 
+    /// How many are warnings.
     pub fn warning_count(&self) -> usize {
         self.items
             .iter()
@@ -154,14 +178,17 @@ impl Diagnostics {
             .count()
     }
 
+    /// Each, in order.
     pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
         self.items.iter()
     }
 
+    /// How many there are.
     pub fn len(&self) -> usize {
         self.items.len()
     }
 
+    /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
@@ -173,6 +200,7 @@ impl Diagnostics {
             .sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
     }
 
+    /// The diagnostics, in order.
     pub fn into_vec(self) -> Vec<Diagnostic> {
         self.items
     }

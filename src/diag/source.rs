@@ -9,12 +9,16 @@ pub struct FileId(pub u32);
 /// A byte range in one source file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Span {
+    /// The file, in its [`SourceMap`].
     pub file: FileId,
+    /// The first byte.
     pub start: usize,
+    /// The byte after the last.
     pub end: usize,
 }
 
 impl Span {
+    /// Bytes `start..end` of `file`.
     pub fn new(file: FileId, start: usize, end: usize) -> Self {
         Span {
             file,
@@ -29,6 +33,7 @@ impl Span {
 pub struct SourceFile {
     /// The path as the user gave it (relative paths stay relative).
     pub path: PathBuf,
+    /// Its text.
     pub text: String,
     line_starts: Vec<usize>,
 }
@@ -77,20 +82,24 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// No files yet.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Adds a file read from `path`, and returns its id.
     pub fn add(&mut self, path: impl Into<PathBuf>, text: String) -> FileId {
         let id = FileId(self.files.len() as u32);
         self.files.push(SourceFile::new(path.into(), text));
         id
     }
 
+    /// The file `id`.
     pub fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }
 
+    /// Each file with its id, in the order added.
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
         self.files
             .iter()
@@ -98,6 +107,7 @@ impl SourceMap {
             .map(|(i, f)| (FileId(i as u32), f))
     }
 
+    /// The path of file `id`.
     pub fn path(&self, id: FileId) -> &Path {
         &self.file(id).path
     }

@@ -21,7 +21,7 @@ pub mod sarif;
 pub mod similar;
 pub(crate) mod walk;
 
-pub use crate::lower::{Dialect, Role};
+use crate::lower::{Dialect, Role};
 pub use rules::{Check, Grades, RULES, Rule, RuleId, named, rule};
 
 use crate::diag::{Code, Diagnostic, Label, Severity, Span};
@@ -86,10 +86,13 @@ impl Spot {
 /// in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hit {
+    /// The rule that fired.
     pub rule: RuleId,
     /// The tool in a tool list, by position, for list-level rules.
     pub tool: Option<usize>,
+    /// JSON pointer into the schema (or the tool's entry) it is about; empty for the root.
     pub pointer: String,
+    /// What the provider does not accept, in words.
     pub message: String,
     /// A help line more precise than the rule's own, when there is one.
     pub help: Option<String>,
@@ -100,6 +103,7 @@ pub struct Hit {
 pub struct Finding {
     /// The rule, such as `optional-without-nullable`.
     pub rule: RuleId,
+    /// How it is graded under the settings.
     pub severity: Severity,
     /// The dialect it was found for; `None` for dialect-independent rules
     /// (`missing-description`).
@@ -112,10 +116,13 @@ pub struct Finding {
     /// `$defs` (as [`Toolset::bundle`] gives it); empty for the root or for
     /// tool-level findings.
     pub pointer: String,
+    /// Where in the manifests, when the place is known.
     pub span: Option<Span>,
     /// Other places the finding is about, each with its label (the other tool of a pair).
     pub related: Vec<Label>,
+    /// One line on what the provider does not accept.
     pub message: String,
+    /// How to fix it.
     pub help: String,
 }
 
@@ -195,6 +202,7 @@ impl Default for ToolFacts {
 }
 
 impl ToolFacts {
+    /// The facts of a resolved tool.
     pub fn of(tool: &Tool) -> Self {
         ToolFacts {
             has_returns: tool.returns.is_some(),

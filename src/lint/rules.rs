@@ -119,6 +119,7 @@ pub fn unknown_message(id: &str) -> (String, String) {
 /// it never changes once released.
 macro_rules! rule_ids {
     ($($variant:ident = $id:literal,)*) => {
+        /// A lint rule, by id (docs/lint-rules.md).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum RuleId {
             $(#[doc = concat!("`", $id, "`")] $variant,)*

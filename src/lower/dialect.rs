@@ -49,6 +49,7 @@ impl Dialect {
     /// Other names accepted for a dialect: `gemini-bifrost`, the name some toolsets use for the Gemini form.
     pub const ALIASES: &'static [(&'static str, Dialect)] = &[("gemini-bifrost", Dialect::Gemini)];
 
+    /// The dialect's name, as `toolc.toml` and `--dialect` take it.
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::OpenAi => "openai",
@@ -149,11 +150,14 @@ impl std::str::FromStr for Dialect {
 /// Which schema of a tool a check looks at: the arguments or the result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Role {
+    /// The parameters: what the model writes.
     Parameters,
+    /// The result: what the model reads.
     Returns,
 }
 
 impl Role {
+    /// `"parameters"` or `"returns"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Parameters => "parameters",

@@ -13,12 +13,14 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use toolc::Dialect;
+use toolc::Finding;
+use toolc::ResolveOptions;
+use toolc::Severity;
 use toolc::config::Options;
-use toolc::diag::Severity;
 use toolc::emit::rust::McpTexts;
-use toolc::lint::{Finding, LintSettings};
-use toolc::lower::Dialect;
-use toolc::model::{ResolveOptions, Toolset};
+use toolc::lint::LintSettings;
+use toolc::model::Toolset;
 use toolc::pipeline::{self, ConfigSource};
 
 /// The toolsets, by id: the example manifests, the codegen fixtures, every

@@ -5,10 +5,11 @@
 
 use super::{repo, text, toolc_in};
 use std::path::Path;
+use toolc::Dialect;
+use toolc::ResolveOptions;
 use toolc::diff::{ChangeKind, Class, DiffOptions};
-use toolc::lower::Dialect;
 use toolc::manifest::{self, Loaded};
-use toolc::model::{self, ResolveOptions, Toolset};
+use toolc::model::{self, Toolset};
 
 fn toolset(yaml: &str) -> Toolset {
     let mut loaded = Loaded::default();
@@ -29,7 +30,7 @@ fn toolset(yaml: &str) -> Toolset {
         .diagnostics
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| toolc::diag::render_plain(&loaded.sources, d))
+        .map(|d| toolc::render_plain(&loaded.sources, d))
         .collect();
     assert!(errors.is_empty(), "{yaml}\n{}", errors.join("\n"));
     set
@@ -960,7 +961,7 @@ fn pointers_lead_to_the_value_through_references() {
         Some("/properties/p/items/properties/size")
     );
     assert_eq!(all[0].tool.as_deref(), Some("a"));
-    assert_eq!(all[0].role, Some(toolc::lower::Role::Parameters));
+    assert_eq!(all[0].role, Some(toolc::Role::Parameters));
     assert_eq!(all[0].agent, "desk");
 }
 
@@ -1322,8 +1323,7 @@ fn the_repository_toolsets_compare_cleanly() {
         );
         for b in &sets {
             for c in toolc::diff::diff(&a.toolset, &b.toolset, &DiffOptions::default()) {
-                let in_range = |span: Option<toolc::diag::Span>,
-                                sources: &toolc::diag::SourceMap| {
+                let in_range = |span: Option<toolc::Span>, sources: &toolc::SourceMap| {
                     span.is_none_or(|s| {
                         (s.file.0 as usize) < sources.files().count()
                             && s.end <= sources.file(s.file).text.len()

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use toolc::lint::{Dialect, LintSettings};
+use toolc::Dialect;
+use toolc::lint::LintSettings;
 use toolc::pipeline::tool_list;
 use toolc_runtime::mcp::McpServer;
 

@@ -21,7 +21,7 @@ use super::validate::push_pointer;
 use super::{Additional, Format, Json, Num, Pattern, Schema, Types};
 
 /// How deep a schema given at run time may nest (subschemas and `$ref` hops together).
-pub const MAX_SCHEMA_DEPTH: usize = 64;
+pub(crate) const MAX_SCHEMA_DEPTH: usize = 64;
 
 /// Why a JSON Schema given at run time was refused: the keyword, where it stands (a JSON
 /// pointer into the schema, `""` for the root), and what to do instead.

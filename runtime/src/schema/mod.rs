@@ -17,13 +17,10 @@ mod validate;
 
 use std::fmt;
 
+pub use compile::SchemaError;
 pub(crate) use compile::compile;
-pub use compile::{MAX_SCHEMA_DEPTH, SchemaError};
 pub use format::Format;
 pub use pattern::Pattern;
-
-#[doc(hidden)]
-pub use regex;
 
 /// A set of JSON types: the `type` keyword. `INTEGER` is the integers (`1.0` included),
 /// `NUMBER` every number.

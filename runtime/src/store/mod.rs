@@ -17,7 +17,7 @@
 //! Rate-limit keys and value keys live in separate namespaces of a store: the same key names
 //! different things in each.
 //!
-//! A store is used through a [`Guard`](crate::Guard) (each generated toolbox holds one, in
+//! A store is used through a guard (each generated toolbox holds one, in
 //! memory) or bound to a call with [`CallContext::with_store`](crate::CallContext::with_store),
 //! which takes precedence; `McpServer::with_store` binds one to every call it serves.
 

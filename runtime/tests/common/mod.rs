@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use toolc_runtime::schema::{Additional, Format, Num, Schema, Types};
+use toolc_runtime::codegen::schema::{Additional, Format, Num, Schema, Types};
 use toolc_runtime::{
-    AuthLevel, BoxFuture, CallContext, Guard, HandlerError, NoParams, OperationKind, Playbook,
-    Policy, RateLimit, ToolContext, ToolDescriptor, ToolError, Toolbox, run_play, run_tool,
-    unknown_play,
+    AuthLevel, BoxFuture, CallContext, HandlerError, OperationKind, Playbook, Policy, RateLimit,
+    ToolContext, ToolDescriptor, ToolError, Toolbox,
+    codegen::{Guard, NoParams, run_play, run_tool, unknown_play},
 };
 
 pub static STRING: Schema = Schema {

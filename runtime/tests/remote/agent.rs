@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolc_runtime::schema::{Schema, Types};
+use toolc_runtime::codegen::schema::{Schema, Types};
 use toolc_runtime::{
-    Agent, AuthLevel, BoxFuture, CallContext, Capability, Guard, HandlerError, NoParams,
-    OperationKind, Policy, RateLimit, ToolDescriptor, ToolError, Toolbox, run_tool,
+    Agent, AuthLevel, BoxFuture, CallContext, Capability, HandlerError, OperationKind, Policy,
+    RateLimit, ToolDescriptor, ToolError, Toolbox,
+    codegen::{Guard, NoParams, run_tool},
 };
 
 static OBJECT: Schema = Schema {

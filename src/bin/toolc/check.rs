@@ -4,9 +4,9 @@
 use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use toolc::diag::{Code, Diagnostic, Severity};
 use toolc::lint;
 use toolc::pipeline::{ConfigSource, analyze};
+use toolc::{Code, Diagnostic, Severity};
 
 #[derive(clap::Args)]
 pub struct CheckArgs {

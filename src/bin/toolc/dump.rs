@@ -5,9 +5,11 @@ use crate::output::{OutputArgs, Reporter, Stdout};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use toolc::Dialect;
 use toolc::config::Options;
-use toolc::diag::{Code, Diagnostic, did_you_mean};
-use toolc::lint::{self, Dialect};
+use toolc::did_you_mean;
+use toolc::lint;
+use toolc::{Code, Diagnostic};
 
 #[derive(clap::Args)]
 pub struct DumpArgs {

@@ -4,10 +4,11 @@
 use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use toolc::Dialect;
 use toolc::config::{self, Config, Options};
-use toolc::diag::{Code, Diagnostic, Severity, SourceMap};
-use toolc::lint::{self, Dialect};
+use toolc::lint;
 use toolc::pipeline::{ConfigSource, analyze};
+use toolc::{Code, Diagnostic, Severity, SourceMap};
 
 #[derive(clap::Args)]
 pub struct LintArgs {

@@ -14,8 +14,8 @@
 
 use clap::ValueEnum;
 use std::io::{IsTerminal, Write};
-use toolc::diag::{Diagnostic, SourceMap, render_human, render_json, render_plain};
 use toolc::lint::Group;
+use toolc::{Diagnostic, SourceMap, render_human, render_json, render_plain};
 
 /// How diagnostics and the summary are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

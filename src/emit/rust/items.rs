@@ -42,7 +42,7 @@ impl ToIdent for String {
 }
 
 pub fn serde_path() -> TokenStream {
-    quote!(::toolc_runtime::__private::serde)
+    quote!(::toolc_runtime::codegen::serde)
 }
 
 /// How generated code names types: `types` is the path to the named types
@@ -61,7 +61,7 @@ pub fn ty_tokens(ty: &Ty, paths: &Paths) -> TokenStream {
         Ty::U64 => quote!(u64),
         Ty::F64 => quote!(f64),
         Ty::Unit => quote!(()),
-        Ty::Json => quote!(::toolc_runtime::__private::serde_json::Value),
+        Ty::Json => quote!(::toolc_runtime::codegen::serde_json::Value),
         Ty::Vec(t) => {
             let t = ty_tokens(t, paths);
             quote!(::std::vec::Vec<#t>)
@@ -104,7 +104,7 @@ pub fn ty_tokens(ty: &Ty, paths: &Paths) -> TokenStream {
 /// through the runtime's hidden re-exports, which stand in for them when the
 /// runtime feature is off (the file's `require_feature!` then says which).
 pub fn format_ty(f: TypedFormat) -> TokenStream {
-    let private = quote!(::toolc_runtime::__private);
+    let private = quote!(::toolc_runtime::codegen);
     match f {
         TypedFormat::Uuid => quote!(#private::Uuid),
         TypedFormat::DateTime => quote!(#private::DateTime<#private::FixedOffset>),
@@ -119,7 +119,7 @@ pub fn format_ty(f: TypedFormat) -> TokenStream {
 /// the code was generated, and were they not, the build would fail rather
 /// than a call.
 fn format_lit_tokens(lit: &FormatLit) -> TokenStream {
-    let private = quote!(::toolc_runtime::__private);
+    let private = quote!(::toolc_runtime::codegen);
     match lit {
         FormatLit::Uuid(n) => {
             // Grouped as the UUID is written: 0x123e4567_e89b_12d3_a456_426614174000.
@@ -307,7 +307,7 @@ fn int_suffix(ty: &Ty) -> &'static str {
 
 /// A JSON value built with `serde_json::Value`'s constructors.
 fn json_tokens(v: &Value) -> TokenStream {
-    let json = quote!(::toolc_runtime::__private::serde_json);
+    let json = quote!(::toolc_runtime::codegen::serde_json);
     match v {
         Value::Null => quote!(#json::Value::Null),
         Value::Bool(b) => quote!(#json::Value::Bool(#b)),
@@ -374,7 +374,7 @@ fn field_tokens(
     } else if !f.required && f.ty == Ty::Json {
         serde_args.push(quote!(
             default,
-            skip_serializing_if = "::toolc_runtime::__private::serde_json::Value::is_null"
+            skip_serializing_if = "::toolc_runtime::codegen::serde_json::Value::is_null"
         ));
     }
     let serde_attr = if serde_args.is_empty() {
@@ -540,7 +540,7 @@ pub fn item_tokens(
     sensitive: bool,
 ) -> TokenStream {
     let serde = serde_path();
-    let serde_crate = quote!(#[serde(crate = "::toolc_runtime::__private::serde")]);
+    let serde_crate = quote!(#[serde(crate = "::toolc_runtime::codegen::serde")]);
     let has_sensitive_fields = match item {
         Item::Struct { fields, .. } => fields.iter().any(|f| f.sensitive),
         Item::Tagged { variants, .. } => variants

@@ -81,9 +81,10 @@ fn error(message: String, help: &str) -> Diagnostic {
 }
 
 /// The generated-code API of `toolc-runtime` that generated files are written for. Each file
-/// checks it first (`toolc_runtime::__private::require_api!`), so a runtime that does not
-/// serve it fails the build with a message naming what to upgrade.
-pub const RUNTIME_API: u32 = 3;
+/// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
+/// serve it fails the build with a message naming what to upgrade. Keep it equal to the
+/// runtime's `codegen::API`.
+pub const RUNTIME_API: u32 = 4;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -121,7 +122,7 @@ pub fn generate(
     let toolc = env!("CARGO_PKG_VERSION");
     printer.item(
         &[],
-        quote!(::toolc_runtime::__private::require_api!(#api, #toolc);),
+        quote!(::toolc_runtime::__toolc_require_api!(#api, #toolc);),
     )?;
     for feature in required_features(set) {
         printer.item(&[], feature)?;
@@ -324,7 +325,7 @@ fn required_features(set: &Toolset) -> Vec<TokenStream> {
             let feature = format_ident!("{feature}");
             let what: Vec<String> = formats.iter().map(|f| format!("`format: {f}`")).collect();
             let why = what.join(" and ");
-            quote!(::toolc_runtime::__private::require_feature!(#feature, #why);)
+            quote!(::toolc_runtime::codegen::require_feature!(#feature, #why);)
         })
         .collect()
 }
@@ -442,7 +443,7 @@ fn descriptor(
     let rate = match t.policy.rate_limit {
         Some(r) => {
             let (count, period) = (r.count, r.period_secs);
-            quote!(::std::option::Option::Some(::toolc_runtime::RateLimit { count: #count, period_secs: #period }))
+            quote!(::std::option::Option::Some(::toolc_runtime::RateLimit::new(#count, #period)))
         }
         None => quote!(::std::option::Option::None),
     };
@@ -456,13 +457,9 @@ fn descriptor(
     let meta = opt_str(texts.meta.as_deref());
     quote! {
         ::toolc_runtime::ToolDescriptor {
-            name: #name,
-            kind: #kind,
             title: #title,
-            description: #description,
             input_schema: #input,
             output_schema: #output,
-            parameters: &super::super::#params,
             returns: #returns,
             validate_returns: #validate,
             terminal: #terminal,
@@ -473,10 +470,12 @@ fn descriptor(
                 rate_limit: #rate,
                 timeout_ms: #timeout,
                 approval: #approval,
+                ..::toolc_runtime::Policy::NONE
             },
             annotations: #annotations,
             icons: #icons,
             meta: #meta,
+            ..::toolc_runtime::ToolDescriptor::new(#name, #kind, #description, &super::super::#params)
         }
     }
 }
@@ -716,6 +715,9 @@ impl GroupEmitter<'_, '_> {
             check,
             quote! {
                 #[doc = #what]
+                // Policies name every field a runtime of this API has, over `Policy::NONE`
+                // for the ones later runtimes add.
+                #[allow(clippy::needless_update)]
                 pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; #n] = [#(#descriptors),*];
             },
         ]);
@@ -767,9 +769,9 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
         let op = &t.name;
         let p = match &s.params {
             Some(p) => ty_tokens(p, paths),
-            None => quote!(::toolc_runtime::NoParams),
+            None => quote!(::toolc_runtime::codegen::NoParams),
         };
-        quote!(#op => ::toolc_runtime::check_arguments::<#p>(&DESCRIPTORS[#i], arguments),)
+        quote!(#op => ::toolc_runtime::codegen::check_arguments::<#p>(&DESCRIPTORS[#i], arguments),)
     });
     let doc = format!(
         " Checks arguments for one of these {noun} as a call would, without running it: parsed, \
@@ -785,7 +787,7 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
         pub fn check_arguments(
             name: &str,
             arguments: &str,
-        ) -> ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError> {
+        ) -> ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError> {
             match name {
                 #(#arms)*
                 _ => ::std::result::Result::Err(::toolc_runtime::ToolError::unknown_tool(name)),
@@ -817,20 +819,20 @@ fn server(
                     (p.clone(), quote!(params: #p), quote!(params,))
                 }
                 None => (
-                    quote!(::toolc_runtime::NoParams),
-                    quote!(_: ::toolc_runtime::NoParams),
+                    quote!(::toolc_runtime::codegen::NoParams),
+                    quote!(_: ::toolc_runtime::codegen::NoParams),
                     quote!(),
                 ),
             };
             let refine = match &s.params {
                 Some(_) => quote!(|params: &#params_ty| self.inner.#refine(params)),
-                None => quote!(|_: &::toolc_runtime::NoParams| ::std::result::Result::Ok(())),
+                None => quote!(|_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(())),
             };
             return quote! {
                 #op => {
                     let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                    let target = ::toolc_runtime::Delegation::new(&self.targets[#j], ctx);
-                    ::toolc_runtime::__private::serve_tool(
+                    let target = ::toolc_runtime::codegen::delegation(&self.targets[#j], ctx);
+                    ::toolc_runtime::codegen::serve_tool(
                         &DESCRIPTORS[#i],
                         &self.guard,
                         ctx,
@@ -849,7 +851,7 @@ fn server(
                 quote! {
                     #op => {
                         let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::__private::serve_tool(
+                        ::toolc_runtime::codegen::serve_tool(
                             &DESCRIPTORS[#i],
                             &self.guard,
                             ctx,
@@ -865,14 +867,14 @@ fn server(
             (None, true) => quote! {
                 #op => {
                     let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                    ::toolc_runtime::__private::serve_tool(
+                    ::toolc_runtime::codegen::serve_tool(
                         &DESCRIPTORS[#i],
                         &self.guard,
                         ctx,
                         arguments,
                         encoding,
-                        |_: &::toolc_runtime::NoParams| ::std::result::Result::Ok(()),
-                        move |_: ::toolc_runtime::NoParams| async move { self.inner.#m(&cx).await },
+                        |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
+                        move |_: ::toolc_runtime::codegen::NoParams| async move { self.inner.#m(&cx).await },
                     )
                     .await
                 }
@@ -880,7 +882,7 @@ fn server(
             (Some(p), false) => {
                 let p = ty_tokens(p, paths);
                 quote! {
-                    #op => ::toolc_runtime::__private::serve_play(
+                    #op => ::toolc_runtime::codegen::serve_play(
                         &DESCRIPTORS[#i],
                         arguments,
                         encoding,
@@ -891,12 +893,12 @@ fn server(
                 }
             }
             (None, false) => quote! {
-                #op => ::toolc_runtime::__private::serve_play(
+                #op => ::toolc_runtime::codegen::serve_play(
                     &DESCRIPTORS[#i],
                     arguments,
                     encoding,
-                    |_: &::toolc_runtime::NoParams| ::std::result::Result::Ok(()),
-                    move |_: ::toolc_runtime::NoParams| async move { self.inner.#m().await },
+                    |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
+                    move |_: ::toolc_runtime::codegen::NoParams| async move { self.inner.#m().await },
                 )
                 .await,
             },
@@ -909,7 +911,11 @@ fn server(
             quote!(::toolc_runtime::ToolError::unknown_tool(name)),
         )
     } else {
-        ("play", "plays", quote!(::toolc_runtime::unknown_play(name)))
+        (
+            "play",
+            "plays",
+            quote!(::toolc_runtime::codegen::unknown_play(name)),
+        )
     };
     let check_arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
         let op = &t.name;
@@ -918,7 +924,7 @@ fn server(
             Some(p) => {
                 let p = ty_tokens(p, paths);
                 quote! {
-                    #op => ::toolc_runtime::__private::check_arguments_refined::<#p, _>(
+                    #op => ::toolc_runtime::codegen::check_arguments_refined::<#p, _>(
                         &DESCRIPTORS[#i],
                         arguments,
                         |params: &#p| self.inner.#refine(params),
@@ -926,7 +932,7 @@ fn server(
                 }
             }
             None => quote! {
-                #op => ::toolc_runtime::check_arguments::<::toolc_runtime::NoParams>(&DESCRIPTORS[#i], arguments),
+                #op => ::toolc_runtime::codegen::check_arguments::<::toolc_runtime::codegen::NoParams>(&DESCRIPTORS[#i], arguments),
             },
         }
     });
@@ -954,8 +960,8 @@ fn server(
                     tool: &str,
                     arguments: &str,
                     ctx: &::toolc_runtime::CallContext,
-                    encoding: ::toolc_runtime::__private::Encoding,
-                ) -> ::std::result::Result<::toolc_runtime::__private::Answer, ::toolc_runtime::ToolError> {
+                    encoding: ::toolc_runtime::codegen::Encoding,
+                ) -> ::std::result::Result<::toolc_runtime::codegen::Answer, ::toolc_runtime::ToolError> {
                     match tool {
                         #(#arms)*
                         _ => ::std::result::Result::Err(::toolc_runtime::ToolError::unknown_tool(tool)),
@@ -970,11 +976,11 @@ fn server(
                     &self,
                     play: &str,
                     arguments: &str,
-                    encoding: ::toolc_runtime::__private::Encoding,
-                ) -> ::std::result::Result<::toolc_runtime::__private::Answer, ::toolc_runtime::ToolError> {
+                    encoding: ::toolc_runtime::codegen::Encoding,
+                ) -> ::std::result::Result<::toolc_runtime::codegen::Answer, ::toolc_runtime::ToolError> {
                     match play {
                         #(#arms)*
-                        _ => ::std::result::Result::Err(::toolc_runtime::unknown_play(play)),
+                        _ => ::std::result::Result::Err(::toolc_runtime::codegen::unknown_play(play)),
                     }
                 }
         }
@@ -982,8 +988,8 @@ fn server(
     let (doc, guard_field, guard_init, runtime_impl) = if is_toolbox {
         (
             format!(" Serves a [`{trait_name}`] implementation through the execution contract."),
-            quote!(guard: ::toolc_runtime::Guard,),
-            quote!(guard: ::toolc_runtime::Guard::new(),),
+            quote!(guard: ::toolc_runtime::codegen::Guard,),
+            quote!(guard: ::toolc_runtime::codegen::Guard::new(),),
             quote! {
                 impl<#t: #trait_id> ::toolc_runtime::Toolbox for #server_id<#t> {
                     fn name(&self) -> &'static str {
@@ -999,11 +1005,11 @@ fn server(
                         tool: &'a str,
                         arguments: &'a str,
                         ctx: &'a ::toolc_runtime::CallContext,
-                    ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError>> {
+                    ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError>> {
                         ::std::boxed::Box::pin(async move {
-                            self.dispatch(tool, arguments, ctx, ::toolc_runtime::__private::Encoding::Value)
+                            self.dispatch(tool, arguments, ctx, ::toolc_runtime::codegen::Encoding::Value)
                                 .await
-                                .map(::toolc_runtime::__private::Answer::into_value)
+                                .map(::toolc_runtime::codegen::Answer::into_value)
                         })
                     }
 
@@ -1014,9 +1020,9 @@ fn server(
                         ctx: &'a ::toolc_runtime::CallContext,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::std::boxed::Box<::toolc_runtime::RawValue>, ::toolc_runtime::ToolError>> {
                         ::std::boxed::Box::pin(async move {
-                            self.dispatch(tool, arguments, ctx, ::toolc_runtime::__private::Encoding::Json)
+                            self.dispatch(tool, arguments, ctx, ::toolc_runtime::codegen::Encoding::Json)
                                 .await
-                                .map(::toolc_runtime::__private::Answer::into_json)
+                                .map(::toolc_runtime::codegen::Answer::into_json)
                         })
                     }
                 }
@@ -1043,11 +1049,11 @@ fn server(
                         &'a self,
                         play: &'a str,
                         arguments: &'a str,
-                    ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError>> {
+                    ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError>> {
                         ::std::boxed::Box::pin(async move {
-                            self.dispatch(play, arguments, ::toolc_runtime::__private::Encoding::Value)
+                            self.dispatch(play, arguments, ::toolc_runtime::codegen::Encoding::Value)
                                 .await
-                                .map(::toolc_runtime::__private::Answer::into_value)
+                                .map(::toolc_runtime::codegen::Answer::into_value)
                         })
                     }
 
@@ -1057,9 +1063,9 @@ fn server(
                         arguments: &'a str,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::std::boxed::Box<::toolc_runtime::RawValue>, ::toolc_runtime::ToolError>> {
                         ::std::boxed::Box::pin(async move {
-                            self.dispatch(play, arguments, ::toolc_runtime::__private::Encoding::Json)
+                            self.dispatch(play, arguments, ::toolc_runtime::codegen::Encoding::Json)
                                 .await
-                                .map(::toolc_runtime::__private::Answer::into_json)
+                                .map(::toolc_runtime::codegen::Answer::into_json)
                         })
                     }
                 }
@@ -1122,7 +1128,7 @@ fn server(
                 &self,
                 name: &str,
                 arguments: &str,
-            ) -> ::std::result::Result<::toolc_runtime::__private::serde_json::Value, ::toolc_runtime::ToolError> {
+            ) -> ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError> {
                 match name {
                     #(#check_arms)*
                     _ => ::std::result::Result::Err(#unknown),
@@ -1416,23 +1422,20 @@ fn agent(
         let cap = &set.capabilities[c];
         let name = &cap.name;
         let description = &cap.description;
-        let manual = opt_str(cap.manual.map(|m| set.manuals[m].text.as_str()));
-        let tb = match cap.toolbox.and_then(|t| var(Kind::Toolbox, t)) {
-            Some(v) => quote!(::std::option::Option::Some(::std::sync::Arc::clone(&#v))),
-            None => quote!(::std::option::Option::None),
-        };
-        let pb = match cap.playbook.and_then(|p| var(Kind::Playbook, p)) {
-            Some(v) => quote!(::std::option::Option::Some(::std::sync::Arc::clone(&#v))),
-            None => quote!(::std::option::Option::None),
-        };
+        let manual = cap
+            .manual
+            .map(|m| set.manuals[m].text.as_str())
+            .map(|m| quote!(.with_manual(#m)));
+        let tb = cap
+            .toolbox
+            .and_then(|t| var(Kind::Toolbox, t))
+            .map(|v| quote!(.with_toolbox(::std::sync::Arc::clone(&#v))));
+        let pb = cap
+            .playbook
+            .and_then(|p| var(Kind::Playbook, p))
+            .map(|v| quote!(.with_playbook(::std::sync::Arc::clone(&#v))));
         quote! {
-            ::toolc_runtime::Capability {
-                name: #name,
-                description: #description,
-                manual: #manual,
-                toolbox: #tb,
-                playbook: #pb,
-            }
+            ::toolc_runtime::Capability::new(#name, #description) #manual #tb #pb
         }
     };
     // The agents delegates reach, built before the agents that call them:
@@ -1464,13 +1467,8 @@ fn agent(
         if let Some(v) = delegates {
             let description = format!("The delegates of agent `{}`.", ag.name);
             caps.push(quote! {
-                ::toolc_runtime::Capability {
-                    name: "delegates",
-                    description: #description,
-                    manual: ::std::option::Option::None,
-                    toolbox: ::std::option::Option::Some(::std::sync::Arc::clone(&#v)),
-                    playbook: ::std::option::Option::None,
-                }
+                ::toolc_runtime::Capability::new("delegates", #description)
+                    .with_toolbox(::std::sync::Arc::clone(&#v))
             });
         }
         let name = &ag.name;

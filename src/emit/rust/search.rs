@@ -40,8 +40,8 @@ pub(super) fn index_static(agent: &Agent, index: &AgentIndex) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        pub static #id: ::toolc_runtime::__private::SearchIndex<'static> =
-            ::toolc_runtime::__private::SearchIndex::from_static(
+        pub static #id: ::toolc_runtime::codegen::SearchIndex<'static> =
+            ::toolc_runtime::codegen::SearchIndex::from_static(
                 #version,
                 #names,
                 #name_ends,

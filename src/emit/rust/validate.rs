@@ -1,4 +1,4 @@
-//! Validation tables: each schema as `static` `toolc_runtime::Schema` items
+//! Validation tables: each schema as `static` `toolc_runtime::codegen::schema::Schema` items
 //! that the runtime's validator walks at the call boundary. Named types get
 //! one static each, so recursive references are plain `&STATIC` pointers.
 //! Integer schemas carry the bounds of their Rust type, as every advertised
@@ -24,7 +24,7 @@ pub struct Tables<'a> {
 }
 
 fn rt() -> TokenStream {
-    quote!(::toolc_runtime::schema)
+    quote!(::toolc_runtime::codegen::schema)
 }
 
 /// The static holding a named type's schema.
@@ -267,7 +267,7 @@ fn int_number(i: i128) -> Number {
     }
 }
 
-/// A bound as an exact `toolc_runtime::schema::Num`.
+/// A bound as an exact `toolc_runtime::codegen::schema::Num`.
 fn num(n: &Number) -> TokenStream {
     let rt = rt();
     if let Some(i) = n.as_i64() {
@@ -320,7 +320,7 @@ fn format_variant(f: &str) -> Option<&'static str> {
     })
 }
 
-/// A JSON value as a `toolc_runtime::schema::Json` constant.
+/// A JSON value as a `toolc_runtime::codegen::schema::Json` constant.
 fn json_const(v: &Value) -> TokenStream {
     let rt = rt();
     match v {

@@ -9,8 +9,8 @@
 
 use serde_json::Value;
 use toolc_agreement::{DESCRIPTION, descriptors};
+use toolc_runtime::codegen::schema::Schema;
 use toolc_runtime::mcp::mcp_tool;
-use toolc_runtime::schema::Schema;
 use toolc_runtime::{OperationKind, Policy, ToolDescriptor};
 
 fn description() -> Value {

@@ -16,7 +16,7 @@ use toolc_generated_tests::secrets::toolboxes::calendar::{
     LoginReturnsExtra, LoginReturnsVault, Scope, WhoamiReturns,
 };
 use toolc_generated_tests::secrets::types::{ApiKey, Grant, Level, Session};
-use toolc_runtime::schema::REDACTED;
+use toolc_runtime::codegen::schema::REDACTED;
 use toolc_runtime::{CallContext, ErrorKind, HandlerError, ToolContext, ToolResult};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
