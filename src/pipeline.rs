@@ -151,8 +151,7 @@ pub fn outputs(analyzed: &Analyzed, rust: &RustOptions) -> Result<Vec<Output>, V
     if let Some(settings) = &analyzed.settings {
         for agent in &set.agents {
             for &dialect in &settings.dialects {
-                let list = analyzed.lowered.list(set, agent, dialect);
-                let text = crate::emit::lists::text(&list);
+                let text = crate::emit::lists::list_text(&analyzed.lowered, set, agent, dialect);
                 out.push(Output {
                     path: PathBuf::from("tools")
                         .join(&agent.name)

@@ -70,18 +70,37 @@ impl Lowered {
     /// array, `{"functionDeclarations": [...]}` for Gemini, the Anthropic
     /// `tools` array, or an MCP `tools/list` result `{"tools": [...]}`.
     pub fn list(&self, toolset: &Toolset, agent: &Agent, dialect: Dialect) -> Value {
-        let entries: Vec<Value> = toolset
+        let entries: Vec<Value> = self
+            .entries(toolset, agent, dialect)
+            .into_iter()
+            .cloned()
+            .collect();
+        match list_key(dialect) {
+            Some(key) => json!({ key: entries }),
+            None => Value::Array(entries),
+        }
+    }
+
+    /// The entries of an agent's tool list in a dialect, borrowed: [`Lowered::list`]
+    /// without copying them (`emit::lists` serializes them as they are).
+    pub fn entries(&self, toolset: &Toolset, agent: &Agent, dialect: Dialect) -> Vec<&Value> {
+        toolset
             .agent_operations(agent)
             .into_iter()
-            .filter_map(|op| self.form(op, dialect).map(|f| f.entry.clone()))
-            .collect();
-        match dialect {
-            Dialect::Gemini | Dialect::GeminiVertex | Dialect::GeminiJsonSchema => {
-                json!({ "functionDeclarations": entries })
-            }
-            Dialect::Mcp => json!({ "tools": entries }),
-            _ => Value::Array(entries),
+            .filter_map(|op| self.form(op, dialect).map(|f| &f.entry))
+            .collect()
+    }
+}
+
+/// The one key of the object a dialect's tool list is wrapped in (`functionDeclarations`
+/// for Gemini, `tools` for MCP), or `None` for a bare array.
+pub fn list_key(dialect: Dialect) -> Option<&'static str> {
+    match dialect {
+        Dialect::Gemini | Dialect::GeminiVertex | Dialect::GeminiJsonSchema => {
+            Some("functionDeclarations")
         }
+        Dialect::Mcp => Some("tools"),
+        _ => None,
     }
 }
 

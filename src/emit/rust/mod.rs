@@ -7,6 +7,7 @@
 
 mod docs;
 mod items;
+mod print;
 mod search;
 mod validate;
 
@@ -114,20 +115,38 @@ pub fn generate(
     };
     let mut tables = Tables::new(set);
 
+    // Each item is printed as soon as it is made (see `print.rs`), in the file's order.
+    let mut printer = print::Printer::default();
+    printer.out = header(set);
+    let api = proc_macro2::Literal::u32_unsuffixed(RUNTIME_API);
+    let toolc = env!("CARGO_PKG_VERSION");
+    printer.item(
+        &[],
+        quote!(::toolc_runtime::__toolc_require_api!(#api, #toolc);),
+    )?;
+    for feature in required_features(set) {
+        printer.item(&[], feature)?;
+    }
+
     // Named types.
     let types_module = &set.rust.types;
     *attrs.module.borrow_mut() = "types".to_string();
     let type_paths = Paths {
         types: quote!(self),
     };
-    let type_items: Vec<TokenStream> = types_module
-        .items
-        .iter()
-        .map(|i| {
+    let types_head = quote! {
+        /// The toolset's named types.
+        #[allow(dead_code)]
+        pub mod types
+    };
+    printer.module(
+        &[],
+        &types_head,
+        types_module.items.iter().map(|i| {
             let sensitive = types_module.sensitive.contains(i.name());
             item_tokens(i, &type_paths, &attrs, sensitive)
-        })
-        .collect();
+        }),
+    )?;
 
     let nested = Paths {
         types: quote!(super::super::types),
@@ -139,46 +158,56 @@ pub fn generate(
         attrs: &attrs,
         send: options.send,
     };
-    let toolbox_modules: Vec<TokenStream> = set
+    let toolboxes_head = quote! {
+        /// One module per toolbox: parameter and return types, the trait to
+        /// implement, and its dispatcher.
+        #[allow(dead_code)]
+        pub mod toolboxes
+    };
+    let groups: Vec<Group<'_>> = set
         .toolboxes
         .iter()
         .zip(&set.rust.toolboxes)
         .enumerate()
-        .map(|(i, (tb, plan))| {
-            emitter.group(&Group {
-                plan,
-                first_op: set.operation_index(false, i, 0),
-                kind: Kind::Toolbox,
-                name: &tb.name,
-                idents: &tb.idents,
-                description: &tb.description,
-                scope: Some(tb.scope.as_deref()),
-                ops: &tb.tools,
-                targets: None,
-                target_names: Vec::new(),
-            })
+        .map(|(i, (tb, plan))| Group {
+            plan,
+            first_op: set.operation_index(false, i, 0),
+            kind: Kind::Toolbox,
+            name: &tb.name,
+            idents: &tb.idents,
+            description: &tb.description,
+            scope: Some(tb.scope.as_deref()),
+            ops: &tb.tools,
+            targets: None,
+            target_names: Vec::new(),
         })
         .collect();
-    let playbook_modules: Vec<TokenStream> = set
+    emitter.groups(&mut printer, &toolboxes_head, &groups)?;
+    let playbooks_head = quote! {
+        /// One module per playbook: parameter and return types, the trait to
+        /// implement, and its dispatcher.
+        #[allow(dead_code)]
+        pub mod playbooks
+    };
+    let groups: Vec<Group<'_>> = set
         .playbooks
         .iter()
         .zip(&set.rust.playbooks)
         .enumerate()
-        .map(|(i, (pb, plan))| {
-            emitter.group(&Group {
-                plan,
-                first_op: set.operation_index(true, i, 0),
-                kind: Kind::Playbook,
-                name: &pb.name,
-                idents: &pb.idents,
-                description: &pb.description,
-                scope: None,
-                ops: &pb.plays,
-                targets: None,
-                target_names: Vec::new(),
-            })
+        .map(|(i, (pb, plan))| Group {
+            plan,
+            first_op: set.operation_index(true, i, 0),
+            kind: Kind::Playbook,
+            name: &pb.name,
+            idents: &pb.idents,
+            description: &pb.description,
+            scope: None,
+            ops: &pb.plays,
+            targets: None,
+            target_names: Vec::new(),
         })
         .collect();
+    emitter.groups(&mut printer, &playbooks_head, &groups)?;
     let delegate_tools: Vec<Vec<Tool>> = set
         .agents
         .iter()
@@ -192,43 +221,46 @@ pub fn generate(
             pascal: format!("{}Delegates", a.idents.pascal),
         })
         .collect();
-    let delegate_modules: Vec<TokenStream> = set
+    let descriptions: Vec<String> = set
+        .agents
+        .iter()
+        .map(|a| {
+            format!(
+                "The delegates of agent `{}`: other agents and capabilities exposed to its model as one tool each.",
+                a.name
+            )
+        })
+        .collect();
+    let groups: Vec<Group<'_>> = set
         .agents
         .iter()
         .enumerate()
         .filter(|(_, a)| !a.delegates.is_empty())
         .map(|(i, a)| {
             let (of, targets) = delegate_targets(a);
-            let description = format!(
-                "The delegates of agent `{}`: other agents and capabilities exposed to its model as one tool each.",
-                a.name
-            );
-            emitter.group(&Group {
+            Group {
                 plan: &set.rust.delegates[i],
                 first_op: set.delegate_offset(i),
                 kind: Kind::Delegates,
                 name: &a.name,
                 idents: &delegate_idents[i],
-                description: &description,
+                description: &descriptions[i],
                 scope: Some(a.scope.as_deref()),
                 ops: &delegate_tools[i],
                 target_names: targets.iter().map(|&t| (t, target_name(set, t))).collect(),
                 targets: Some((of, targets)),
-            })
+            }
         })
         .collect();
-    let delegates_module = if delegate_modules.is_empty() {
-        quote!()
-    } else {
-        quote! {
+    if !groups.is_empty() {
+        let delegates_head = quote! {
             /// One module per agent with `delegates`: their parameter and
             /// return types, the trait to implement, and its dispatcher.
             #[allow(dead_code)]
-            pub mod delegates {
-                #(#delegate_modules)*
-            }
-        }
-    };
+            pub mod delegates
+        };
+        emitter.groups(&mut printer, &delegates_head, &groups)?;
+    }
     let (agents, search_statics): (Vec<TokenStream>, Vec<TokenStream>) = if options.send {
         let taken: std::collections::BTreeSet<String> =
             set.agents.iter().map(|a| a.idents.pascal.clone()).collect();
@@ -266,48 +298,16 @@ pub fn generate(
     if diags.iter().any(Diagnostic::is_error) {
         return Err(diags);
     }
-    let schemas = tables.module();
-    let api = proc_macro2::Literal::u32_unsuffixed(RUNTIME_API);
-    let toolc = env!("CARGO_PKG_VERSION");
-    let features = required_features(set);
-    let file = quote! {
-        ::toolc_runtime::__toolc_require_api!(#api, #toolc);
-        #(#features)*
-        /// The toolset's named types.
-        #[allow(dead_code)]
-        pub mod types {
-            #(#type_items)*
-        }
-        /// One module per toolbox: parameter and return types, the trait to
-        /// implement, and its dispatcher.
-        #[allow(dead_code)]
-        pub mod toolboxes {
-            #(#toolbox_modules)*
-        }
-        /// One module per playbook: parameter and return types, the trait to
-        /// implement, and its dispatcher.
-        #[allow(dead_code)]
-        pub mod playbooks {
-            #(#playbook_modules)*
-        }
-        #delegates_module
+    let agents_head = quote! {
         /// One wiring struct per agent: name the implementation of each
         /// toolbox and playbook, then `build` the agent.
         #[allow(dead_code)]
-        pub mod agents {
-            #(#agents)*
-        }
-        #schemas
-        #search_module
+        pub mod agents
     };
-    let parsed: syn::File = syn::parse2(file).map_err(|e| {
-        vec![error(
-            format!("internal error: generated code does not parse: {e}"),
-            "please report this with the manifest that caused it",
-        )]
-    })?;
-    let body = prettyplease::unparse(&parsed);
-    Ok(format!("{}{body}", header(set)))
+    printer.module(&[], &agents_head, agents)?;
+    printer.item(&[], tables.module())?;
+    printer.item(&[], search_module)?;
+    Ok(printer.out)
 }
 
 /// One `require_feature!` per runtime feature the typed formats in use
@@ -558,9 +558,29 @@ struct GroupEmitter<'e, 'a> {
 }
 
 impl GroupEmitter<'_, '_> {
-    /// The module of one toolbox or playbook: its parameter and return
-    /// types, the trait to implement, the dispatcher and the descriptors.
-    fn group(&mut self, g: &Group<'_>) -> TokenStream {
+    /// The module `head` (`toolboxes`, `playbooks` or `delegates`) with the module of each
+    /// of `groups`, each printed as it is made.
+    fn groups(
+        &mut self,
+        printer: &mut print::Printer,
+        head: &TokenStream,
+        groups: &[Group<'_>],
+    ) -> Result<(), Vec<Diagnostic>> {
+        if groups.is_empty() {
+            return printer.item(&[], quote!(#head {}));
+        }
+        printer.open(&[], head)?;
+        for g in groups {
+            let (module, items) = self.group(g);
+            printer.module(std::slice::from_ref(head), &module, items)?;
+        }
+        printer.close(&[], head)
+    }
+
+    /// The module of one toolbox or playbook: its head (docs and `pub mod name`) and its
+    /// items: its parameter and return types, the trait to implement, the dispatcher and
+    /// the descriptors.
+    fn group(&mut self, g: &Group<'_>) -> (TokenStream, Vec<TokenStream>) {
         *self.attrs.module.borrow_mut() = g.name.to_string();
         let paths = self.paths;
         let (kind_name, suffix) = match g.kind {
@@ -682,29 +702,32 @@ impl GroupEmitter<'_, '_> {
             Kind::Delegates => " Descriptors of the agent's delegates, in manifest order.",
         };
         let check = check_arguments(g, sigs, paths);
-        quote! {
-            #module_doc
-            pub mod #module_id {
-                #(#items)*
-
-                #scope_alias
-
+        let mut module = items;
+        module.extend([
+            scope_alias,
+            quote! {
                 #trait_doc
                 pub trait #trait_id #bounds {
                     #(#methods)*
                 }
-
-                #server
-
-                #check
-
+            },
+            server,
+            check,
+            quote! {
                 #[doc = #what]
                 // Policies name every field a runtime of this API has, over `Policy::NONE`
                 // for the ones later runtimes add.
                 #[allow(clippy::needless_update)]
                 pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; #n] = [#(#descriptors),*];
-            }
-        }
+            },
+        ]);
+        (
+            quote! {
+                #module_doc
+                pub mod #module_id
+            },
+            module,
+        )
     }
 }
 
