@@ -340,6 +340,120 @@ impl Parser {
         }
         out
     }
+
+    /// Reads `[lint]` into `options`.
+    fn lint(&mut self, t: &DeTable<'_>, options: &mut Options) {
+        let mut deny: Vec<(String, Span)> = Vec::new();
+        let mut allow: Vec<(String, Span)> = Vec::new();
+        for (k, v) in t.iter() {
+            match k.get_ref().as_ref() {
+                "dialects" => {
+                    let mut ds = Vec::new();
+                    for (name, sp) in self.strings(v, "dialects") {
+                        match Dialect::parse(name) {
+                            Some(d) => ds.push(d),
+                            None => {
+                                let (msg, help) = Dialect::unknown_message(name);
+                                self.diags.push(
+                                    Diagnostic::new(Code::UnknownDialect, msg).at(sp).help(help),
+                                );
+                            }
+                        }
+                    }
+                    options.dialects = Some(ds);
+                }
+                "require_describe" => match v.get_ref() {
+                    DeValue::Boolean(b) => options.require_describe = Some(*b),
+                    _ => self.wrong(v, "require_describe", "a boolean"),
+                },
+                "deny" => deny = self.rule_ids(v, "deny"),
+                "allow" => allow = self.rule_ids(v, "allow"),
+                _ => self.unknown(k, "`[lint]`", LINT_KEYS),
+            }
+        }
+        for (id, sp) in &allow {
+            if let Some((_, first)) = deny.iter().find(|(d, _)| d == id) {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::UnknownRule,
+                        format!("lint rule `{id}` is both denied and allowed"),
+                    )
+                    .at(*sp)
+                    .secondary(*first, "denied here")
+                    .help("keep it in one of `deny` and `allow`"),
+                );
+            }
+        }
+        if t.get("deny").is_some() {
+            options.deny = Some(deny.into_iter().map(|(d, _)| d).collect());
+        }
+        if t.get("allow").is_some() {
+            let denied: BTreeSet<String> = options.deny.iter().flatten().cloned().collect();
+            options.allow = Some(
+                allow
+                    .into_iter()
+                    .map(|(a, _)| a)
+                    .filter(|a| !denied.contains(a))
+                    .collect(),
+            );
+        }
+    }
+
+    /// Reads `[emit]` into `options`.
+    fn emit(&mut self, t: &DeTable<'_>, options: &mut Options) {
+        for (k, v) in t.iter() {
+            match k.get_ref().as_ref() {
+                "out_dir" => match v.get_ref() {
+                    DeValue::String(s) if !s.trim().is_empty() => {
+                        options.out_dir = Some(PathBuf::from(s.as_ref()));
+                    }
+                    DeValue::String(_) => self.diags.push(
+                        Diagnostic::new(Code::WrongType, "`out_dir` is empty")
+                            .at(span(self.file, v.span()))
+                            .help(format!("name a folder, such as `{DEFAULT_OUT_DIR}`")),
+                    ),
+                    _ => self.wrong(v, "out_dir", "a string"),
+                },
+                "extensions" => match v.get_ref() {
+                    DeValue::Boolean(b) => options.extensions = Some(*b),
+                    _ => self.wrong(v, "extensions", "a boolean"),
+                },
+                "typed_formats" => match v.get_ref() {
+                    DeValue::Boolean(true) => {
+                        options.typed_formats = Some(TypedFormat::ALL.into_iter().collect())
+                    }
+                    DeValue::Boolean(false) => options.typed_formats = Some(BTreeSet::new()),
+                    DeValue::Array(_) => {
+                        let mut set = BTreeSet::new();
+                        for (name, sp) in self.strings(v, "typed_formats") {
+                            match TypedFormat::parse(name) {
+                                Some(f) => {
+                                    set.insert(f);
+                                }
+                                None => self.diags.push(unknown_format(name).at(sp)),
+                            }
+                        }
+                        options.typed_formats = Some(set);
+                    }
+                    _ => self.wrong(v, "typed_formats", "a boolean or a list of formats"),
+                },
+                _ => self.unknown(k, "`[emit]`", EMIT_KEYS),
+            }
+        }
+    }
+
+    /// Reads `[policy]` into `options`.
+    fn policy(&mut self, t: &DeTable<'_>, options: &mut Options) {
+        for (k, v) in t.iter() {
+            match k.get_ref().as_ref() {
+                "approve_destructive" => match v.get_ref() {
+                    DeValue::Boolean(b) => options.approve_destructive = Some(*b),
+                    _ => self.wrong(v, "approve_destructive", "a boolean"),
+                },
+                _ => self.unknown(k, "`[policy]`", POLICY_KEYS),
+            }
+        }
+    }
 }
 
 const SECTIONS: &[&str] = &["lint", "emit", "policy"];
@@ -383,124 +497,18 @@ pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
     for (k, v) in root.get_ref().iter() {
         match k.get_ref().as_ref() {
             "lint" => {
-                let Some(t) = p.table(v, "lint") else {
-                    continue;
-                };
-                let mut deny: Vec<(String, Span)> = Vec::new();
-                let mut allow: Vec<(String, Span)> = Vec::new();
-                for (k, v) in t.iter() {
-                    match k.get_ref().as_ref() {
-                        "dialects" => {
-                            let mut ds = Vec::new();
-                            for (name, sp) in p.strings(v, "dialects") {
-                                match Dialect::parse(name) {
-                                    Some(d) => ds.push(d),
-                                    None => {
-                                        let (msg, help) = Dialect::unknown_message(name);
-                                        p.diags.push(
-                                            Diagnostic::new(Code::UnknownDialect, msg)
-                                                .at(sp)
-                                                .help(help),
-                                        );
-                                    }
-                                }
-                            }
-                            options.dialects = Some(ds);
-                        }
-                        "require_describe" => match v.get_ref() {
-                            DeValue::Boolean(b) => options.require_describe = Some(*b),
-                            _ => p.wrong(v, "require_describe", "a boolean"),
-                        },
-                        "deny" => deny = p.rule_ids(v, "deny"),
-                        "allow" => allow = p.rule_ids(v, "allow"),
-                        _ => p.unknown(k, "`[lint]`", LINT_KEYS),
-                    }
-                }
-                for (id, sp) in &allow {
-                    if let Some((_, first)) = deny.iter().find(|(d, _)| d == id) {
-                        p.diags.push(
-                            Diagnostic::new(
-                                Code::UnknownRule,
-                                format!("lint rule `{id}` is both denied and allowed"),
-                            )
-                            .at(*sp)
-                            .secondary(*first, "denied here")
-                            .help("keep it in one of `deny` and `allow`"),
-                        );
-                    }
-                }
-                if t.get("deny").is_some() {
-                    options.deny = Some(deny.into_iter().map(|(d, _)| d).collect());
-                }
-                if t.get("allow").is_some() {
-                    let denied: BTreeSet<String> = options.deny.iter().flatten().cloned().collect();
-                    options.allow = Some(
-                        allow
-                            .into_iter()
-                            .map(|(a, _)| a)
-                            .filter(|a| !denied.contains(a))
-                            .collect(),
-                    );
+                if let Some(t) = p.table(v, "lint") {
+                    p.lint(t, &mut options);
                 }
             }
             "emit" => {
-                let Some(t) = p.table(v, "emit") else {
-                    continue;
-                };
-                for (k, v) in t.iter() {
-                    match k.get_ref().as_ref() {
-                        "out_dir" => match v.get_ref() {
-                            DeValue::String(s) if !s.trim().is_empty() => {
-                                options.out_dir = Some(PathBuf::from(s.as_ref()));
-                            }
-                            DeValue::String(_) => p.diags.push(
-                                Diagnostic::new(Code::WrongType, "`out_dir` is empty")
-                                    .at(span(file, v.span()))
-                                    .help(format!("name a folder, such as `{DEFAULT_OUT_DIR}`")),
-                            ),
-                            _ => p.wrong(v, "out_dir", "a string"),
-                        },
-                        "extensions" => match v.get_ref() {
-                            DeValue::Boolean(b) => options.extensions = Some(*b),
-                            _ => p.wrong(v, "extensions", "a boolean"),
-                        },
-                        "typed_formats" => match v.get_ref() {
-                            DeValue::Boolean(true) => {
-                                options.typed_formats = Some(TypedFormat::ALL.into_iter().collect())
-                            }
-                            DeValue::Boolean(false) => {
-                                options.typed_formats = Some(BTreeSet::new())
-                            }
-                            DeValue::Array(_) => {
-                                let mut set = BTreeSet::new();
-                                for (name, sp) in p.strings(v, "typed_formats") {
-                                    match TypedFormat::parse(name) {
-                                        Some(f) => {
-                                            set.insert(f);
-                                        }
-                                        None => p.diags.push(unknown_format(name).at(sp)),
-                                    }
-                                }
-                                options.typed_formats = Some(set);
-                            }
-                            _ => p.wrong(v, "typed_formats", "a boolean or a list of formats"),
-                        },
-                        _ => p.unknown(k, "`[emit]`", EMIT_KEYS),
-                    }
+                if let Some(t) = p.table(v, "emit") {
+                    p.emit(t, &mut options);
                 }
             }
             "policy" => {
-                let Some(t) = p.table(v, "policy") else {
-                    continue;
-                };
-                for (k, v) in t.iter() {
-                    match k.get_ref().as_ref() {
-                        "approve_destructive" => match v.get_ref() {
-                            DeValue::Boolean(b) => options.approve_destructive = Some(*b),
-                            _ => p.wrong(v, "approve_destructive", "a boolean"),
-                        },
-                        _ => p.unknown(k, "`[policy]`", POLICY_KEYS),
-                    }
+                if let Some(t) = p.table(v, "policy") {
+                    p.policy(t, &mut options);
                 }
             }
             _ => p.unknown(k, "`toolc.toml`", SECTIONS),

@@ -7,8 +7,7 @@
 //! Also: `toolc build` removes the outputs no input produces any more, which
 //! `toolc build --check` names.
 
-#[path = "support/scratch_crate.rs"]
-mod scratch_crate;
+use crate::support::scratch_crate;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -327,7 +326,7 @@ fn check_passing_means_build_writes_everything_and_it_compiles() {
 /// cases above (the same seed) that `toolc check` passes once a capability
 /// binds their toolbox and playbook, so that the implicit agent lists them.
 /// The agreement test (`tests/agreement`) compiles them. To make them again:
-/// `cargo test --test check_build -- --ignored write_agreement_fixtures`.
+/// `cargo test -p toolc --test main -- --ignored write_agreement_fixtures`.
 #[test]
 #[ignore = "writes tests/fixtures/agreement; run by hand"]
 fn write_agreement_fixtures() {

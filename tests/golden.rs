@@ -1,6 +1,6 @@
 //! Golden tests of the generated Rust: the example manifests and fixtures
 //! that exercise every supported schema construct. Bless changes with
-//! `INSTA_UPDATE=always cargo test --test golden` (or `cargo insta review`).
+//! `INSTA_UPDATE=always cargo test -p toolc --test main golden::` (or `cargo insta review`).
 //! The golden of the example manifests is the checked-in
 //! `generated/rust/toolset.rs` itself, which `toolc build` writes.
 

@@ -21,8 +21,7 @@
 //!
 //! Any other difference fails the test.
 
-#[path = "support/scratch_crate.rs"]
-mod scratch_crate;
+use crate::support::scratch_crate;
 
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -480,7 +479,7 @@ fn every_source_checks_builds_lists_its_tools_as_published_and_compiles() {
 
 // ------------------------------------------------------------ what each dialect finds
 
-const TABLE_START: &str = "<!-- realworld-lint-table: written by tests/realworld.rs (TOOLC_BLESS=1 cargo test --test realworld) -->";
+const TABLE_START: &str = "<!-- realworld-lint-table: written by tests/realworld.rs (TOOLC_BLESS=1 cargo test -p toolc --test main realworld::) -->";
 const TABLE_END: &str = "<!-- /realworld-lint-table -->";
 
 /// How many tools of a rule's row are named; past it, the first few and a count.
@@ -628,7 +627,7 @@ fn the_lint_table_of_docs_lint_rules_md_is_current() {
     }
     panic!(
         "docs/lint-rules.md's table of what each dialect finds in tests/realworld is not current; \
-         run `TOOLC_BLESS=1 cargo test --test realworld` to write it. It is now:\n{table}"
+         run `TOOLC_BLESS=1 cargo test -p toolc --test main realworld::` to write it. It is now:\n{table}"
     );
 }
 

@@ -488,7 +488,8 @@ impl McpServer {
             },
             Err(payload) => {
                 let message = format!(
-                    "the MCP caller hook panicked on tool '{}': {}",
+                    "the MCP caller hook panicked on {} '{}': {}",
+                    listed.desc.kind.as_str(),
                     listed.desc.name,
                     panic_text(&*payload)
                 );

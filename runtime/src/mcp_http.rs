@@ -245,11 +245,39 @@ impl McpServer {
             .local_addr()
             .map_err(|e| ServeError(format!("the listener has no address: {e}")))?;
         check_authenticated(addr, config.authenticator.is_some())?;
+        let (state, sessions_end) = self.into_http_state(addr, &config);
+        // Fetch what the authenticator needs (a key set) before the first request; a failure
+        // here is not fatal, the readiness probe reports it.
+        if let Some(authenticator) = &state.authenticator
+            && let Err(e) = authenticator.ready().await
+        {
+            tracing::warn!(target: "toolc_runtime::access", error = %e, "the authenticator is not ready yet");
+        }
+
+        let stop = tokio_util::sync::CancellationToken::new();
+        let connections = accept_until(listener, shutdown, &state, &stop).await;
+        // Shutdown: refuse new connections and requests, let calls in flight finish within
+        // the grace period, then end the sessions (and their streams) and the connections.
+        state.draining.store(true, Ordering::SeqCst);
+        stop.cancel();
+        drain(&state, config.shutdown_grace).await;
+        sessions_end.cancel();
+        close(connections).await;
+        Ok(())
+    }
+
+    /// What every connection of [`McpServer::serve_http_with`] shares, and the token that ends
+    /// its MCP sessions.
+    fn into_http_state(
+        self,
+        addr: SocketAddr,
+        config: &HttpConfig,
+    ) -> (Arc<State>, tokio_util::sync::CancellationToken) {
         let resource = config
             .authenticator
             .as_ref()
             .and_then(|a| a.protected_resource().cloned());
-        let hosts = allowed_hosts(addr, &config, resource.as_ref());
+        let hosts = allowed_hosts(addr, config, resource.as_ref());
         let mut rmcp_config = StreamableHttpServerConfig::default()
             .with_max_request_body_bytes(config.max_body_bytes)
             .with_legacy_session_mode(!config.stateless)
@@ -290,72 +318,75 @@ impl McpServer {
             }),
             session_manager,
         });
-        // Fetch what the authenticator needs (a key set) before the first request; a failure
-        // here is not fatal, the readiness probe reports it.
-        if let Some(authenticator) = &state.authenticator
-            && let Err(e) = authenticator.ready().await
-        {
-            tracing::warn!(target: "toolc_runtime::access", error = %e, "the authenticator is not ready yet");
-        }
+        (state, sessions_end)
+    }
+}
 
-        let stop = tokio_util::sync::CancellationToken::new();
-        let mut connections = JoinSet::new();
-        let mut shutdown = pin!(shutdown);
-        loop {
-            let next = std::future::poll_fn(|cx| {
-                if shutdown.as_mut().poll(cx).is_ready() {
-                    return Poll::Ready(None);
-                }
-                // Reap finished connections so the set does not grow with every one served.
-                while let Poll::Ready(Some(_)) = connections.poll_join_next(cx) {}
-                listener.poll_accept(cx).map(Some)
-            })
-            .await;
-            match next {
-                None => break,
-                Some(Ok((stream, peer))) => {
-                    connections.spawn(serve_connection(
-                        stream,
-                        peer,
-                        Arc::clone(&state),
-                        stop.clone(),
-                    ));
-                }
-                // A failed accept (out of descriptors, a reset before accept) ends only that
-                // connection.
-                Some(Err(e)) => tracing::warn!(error = %e, "MCP HTTP accept failed"),
+/// Serves each connection `listener` accepts until `shutdown` completes, then closes the
+/// listener; the connections still open are returned.
+async fn accept_until<F: Future<Output = ()> + Send>(
+    listener: TcpListener,
+    shutdown: F,
+    state: &Arc<State>,
+    stop: &tokio_util::sync::CancellationToken,
+) -> JoinSet<()> {
+    let mut connections = JoinSet::new();
+    let mut shutdown = pin!(shutdown);
+    loop {
+        let next = std::future::poll_fn(|cx| {
+            if shutdown.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(None);
             }
+            // Reap finished connections so the set does not grow with every one served.
+            while let Poll::Ready(Some(_)) = connections.poll_join_next(cx) {}
+            listener.poll_accept(cx).map(Some)
+        })
+        .await;
+        match next {
+            None => break,
+            Some(Ok((stream, peer))) => {
+                connections.spawn(serve_connection(
+                    stream,
+                    peer,
+                    Arc::clone(state),
+                    stop.clone(),
+                ));
+            }
+            // A failed accept (out of descriptors, a reset before accept) ends only that
+            // connection.
+            Some(Err(e)) => tracing::warn!(error = %e, "MCP HTTP accept failed"),
         }
+    }
+    connections
+}
 
-        // Shutdown: refuse new connections and requests, let calls in flight finish within
-        // the grace period, then end the sessions (and their streams) and the connections.
-        drop(listener);
-        state.draining.store(true, Ordering::SeqCst);
-        stop.cancel();
-        let deadline = tokio::time::Instant::now() + config.shutdown_grace;
-        loop {
-            let idle = state.in_flight.idle.notified();
-            if state.in_flight.count.load(Ordering::SeqCst) == 0 {
-                break;
-            }
-            if tokio::time::timeout_at(deadline, idle).await.is_err() {
-                tracing::warn!(
-                    target: "toolc_runtime::access",
-                    in_flight = state.in_flight.count.load(Ordering::SeqCst),
-                    "shutdown grace period over; cancelling the calls still running"
-                );
-                break;
-            }
+/// Waits, at most `grace`, for the calls in flight to finish.
+async fn drain(state: &State, grace: Duration) {
+    let deadline = tokio::time::Instant::now() + grace;
+    loop {
+        let idle = state.in_flight.idle.notified();
+        if state.in_flight.count.load(Ordering::SeqCst) == 0 {
+            break;
         }
-        sessions_end.cancel();
-        let closing = async { while connections.join_next().await.is_some() {} };
-        if tokio::time::timeout(Duration::from_secs(1), closing)
-            .await
-            .is_err()
-        {
-            connections.shutdown().await;
+        if tokio::time::timeout_at(deadline, idle).await.is_err() {
+            tracing::warn!(
+                target: "toolc_runtime::access",
+                in_flight = state.in_flight.count.load(Ordering::SeqCst),
+                "shutdown grace period over; cancelling the calls still running"
+            );
+            break;
         }
-        Ok(())
+    }
+}
+
+/// Lets the connections close within a second, then ends those still open.
+async fn close(mut connections: JoinSet<()>) {
+    let closing = async { while connections.join_next().await.is_some() {} };
+    if tokio::time::timeout(Duration::from_secs(1), closing)
+        .await
+        .is_err()
+    {
+        connections.shutdown().await;
     }
 }
 
@@ -741,161 +772,24 @@ async fn route(
     record: &mut Record,
     session_slots: &mut Option<SessionSlotsGuard>,
 ) -> Response<HttpBody> {
-    let path = parts.uri.path();
-    if parts.method == Method::GET {
-        match path {
-            "/healthz" => {
-                return json_response(StatusCode::OK, Bytes::from_static(b"{\"status\":\"ok\"}"));
-            }
-            "/readyz" => return readiness(state).await,
-            _ => {}
-        }
-        if let Some(rest) = path.strip_prefix("/.well-known/oauth-protected-resource") {
-            return match &state.metadata_json {
-                Some((json, resource_path)) if rest.is_empty() || rest == resource_path => {
-                    let mut response = json_response(StatusCode::OK, json.clone());
-                    let headers = response.headers_mut();
-                    headers.insert("access-control-allow-origin", HeaderValue::from_static("*"));
-                    headers.insert(CACHE_CONTROL, HeaderValue::from_static("max-age=3600"));
-                    response
-                }
-                _ => text_response(StatusCode::NOT_FOUND, "Not Found"),
-            };
-        }
-    }
-    if state.draining.load(Ordering::SeqCst) {
-        let mut response = text_response(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Service Unavailable: the server is shutting down; retry on another replica",
-        );
-        let headers = response.headers_mut();
-        headers.insert(RETRY_AFTER, HeaderValue::from_static("1"));
-        headers.insert(CONNECTION, HeaderValue::from_static("close"));
+    if let Some(response) = answered_without_mcp(state, &parts).await {
         return response;
     }
-
-    let mut owner = None;
-    if let Some(authenticator) = &state.authenticator {
-        let outcome = {
-            let request = AuthRequest::new(&parts, peer);
-            // A panicking authenticator fails this request only.
-            let future = std::panic::AssertUnwindSafe(authenticator.authenticate(&request));
-            crate::panic::catch_panic(future).await
-        };
-        match outcome {
-            Ok(Ok(identity)) => {
-                record.auth = "ok";
-                record.caller = Some(Truncated(&identity.caller.id).to_string());
-                if let Some(session) = session_header(&parts)
-                    && !state.owned_by(session, &identity.caller.id)
-                {
-                    // Another caller's session: answered as if it did not exist.
-                    record.auth = "not_session_owner";
-                    return text_response(StatusCode::NOT_FOUND, "Not Found: Session not found");
-                }
-                owner = Some(identity.caller.id.clone());
-                parts.extensions.insert::<Identity>(identity);
-            }
-            Ok(Err(error)) => {
-                record.auth = match error {
-                    AuthError::Missing => "missing",
-                    AuthError::InvalidToken(_) => "invalid_token",
-                    AuthError::InsufficientScope { .. } => "insufficient_scope",
-                    AuthError::BadRequest(_) => "invalid_request",
-                    AuthError::Unavailable(_) => "unavailable",
-                };
-                return auth_failure(state, &error);
-            }
-            Err(_) => {
-                record.auth = "panicked";
-                return text_response(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "Internal Server Error: the authenticator failed",
-                );
-            }
-        }
-    }
-
-    // The body, read whole (up to the limit) so that its size is checked before MCP sees it.
-    let declared = parts
-        .headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    let too_large = || {
-        text_response(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "Payload Too Large: the request body exceeds {} bytes",
-                state.max_body_bytes
-            ),
-        )
+    let owner = match authenticate(state, &mut parts, peer, record).await {
+        Ok(owner) => owner,
+        Err(response) => return response,
     };
-    if declared.is_some_and(|n| n > state.max_body_bytes as u64) {
-        return too_large();
-    }
-    let read = tokio::time::timeout(
-        Duration::from_secs(30),
-        Limited::new(body, state.max_body_bytes).collect(),
-    )
-    .await;
-    let bytes = match read {
-        Ok(Ok(collected)) => collected.to_bytes(),
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
-        Ok(Err(e)) => {
-            return text_response(
-                StatusCode::BAD_REQUEST,
-                format!("Bad Request: the request body could not be read: {e}"),
-            );
-        }
-        Err(_) => {
-            return text_response(
-                StatusCode::REQUEST_TIMEOUT,
-                "Request Timeout: the request body did not arrive within 30 s",
-            );
-        }
+    let bytes = match read_body(state, &parts, body).await {
+        Ok(bytes) => bytes,
+        Err(response) => return response,
     };
     record.bytes_in = bytes.len();
-    if parts.method == Method::POST
-        && let Ok(peek) = serde_json::from_slice::<Peek>(&bytes)
-    {
-        record.rpc = peek.method.map(|m| Truncated(&m).to_string());
-        if record.rpc.as_deref() == Some("tools/call")
-            && let Some(params) = peek.params
-        {
-            record.tool = params.name.map(|n| Truncated(&n).to_string());
-            if state.log_arguments {
-                // What the tool's parameters schema marks sensitive is masked; arguments for
-                // a name the server does not serve are logged as sent.
-                let schema = record
-                    .tool
-                    .as_deref()
-                    .and_then(|name| state.server.agent().descriptor(name))
-                    .map(|d| d.parameters);
-                record.arguments = params.arguments.map(|a| match schema {
-                    Some(s) => crate::trace::preview_with_limit(&s.redact(&a), 4096),
-                    None => crate::trace::preview_with_limit(&a, 4096),
-                });
-            }
-        }
+    if parts.method == Method::POST {
+        record_call(state, &bytes, record);
     }
-
     // Calls of one session count together wherever they arrive; others per connection.
     let slots = match &record.session {
-        Some(session) => {
-            let mut sessions = state.sessions.lock().unwrap_or_else(|p| p.into_inner());
-            let (slots, users) = sessions
-                .entry(session.clone())
-                .or_insert_with(|| (Arc::new(Semaphore::new(state.server.max_calls)), 0));
-            *users += 1;
-            let slots = Arc::clone(slots);
-            drop(sessions);
-            *session_slots = Some(SessionSlotsGuard {
-                state: Arc::clone(state),
-                session: session.clone(),
-            });
-            CallSlots(slots)
-        }
+        Some(session) => session_call_slots(state, session, session_slots),
         None => connection_slots,
     };
     parts.extensions.insert(slots);
@@ -918,6 +812,196 @@ async fn route(
         }
     }
     response
+}
+
+/// The answers that need no MCP: health, readiness, the protected-resource metadata, and
+/// refusal while draining.
+async fn answered_without_mcp(
+    state: &Arc<State>,
+    parts: &http::request::Parts,
+) -> Option<Response<HttpBody>> {
+    let path = parts.uri.path();
+    if parts.method == Method::GET {
+        match path {
+            "/healthz" => {
+                return Some(json_response(
+                    StatusCode::OK,
+                    Bytes::from_static(b"{\"status\":\"ok\"}"),
+                ));
+            }
+            "/readyz" => return Some(readiness(state).await),
+            _ => {}
+        }
+        if let Some(rest) = path.strip_prefix("/.well-known/oauth-protected-resource") {
+            return Some(match &state.metadata_json {
+                Some((json, resource_path)) if rest.is_empty() || rest == resource_path => {
+                    let mut response = json_response(StatusCode::OK, json.clone());
+                    let headers = response.headers_mut();
+                    headers.insert("access-control-allow-origin", HeaderValue::from_static("*"));
+                    headers.insert(CACHE_CONTROL, HeaderValue::from_static("max-age=3600"));
+                    response
+                }
+                _ => text_response(StatusCode::NOT_FOUND, "Not Found"),
+            });
+        }
+    }
+    if state.draining.load(Ordering::SeqCst) {
+        let mut response = text_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Service Unavailable: the server is shutting down; retry on another replica",
+        );
+        let headers = response.headers_mut();
+        headers.insert(RETRY_AFTER, HeaderValue::from_static("1"));
+        headers.insert(CONNECTION, HeaderValue::from_static("close"));
+        return Some(response);
+    }
+    None
+}
+
+/// Runs the authenticator, if there is one: the caller's id (the owner of any session the
+/// request begins), or the response that refuses the request. The identity goes into the
+/// request's extensions for the caller hook.
+async fn authenticate(
+    state: &Arc<State>,
+    parts: &mut http::request::Parts,
+    peer: SocketAddr,
+    record: &mut Record,
+) -> Result<Option<String>, Response<HttpBody>> {
+    let Some(authenticator) = &state.authenticator else {
+        return Ok(None);
+    };
+    let outcome = {
+        let request = AuthRequest::new(parts, peer);
+        // A panicking authenticator fails this request only.
+        let future = std::panic::AssertUnwindSafe(authenticator.authenticate(&request));
+        crate::panic::catch_panic(future).await
+    };
+    match outcome {
+        Ok(Ok(identity)) => {
+            record.auth = "ok";
+            record.caller = Some(Truncated(&identity.caller.id).to_string());
+            if let Some(session) = session_header(parts)
+                && !state.owned_by(session, &identity.caller.id)
+            {
+                // Another caller's session: answered as if it did not exist.
+                record.auth = "not_session_owner";
+                return Err(text_response(
+                    StatusCode::NOT_FOUND,
+                    "Not Found: Session not found",
+                ));
+            }
+            let owner = identity.caller.id.clone();
+            parts.extensions.insert::<Identity>(identity);
+            Ok(Some(owner))
+        }
+        Ok(Err(error)) => {
+            record.auth = match error {
+                AuthError::Missing => "missing",
+                AuthError::InvalidToken(_) => "invalid_token",
+                AuthError::InsufficientScope { .. } => "insufficient_scope",
+                AuthError::BadRequest(_) => "invalid_request",
+                AuthError::Unavailable(_) => "unavailable",
+            };
+            Err(auth_failure(state, &error))
+        }
+        Err(_) => {
+            record.auth = "panicked";
+            Err(text_response(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Internal Server Error: the authenticator failed",
+            ))
+        }
+    }
+}
+
+/// The body, read whole (up to the limit) so that its size is checked before MCP sees it.
+async fn read_body(
+    state: &State,
+    parts: &http::request::Parts,
+    body: Incoming,
+) -> Result<Bytes, Response<HttpBody>> {
+    let declared = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let too_large = || {
+        text_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "Payload Too Large: the request body exceeds {} bytes",
+                state.max_body_bytes
+            ),
+        )
+    };
+    if declared.is_some_and(|n| n > state.max_body_bytes as u64) {
+        return Err(too_large());
+    }
+    let read = tokio::time::timeout(
+        Duration::from_secs(30),
+        Limited::new(body, state.max_body_bytes).collect(),
+    )
+    .await;
+    match read {
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Ok(Err(e)) => Err(text_response(
+            StatusCode::BAD_REQUEST,
+            format!("Bad Request: the request body could not be read: {e}"),
+        )),
+        Err(_) => Err(text_response(
+            StatusCode::REQUEST_TIMEOUT,
+            "Request Timeout: the request body did not arrive within 30 s",
+        )),
+    }
+}
+
+/// Notes in the access log what a POST asks for: the JSON-RPC method, the tool of a
+/// `tools/call`, and its arguments when the server logs them (sensitive ones masked).
+fn record_call(state: &State, bytes: &[u8], record: &mut Record) {
+    let Ok(peek) = serde_json::from_slice::<Peek>(bytes) else {
+        return;
+    };
+    record.rpc = peek.method.map(|m| Truncated(&m).to_string());
+    if record.rpc.as_deref() == Some("tools/call")
+        && let Some(params) = peek.params
+    {
+        record.tool = params.name.map(|n| Truncated(&n).to_string());
+        if state.log_arguments {
+            // What the tool's parameters schema marks sensitive is masked; arguments for
+            // a name the server does not serve are logged as sent.
+            let schema = record
+                .tool
+                .as_deref()
+                .and_then(|name| state.server.agent().descriptor(name))
+                .map(|d| d.parameters);
+            record.arguments = params.arguments.map(|a| match schema {
+                Some(s) => crate::trace::preview_with_limit(&s.redact(&a), 4096),
+                None => crate::trace::preview_with_limit(&a, 4096),
+            });
+        }
+    }
+}
+
+/// The call slots of `session`, shared by its requests wherever they arrive; the guard left in
+/// `session_slots` gives them back when the request ends.
+fn session_call_slots(
+    state: &Arc<State>,
+    session: &str,
+    session_slots: &mut Option<SessionSlotsGuard>,
+) -> CallSlots {
+    let mut sessions = state.sessions.lock().unwrap_or_else(|p| p.into_inner());
+    let (slots, users) = sessions
+        .entry(session.to_owned())
+        .or_insert_with(|| (Arc::new(Semaphore::new(state.server.max_calls)), 0));
+    *users += 1;
+    let slots = Arc::clone(slots);
+    drop(sessions);
+    *session_slots = Some(SessionSlotsGuard {
+        state: Arc::clone(state),
+        session: session.to_owned(),
+    });
+    CallSlots(slots)
 }
 
 fn session_header(parts: &http::request::Parts) -> Option<&str> {

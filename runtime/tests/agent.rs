@@ -3,7 +3,7 @@
 
 #[path = "agent/approval.rs"]
 mod approval;
-mod common;
+use crate::common;
 #[path = "agent/registered.rs"]
 mod registered;
 #[path = "agent/search.rs"]

@@ -1,7 +1,7 @@
 //! One test (or a few) per numbered rule of the execution contract (docs/generated-code.md), through a
 //! hand-written toolbox and playbook that call `run_tool` / `run_play` as generated code does.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -729,14 +729,32 @@ async fn the_server_keeps_serving_after_panics() {
     }
     // A panicking caller hook fails the call, not the server.
     let server = McpServer::new(agent(Arc::default())).with_caller(|request| {
-        if request.tool() == "secret" {
-            panic!("no caller for secrets");
+        if request.tool() == "secret" || request.tool() == "halve" {
+            panic!("no caller for {}", request.tool());
         }
         CallContext::new(request.call_id())
     });
     let (mut client, _, _task) = start(server).await;
-    let r = client.call("secret", json!({})).await;
-    assert_eq!(text_json(&r)["kind"], "panicked");
+    // The message names what was called by its kind.
+    for (name, arguments, said) in [
+        (
+            "secret",
+            json!({}),
+            "the MCP caller hook panicked on tool 'secret'",
+        ),
+        (
+            "halve",
+            json!({"n": 8}),
+            "the MCP caller hook panicked on play 'halve'",
+        ),
+    ] {
+        let e = text_json(&client.call(name, arguments).await);
+        assert_eq!(e["kind"], "panicked");
+        assert!(
+            e["message"].as_str().is_some_and(|m| m.starts_with(said)),
+            "{e}"
+        );
+    }
     let r = client.call("echo", json!({"text": "after"})).await;
     assert_eq!(r["structuredContent"], json!({"text": "after"}));
 }

@@ -1,7 +1,7 @@
 //! Rule 8: `started` / `completed` / `failed` (and `approval_required`) events with the call id,
 //! the tool, the duration and a `result_preview` capped at 16 KiB of valid JSON text.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fmt;

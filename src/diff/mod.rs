@@ -18,7 +18,7 @@ pub use kind::{ChangeKind, Class};
 
 use crate::diag::{Code, Diagnostic, FileId, Severity, SourceMap, Span};
 use crate::lower::{Dialect, Role};
-use crate::model::{Tool, Toolset};
+use crate::model::{RateLimit, Tool, Toolset};
 use std::path::{Path, PathBuf};
 
 /// What a comparison needs beyond the two toolsets.
@@ -457,7 +457,7 @@ fn tool(
     }
 }
 
-fn rate_text(r: Option<crate::model::RateLimit>) -> String {
+fn rate_text(r: Option<RateLimit>) -> String {
     match r {
         None => "no limit".to_string(),
         Some(r) => {
@@ -470,6 +470,46 @@ fn rate_text(r: Option<crate::model::RateLimit>) -> String {
             };
             format!("{}/{unit}", r.count)
         }
+    }
+}
+
+/// Whether a change of `roles` lets fewer callers in (`Some(true)`), more (`Some(false)`), or
+/// the same ones (`None`, such as a reordered list). Any role of the list lets a caller in; an
+/// empty list lets everyone in.
+fn roles_tightened(before: &[String], after: &[String]) -> Option<bool> {
+    let lets_in = |roles: &[String], other: &[String]| {
+        roles.is_empty() || (!other.is_empty() && other.iter().all(|r| roles.contains(r)))
+    };
+    let wider = lets_in(after, before);
+    let narrower = lets_in(before, after);
+    (!(wider && narrower)).then_some(!wider)
+}
+
+/// A list of roles as a sentence shows it.
+fn roles_text(roles: &[String]) -> String {
+    if roles.is_empty() {
+        "any caller".to_string()
+    } else {
+        roles
+            .iter()
+            .map(|x| format!("`{x}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Whether a change of rate limit allows fewer calls per second (`Some(true)`), more
+/// (`Some(false)`), or the same rate (`None`). Compared without division: a/b < c/d ⇔ a·d < c·b.
+fn rate_tightened(before: Option<RateLimit>, after: Option<RateLimit>) -> Option<bool> {
+    match (before, after) {
+        (None, Some(_)) => Some(true),
+        (Some(_), None) => Some(false),
+        (Some(a), Some(b)) => {
+            let before = u128::from(a.count) * u128::from(b.period_secs);
+            let after = u128::from(b.count) * u128::from(a.period_secs);
+            (before != after).then_some(after < before)
+        }
+        (None, None) => None,
     }
 }
 
@@ -493,56 +533,25 @@ fn policies(t: &Tool, u: &Tool, what: &str, push: &mut dyn FnMut(ChangeKind, Str
             ),
         );
     }
-    // Any role of the list lets a caller in; an empty list lets everyone in.
-    let lets_in = |roles: &[String], other: &[String]| {
-        roles.is_empty() || (!other.is_empty() && other.iter().all(|r| roles.contains(r)))
-    };
-    if p.roles != q.roles {
-        let wider = lets_in(&q.roles, &p.roles);
-        let narrower = lets_in(&p.roles, &q.roles);
-        if !(wider && narrower) {
-            let list = |r: &[String]| {
-                if r.is_empty() {
-                    "any caller".to_string()
-                } else {
-                    r.iter()
-                        .map(|x| format!("`{x}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
-            };
-            push(
-                way(!wider),
-                format!(
-                    "{what}: `roles` went from {} to {}",
-                    list(&p.roles),
-                    list(&q.roles)
-                ),
-            );
-        }
+    if let Some(tighter) = roles_tightened(&p.roles, &q.roles) {
+        push(
+            way(tighter),
+            format!(
+                "{what}: `roles` went from {} to {}",
+                roles_text(&p.roles),
+                roles_text(&q.roles)
+            ),
+        );
     }
-    if p.rate_limit != q.rate_limit {
-        // Calls per second, compared without division: a/b < c/d ⇔ a·d < c·b.
-        let tighter = match (p.rate_limit, q.rate_limit) {
-            (None, Some(_)) => Some(true),
-            (Some(_), None) => Some(false),
-            (Some(a), Some(b)) => {
-                let before = u128::from(a.count) * u128::from(b.period_secs);
-                let after = u128::from(b.count) * u128::from(a.period_secs);
-                (before != after).then_some(after < before)
-            }
-            (None, None) => None,
-        };
-        if let Some(tighter) = tighter {
-            push(
-                way(tighter),
-                format!(
-                    "{what}: `rate_limit` went from {} to {}",
-                    rate_text(p.rate_limit),
-                    rate_text(q.rate_limit)
-                ),
-            );
-        }
+    if let Some(tighter) = rate_tightened(p.rate_limit, q.rate_limit) {
+        push(
+            way(tighter),
+            format!(
+                "{what}: `rate_limit` went from {} to {}",
+                rate_text(p.rate_limit),
+                rate_text(q.rate_limit)
+            ),
+        );
     }
     if p.timeout_ms != q.timeout_ms {
         let tighter = match (p.timeout_ms, q.timeout_ms) {

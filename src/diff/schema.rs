@@ -6,7 +6,7 @@
 
 use super::kind::ChangeKind;
 use crate::diag::Span;
-use crate::model::schema::{JsonType, Keyword, MAX_DEPTH, SchemaId, SchemaNode, Schemas};
+use crate::model::schema::{JsonType, Keyword, MAX_DEPTH, Property, SchemaId, SchemaNode, Schemas};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashSet};
 use std::sync::LazyLock;
@@ -816,37 +816,7 @@ impl Walker<'_> {
                 }
                 Some(q) => {
                     self.path.push(Step::Property(p.name.clone()));
-                    let now = nn.is_required(&q.name);
-                    if required != now {
-                        let (kind, text) = if now {
-                            (ChangeKind::PropertyNowRequired, "is now required")
-                        } else {
-                            (ChangeKind::PropertyNowOptional, "is no longer required")
-                        };
-                        self.push(kind, text.to_string(), Some(p.span), Some(q.span));
-                    }
-                    let (da, db) = (default_of(old, p.schema), default_of(new, q.schema));
-                    if da != db {
-                        let text = match (da, db) {
-                            (None, Some(b)) => format!("now defaults to {}", value_text(b)),
-                            (Some(a), None) => {
-                                format!("no longer has a default (it was {})", value_text(a))
-                            }
-                            (Some(a), Some(b)) => format!(
-                                "now defaults to {} (it defaulted to {})",
-                                value_text(b),
-                                value_text(a)
-                            ),
-                            (None, None) => String::new(),
-                        };
-                        self.push(
-                            ChangeKind::DefaultChanged,
-                            text,
-                            Some(old.get(p.schema).value_span(Keyword::Default)),
-                            Some(new.get(q.schema).value_span(Keyword::Default)),
-                        );
-                    }
-                    self.pair(Some(p.schema), Some(q.schema), depth + 1);
+                    self.kept_property(p, required, q, nn, depth);
                     self.path.pop();
                 }
             }
@@ -879,6 +849,62 @@ impl Walker<'_> {
             self.strings(na, a, nb, b);
             self.path.pop();
         }
+        self.extra_properties(o, on, n, nn, depth);
+    }
+
+    /// A property both versions have: whether it is required, its default, and its schema.
+    fn kept_property(
+        &mut self,
+        p: &Property,
+        required: bool,
+        q: &Property,
+        nn: &SchemaNode,
+        depth: usize,
+    ) {
+        let (old, new) = (self.old, self.new);
+        let now = nn.is_required(&q.name);
+        if required != now {
+            let (kind, text) = if now {
+                (ChangeKind::PropertyNowRequired, "is now required")
+            } else {
+                (ChangeKind::PropertyNowOptional, "is no longer required")
+            };
+            self.push(kind, text.to_string(), Some(p.span), Some(q.span));
+        }
+        let (da, db) = (default_of(old, p.schema), default_of(new, q.schema));
+        if da != db {
+            let text = match (da, db) {
+                (None, Some(b)) => format!("now defaults to {}", value_text(b)),
+                (Some(a), None) => {
+                    format!("no longer has a default (it was {})", value_text(a))
+                }
+                (Some(a), Some(b)) => format!(
+                    "now defaults to {} (it defaulted to {})",
+                    value_text(b),
+                    value_text(a)
+                ),
+                (None, None) => String::new(),
+            };
+            self.push(
+                ChangeKind::DefaultChanged,
+                text,
+                Some(old.get(p.schema).value_span(Keyword::Default)),
+                Some(new.get(q.schema).value_span(Keyword::Default)),
+            );
+        }
+        self.pair(Some(p.schema), Some(q.schema), depth + 1);
+    }
+
+    /// `additionalProperties`: closed or open, and the schema of the extra properties.
+    fn extra_properties(
+        &mut self,
+        o: Option<SchemaId>,
+        on: &SchemaNode,
+        n: Option<SchemaId>,
+        nn: &SchemaNode,
+        depth: usize,
+    ) {
+        let (old, new) = (self.old, self.new);
         let (ca, cb) = (on.closed(old), nn.closed(new));
         let (at_o, at_n) = (
             Self::at(o, on, Keyword::AdditionalProperties),

@@ -46,7 +46,7 @@ impl Dialect {
         Dialect::Mcp,
     ];
 
-    /// Other names accepted for a dialect: the seed's `gemini-bifrost`.
+    /// Other names accepted for a dialect: `gemini-bifrost`, the name some toolsets use for the Gemini form.
     pub const ALIASES: &'static [(&'static str, Dialect)] = &[("gemini-bifrost", Dialect::Gemini)];
 
     pub fn as_str(self) -> &'static str {

@@ -1258,17 +1258,7 @@ impl Lowerer<'_> {
             }
         }
         if self.f.strict_openai {
-            if let Some(Value::Object(props)) = o.get("properties") {
-                let all: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
-                o.insert("required".into(), Value::Array(all));
-            }
-            if let Some(d) = o.get("default").cloned()
-                && !d.is_null()
-            {
-                o.remove("default");
-                append_description(o, &format!("Default: {d}."));
-            }
-            int_format_to_bounds(o);
+            strict_openai_forms(o);
         }
         if self.f.close_objects
             && is_object(o)
@@ -1278,67 +1268,89 @@ impl Lowerer<'_> {
             o.insert("additionalProperties".into(), Value::Bool(false));
         }
         if self.f.gemini {
-            if let Some(Value::Array(ts)) = o.get("type") {
-                let non_null: Vec<Value> = ts
-                    .iter()
-                    .filter(|t| t.as_str() != Some("null"))
-                    .cloned()
-                    .collect();
-                if non_null.len() == 1 && ts.len() == 2 {
-                    o.insert("type".into(), non_null[0].clone());
-                    o.insert("nullable".into(), Value::Bool(true));
-                    if let Some(Value::Array(e)) = o.get_mut("enum") {
-                        e.retain(|v| !v.is_null());
-                    }
-                }
-            }
-            if let Some(Value::String(c)) = o.get("const").cloned() {
-                let ok = match o.get("enum") {
-                    None => true,
-                    Some(Value::Array(e)) => e.contains(&Value::String(c.clone())),
-                    Some(_) => false,
-                };
-                if ok && types_of(o).iter().all(|t| *t == "string") {
-                    o.remove("const");
-                    o.insert("enum".into(), json!([c]));
-                    if !o.contains_key("type") {
-                        o.insert("type".into(), json!("string"));
-                    }
-                }
-            }
-            // A numeric `const`: the one number both bounds allow.
-            if let Some(Value::Number(c)) = o.get("const").cloned()
-                && !o.contains_key("enum")
-            {
-                o.remove("const");
-                let t = if is_integral_number(&c) {
-                    "integer"
-                } else {
-                    "number"
-                };
-                o.entry("type").or_insert_with(|| json!(t));
-                o.insert("minimum".into(), Value::Number(c.clone()));
-                o.insert("maximum".into(), Value::Number(c));
-            }
-            if types_of(o) == ["integer"] {
-                exclusive_to_inclusive(o);
-            }
-            if self.f.drop_additional_false
-                && o.get("additionalProperties") == Some(&Value::Bool(false))
-            {
-                o.remove("additionalProperties");
-            }
-            match o.get("deprecated") {
-                Some(Value::Bool(true)) => {
-                    o.remove("deprecated");
-                    append_description(o, "Deprecated.");
-                }
-                Some(Value::Bool(false)) => {
-                    o.remove("deprecated");
-                }
-                _ => {}
+            gemini_forms(o, self.f.drop_additional_false);
+        }
+    }
+}
+
+/// OpenAI's strict mode: every property required, a default said in the description instead,
+/// and integer formats written as bounds.
+fn strict_openai_forms(o: &mut Map<String, Value>) {
+    if let Some(Value::Object(props)) = o.get("properties") {
+        let all: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
+        o.insert("required".into(), Value::Array(all));
+    }
+    if let Some(d) = o.get("default").cloned()
+        && !d.is_null()
+    {
+        o.remove("default");
+        append_description(o, &format!("Default: {d}."));
+    }
+    int_format_to_bounds(o);
+}
+
+/// Gemini's forms: a nullable type instead of a `null` in `type`, a string `const` as a
+/// one-value `enum`, a numeric `const` as equal bounds, inclusive integer bounds,
+/// `additionalProperties: false` dropped where the dialect refuses it, and `deprecated` said
+/// in the description.
+fn gemini_forms(o: &mut Map<String, Value>, drop_additional_false: bool) {
+    if let Some(Value::Array(ts)) = o.get("type") {
+        let non_null: Vec<Value> = ts
+            .iter()
+            .filter(|t| t.as_str() != Some("null"))
+            .cloned()
+            .collect();
+        if non_null.len() == 1 && ts.len() == 2 {
+            o.insert("type".into(), non_null[0].clone());
+            o.insert("nullable".into(), Value::Bool(true));
+            if let Some(Value::Array(e)) = o.get_mut("enum") {
+                e.retain(|v| !v.is_null());
             }
         }
+    }
+    if let Some(Value::String(c)) = o.get("const").cloned() {
+        let ok = match o.get("enum") {
+            None => true,
+            Some(Value::Array(e)) => e.contains(&Value::String(c.clone())),
+            Some(_) => false,
+        };
+        if ok && types_of(o).iter().all(|t| *t == "string") {
+            o.remove("const");
+            o.insert("enum".into(), json!([c]));
+            if !o.contains_key("type") {
+                o.insert("type".into(), json!("string"));
+            }
+        }
+    }
+    // A numeric `const`: the one number both bounds allow.
+    if let Some(Value::Number(c)) = o.get("const").cloned()
+        && !o.contains_key("enum")
+    {
+        o.remove("const");
+        let t = if is_integral_number(&c) {
+            "integer"
+        } else {
+            "number"
+        };
+        o.entry("type").or_insert_with(|| json!(t));
+        o.insert("minimum".into(), Value::Number(c.clone()));
+        o.insert("maximum".into(), Value::Number(c));
+    }
+    if types_of(o) == ["integer"] {
+        exclusive_to_inclusive(o);
+    }
+    if drop_additional_false && o.get("additionalProperties") == Some(&Value::Bool(false)) {
+        o.remove("additionalProperties");
+    }
+    match o.get("deprecated") {
+        Some(Value::Bool(true)) => {
+            o.remove("deprecated");
+            append_description(o, "Deprecated.");
+        }
+        Some(Value::Bool(false)) => {
+            o.remove("deprecated");
+        }
+        _ => {}
     }
 }
 

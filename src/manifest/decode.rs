@@ -508,36 +508,63 @@ fn member_of(
         examples: Vec::new(),
     };
     if !is_play {
-        t.terminal = o.get("terminal").and_then(|d| boolean(d, &what, diags));
-        t.auth = o.get("auth").and_then(|d| string(d, &what, diags));
-        t.roles = o
-            .get("roles")
-            .and_then(|d| string_list(d, &what, diags))
-            .map(|l| l.value)
-            .unwrap_or_default();
-        t.rate_limit = o.get("rate_limit").and_then(|d| string(d, &what, diags));
-        t.approval = o.get("approval").and_then(|d| string(d, &what, diags));
-        t.timeout_ms = o.get("timeout_ms").and_then(|d| match &d.value.value {
-            Value::Number(n) => n.as_f64().map(|v| Sp::new(v, d.value.span)),
-            other => {
-                diags.push(wrong_type(
-                    d.value.span,
-                    &format!("`timeout_ms` of {what}"),
-                    "a positive integer",
-                    other,
-                ));
-                None
-            }
-        });
+        tool_policies(&mut o, &what, diags, &mut t);
     }
+    presentation(&mut o, &what, diags, &mut t);
+    let known = match member {
+        Member::Tool => TOOL_KEYS,
+        Member::Play => PLAY_KEYS,
+        Member::Delegate => DELEGATE_KEYS,
+    };
+    o.finish_with(&what, known, diags, |entry| {
+        (is_play && TOOL_ONLY_KEYS.contains(&entry.key.as_str())).then(|| {
+            Diagnostic::new(
+                Code::ToolOnlyKey,
+                format!("plays take no `{}`: {what} is a play", entry.key),
+            )
+            .at(entry.key_span)
+            .help("plays never see the call context; move this play into a toolbox as a tool if it needs policies")
+        })
+    });
+    Some((t, target))
+}
+
+/// The policy keys of a tool (plays have none) into `t`.
+fn tool_policies(o: &mut Obj<'_>, what: &str, diags: &mut Vec<Diagnostic>, t: &mut RawTool) {
+    t.terminal = o.get("terminal").and_then(|d| boolean(d, what, diags));
+    t.auth = o.get("auth").and_then(|d| string(d, what, diags));
+    t.roles = o
+        .get("roles")
+        .and_then(|d| string_list(d, what, diags))
+        .map(|l| l.value)
+        .unwrap_or_default();
+    t.rate_limit = o.get("rate_limit").and_then(|d| string(d, what, diags));
+    t.approval = o.get("approval").and_then(|d| string(d, what, diags));
+    t.timeout_ms = o.get("timeout_ms").and_then(|d| match &d.value.value {
+        Value::Number(n) => n.as_f64().map(|v| Sp::new(v, d.value.span)),
+        other => {
+            diags.push(wrong_type(
+                d.value.span,
+                &format!("`timeout_ms` of {what}"),
+                "a positive integer",
+                other,
+            ));
+            None
+        }
+    });
+}
+
+/// The keys that change how a tool or play is shown (annotations, icons, `_meta`, deprecation
+/// and examples) into `t`.
+fn presentation(o: &mut Obj<'_>, what: &str, diags: &mut Vec<Diagnostic>, t: &mut RawTool) {
     if let Some(a) = o.get("annotations") {
-        t.annotations = hints(&a.value, &what, diags);
+        t.annotations = hints(&a.value, what, diags);
     }
     if let Some(i) = o.get("icons") {
         match &i.value.value {
             Value::Seq(items) => t
                 .icons
-                .extend(items.iter().filter_map(|item| icon(item, &what, diags))),
+                .extend(items.iter().filter_map(|item| icon(item, what, diags))),
             other => diags.push(wrong_type(
                 i.value.span,
                 &format!("`icons` of {what}"),
@@ -575,7 +602,7 @@ fn member_of(
         match &ex.value.value {
             Value::Seq(items) => {
                 for item in items {
-                    if let Some(x) = example(item, &what, diags) {
+                    if let Some(x) = example(item, what, diags) {
                         t.examples.push(x);
                     }
                 }
@@ -588,22 +615,6 @@ fn member_of(
             )),
         }
     }
-    let known = match member {
-        Member::Tool => TOOL_KEYS,
-        Member::Play => PLAY_KEYS,
-        Member::Delegate => DELEGATE_KEYS,
-    };
-    o.finish_with(&what, known, diags, |entry| {
-        (is_play && TOOL_ONLY_KEYS.contains(&entry.key.as_str())).then(|| {
-            Diagnostic::new(
-                Code::ToolOnlyKey,
-                format!("plays take no `{}`: {what} is a play", entry.key),
-            )
-            .at(entry.key_span)
-            .help("plays never see the call context; move this play into a toolbox as a tool if it needs policies")
-        })
-    });
-    Some((t, target))
 }
 
 /// A tool's `annotations`. MCP's own names of the hints (`readOnlyHint`)
@@ -804,4 +815,26 @@ fn agent(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<RawAgent> {
         scope,
         delegates,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key lists are constants, each written out in full: a key added to
+    /// tools must reach delegates, and plays unless it is one they refuse.
+    #[test]
+    fn play_and_delegate_keys_follow_the_tool_keys() {
+        let plays: Vec<&str> = TOOL_KEYS
+            .iter()
+            .copied()
+            .filter(|k| !TOOL_ONLY_KEYS.contains(k))
+            .collect();
+        assert_eq!(PLAY_KEYS, plays.as_slice());
+        let delegates: Vec<&str> = ["agent", "capability"]
+            .into_iter()
+            .chain(TOOL_KEYS.iter().copied())
+            .collect();
+        assert_eq!(DELEGATE_KEYS, delegates.as_slice());
+    }
 }

@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 use toolc_runtime::{CallContext, CauseKind, ErrorKind, HandlerError, OperationKind, ToolContext};
 
-mod results {
+mod toolset {
     toolc_runtime::include_toolset!("results_toolset");
 }
 
-use results::playbooks::loose;
-use results::toolboxes::answers;
+use toolset::playbooks::loose;
+use toolset::toolboxes::answers;
 
 struct Answers;
 
@@ -59,7 +59,7 @@ impl loose::Loose for Loose {
 }
 
 fn agent() -> toolc_runtime::Agent {
-    results::agents::Answerer {
+    toolset::agents::Answerer {
         answers: Answers,
         loose: Loose,
     }

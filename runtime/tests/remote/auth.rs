@@ -22,8 +22,8 @@ use toolc_runtime::auth::{AuthError, Identity, from_fn};
 use toolc_runtime::mcp::{HttpConfig, McpServer};
 use toolc_runtime::{AuthLevel, Caller};
 
-use crate::agent::agent;
-use crate::harness::{Client, Reply, post, request, result_json, serve, serve_on};
+use crate::remote::agent::agent;
+use crate::remote::harness::{Client, Reply, post, request, result_json, serve, serve_on};
 
 pub const RESOURCE: &str = "https://mcp.test.example/mcp";
 const METADATA_URL: &str = "https://mcp.test.example/.well-known/oauth-protected-resource/mcp";
@@ -166,7 +166,7 @@ pub fn token(issuer: &Issuer, sub: &str, extra: Value) -> String {
     )
 }
 
-async fn jwt_server(config: JwtConfig) -> crate::harness::Running {
+async fn jwt_server(config: JwtConfig) -> crate::remote::harness::Running {
     let validator = JwtValidator::new(config).expect("a valid configuration");
     serve(
         McpServer::new(agent().0),
@@ -460,7 +460,7 @@ pub async fn raw_exchange(addr: SocketAddr, bytes: &[u8]) -> String {
     let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
     stream.write_all(bytes).await.expect("write");
     let mut buffer = vec![0u8; 4096];
-    let n = tokio::time::timeout(crate::harness::PATIENCE, stream.read(&mut buffer))
+    let n = tokio::time::timeout(crate::remote::harness::PATIENCE, stream.read(&mut buffer))
         .await
         .expect("an answer in time")
         .expect("read");
@@ -737,7 +737,7 @@ async fn a_custom_authenticator_maps_api_keys_to_callers() {
         HttpConfig::new().authenticator(api_keys),
     )
     .await;
-    let message = crate::harness::call_message(1, "whoami", json!({}));
+    let message = crate::remote::harness::call_message(1, "whoami", json!({}));
     let stateless_headers = [("mcp-protocol-version", "2025-06-18")];
     let missing = post(server.addr, &stateless_headers, &message).await;
     assert_eq!(missing.status, StatusCode::UNAUTHORIZED);
@@ -792,7 +792,7 @@ async fn a_custom_authenticator_maps_api_keys_to_callers() {
     let reply = post(
         server.addr,
         &headers,
-        &crate::harness::call_message(2, "whoami", json!({})),
+        &crate::remote::harness::call_message(2, "whoami", json!({})),
     )
     .await;
     assert_eq!(

@@ -17,9 +17,9 @@ use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
 
-use crate::agent::agent;
-use crate::auth::{issuer, token};
-use crate::harness::{Client, PATIENCE, call_message, post, request, result_json, serve};
+use crate::remote::agent::agent;
+use crate::remote::auth::{issuer, token};
+use crate::remote::harness::{Client, PATIENCE, call_message, post, request, result_json, serve};
 
 /// A store that does not answer, as a Redis that is down.
 struct Down;
@@ -110,7 +110,7 @@ async fn request_bodies_over_the_limit_get_413() {
          {:x}\r\n{body}\r\n0\r\n\r\n",
         body.len()
     );
-    let answer = crate::auth::raw_exchange(server.addr, chunked.as_bytes()).await;
+    let answer = crate::remote::auth::raw_exchange(server.addr, chunked.as_bytes()).await;
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
     // Under the limit, the call is served.
     let mut client = Client::new(server.addr, None);
@@ -444,11 +444,12 @@ async fn two_servers_share_one_memory_store() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_share_one_redis() {
-    let Some(url) = crate::store::redis_url() else {
+    let Some(url) = crate::remote::store::redis_url() else {
         return;
     };
-    let store =
-        RedisStore::new(RedisConfig::new(url).prefix(crate::store::unique_prefix("replicas")))
-            .expect("url");
+    let store = RedisStore::new(
+        RedisConfig::new(url).prefix(crate::remote::store::unique_prefix("replicas")),
+    )
+    .expect("url");
     replicas_share_one_allowance(Arc::new(store)).await;
 }

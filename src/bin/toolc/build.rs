@@ -2,12 +2,12 @@
 //! that checked-in outputs are fresh.
 
 use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use toolc::diag::{Code, Diagnostic, Severity};
 use toolc::lint;
 use toolc::pipeline::{ConfigSource, OWNED_DIRS, analyze, outputs};
-use toolc::write::{Stale, check_all, write_all};
+use toolc::write::{Stale, Written, check_all, write_all};
 
 #[derive(clap::Args)]
 pub struct BuildArgs {
@@ -58,13 +58,7 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
     }
     let errors = count(&diags, Severity::Error);
     if errors > 0 {
-        let summary = Summary::failed(
-            format!(
-                "error: {} in the manifests or their lint; nothing written",
-                plural(errors, "error", "errors")
-            ),
-            serde_json::json!({ "errors": errors, "written": [], "stale": [] }),
-        );
+        let summary = nothing_written(errors, "the manifests or their lint");
         reporter.report(sources, &diags, &groups, Some(&summary));
         return ExitCode::from(1);
     }
@@ -73,13 +67,7 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
         Err(emit_diags) => {
             diags.extend(emit_diags);
             let errors = count(&diags, Severity::Error);
-            let summary = Summary::failed(
-                format!(
-                    "error: {} in code generation; nothing written",
-                    plural(errors, "error", "errors")
-                ),
-                serde_json::json!({ "errors": errors, "written": [], "stale": [] }),
-            );
+            let summary = nothing_written(errors, "code generation");
             reporter.report(sources, &diags, &groups, Some(&summary));
             return ExitCode::from(1);
         }
@@ -92,22 +80,11 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
             PathBuf::from(toolc::config::DEFAULT_OUT_DIR)
         }
     });
-    let path = |p: &PathBuf| p.to_string_lossy().replace('\\', "/");
     let owned: Vec<PathBuf> = OWNED_DIRS.iter().map(PathBuf::from).collect();
     // A file that cannot be read, written or removed stops the build (exit 2).
     let io_failed = |mut diags: Vec<Diagnostic>, e: std::io::Error, what: &str| {
-        diags.push(
-            Diagnostic::new(
-                Code::Io,
-                format!("cannot {what} the outputs in `{}`: {e}", out.display()),
-            )
-            .path(&out)
-            .help("check the folder's permissions, or pass another folder with `--out`"),
-        );
-        let summary = Summary::failed(
-            "error: the outputs were not all handled",
-            serde_json::json!({ "out_dir": path(&out), "written": [], "removed": [], "stale": [] }),
-        );
+        let (diag, summary) = io_failure(&out, &e, what);
+        diags.push(diag);
         reporter.report(sources, &diags, &groups, Some(&summary));
         ExitCode::from(2)
     };
@@ -116,30 +93,7 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
             Ok(stale) => stale,
             Err(e) => return io_failed(diags, e, "read"),
         };
-        let json = serde_json::json!({
-            "out_dir": path(&out),
-            "outputs": outputs.len(),
-            "warnings": warnings,
-            "written": [],
-            "stale": stale.iter().map(stale_json).collect::<Vec<_>>(),
-        });
-        let summary = if stale.is_empty() {
-            Summary::ok(
-                format!(
-                    "{} in {} are up to date",
-                    plural(outputs.len(), "output", "outputs"),
-                    out.display()
-                ),
-                json,
-            )
-        } else {
-            let mut text: String = stale.iter().map(|s| format!("stale: {s}\n")).collect();
-            text.push_str(&format!(
-                "error: run `toolc build` to regenerate {}",
-                out.display()
-            ));
-            Summary::failed(text, json)
-        };
+        let summary = checked(&out, outputs.len(), warnings, &stale);
         reporter.report(sources, &diags, &groups, Some(&summary));
         return if stale.is_empty() {
             ExitCode::SUCCESS
@@ -149,30 +103,7 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
     }
     match write_all(&out, &outputs, &owned) {
         Ok(done) => {
-            let mut text = format!(
-                "wrote {} of {} to {} ({} unchanged)",
-                done.written.len(),
-                plural(outputs.len(), "output", "outputs"),
-                out.display(),
-                outputs.len() - done.written.len()
-            );
-            if !done.removed.is_empty() {
-                text.push_str(&format!(
-                    "; removed {} no input produces any more",
-                    plural(done.removed.len(), "file", "files")
-                ));
-            }
-            let summary = Summary::ok(
-                text,
-                serde_json::json!({
-                    "out_dir": path(&out),
-                    "outputs": outputs.len(),
-                    "warnings": warnings,
-                    "written": done.written.iter().map(path).collect::<Vec<_>>(),
-                    "removed": done.removed.iter().map(path).collect::<Vec<_>>(),
-                    "stale": [],
-                }),
-            );
+            let summary = wrote(&out, outputs.len(), warnings, &done);
             reporter.report(sources, &diags, &groups, Some(&summary));
             ExitCode::SUCCESS
         }
@@ -186,5 +117,91 @@ fn stale_json(s: &Stale) -> serde_json::Value {
         Stale::Differs(p) => ("differs", p),
         Stale::Extra(p) => ("no longer generated", p),
     };
-    serde_json::json!({ "path": p.to_string_lossy().replace('\\', "/"), "why": why })
+    serde_json::json!({ "path": slashed(p), "why": why })
+}
+
+/// A path as the JSON output shows it, with `/` between its parts.
+fn slashed(p: &Path) -> String {
+    p.to_string_lossy().replace('\\', "/")
+}
+
+/// The summary of `--check`: every output up to date, or the stale ones and what to run.
+fn checked(out: &Path, outputs: usize, warnings: usize, stale: &[Stale]) -> Summary {
+    let json = serde_json::json!({
+        "out_dir": slashed(out),
+        "outputs": outputs,
+        "warnings": warnings,
+        "written": [],
+        "stale": stale.iter().map(stale_json).collect::<Vec<_>>(),
+    });
+    if stale.is_empty() {
+        return Summary::ok(
+            format!(
+                "{} in {} are up to date",
+                plural(outputs, "output", "outputs"),
+                out.display()
+            ),
+            json,
+        );
+    }
+    let mut text: String = stale.iter().map(|s| format!("stale: {s}\n")).collect();
+    text.push_str(&format!(
+        "error: run `toolc build` to regenerate {}",
+        out.display()
+    ));
+    Summary::failed(text, json)
+}
+
+/// The summary of a build: what was written, left as it was, and removed.
+fn wrote(out: &Path, outputs: usize, warnings: usize, done: &Written) -> Summary {
+    let mut text = format!(
+        "wrote {} of {} to {} ({} unchanged)",
+        done.written.len(),
+        plural(outputs, "output", "outputs"),
+        out.display(),
+        outputs - done.written.len()
+    );
+    if !done.removed.is_empty() {
+        text.push_str(&format!(
+            "; removed {} no input produces any more",
+            plural(done.removed.len(), "file", "files")
+        ));
+    }
+    Summary::ok(
+        text,
+        serde_json::json!({
+            "out_dir": slashed(out),
+            "outputs": outputs,
+            "warnings": warnings,
+            "written": done.written.iter().map(|p| slashed(p)).collect::<Vec<_>>(),
+            "removed": done.removed.iter().map(|p| slashed(p)).collect::<Vec<_>>(),
+            "stale": [],
+        }),
+    )
+}
+
+/// The summary of a build stopped by `errors` found in `stage`.
+fn nothing_written(errors: usize, stage: &str) -> Summary {
+    Summary::failed(
+        format!(
+            "error: {} in {stage}; nothing written",
+            plural(errors, "error", "errors")
+        ),
+        serde_json::json!({ "errors": errors, "written": [], "stale": [] }),
+    )
+}
+
+/// The error, and the summary, of an output folder that could not be read or written.
+fn io_failure(out: &Path, e: &std::io::Error, what: &str) -> (Diagnostic, Summary) {
+    let diag = Diagnostic::new(
+        Code::Io,
+        format!("cannot {what} the outputs in `{}`: {e}", out.display()),
+    )
+    .path(out)
+    .help("check the folder's permissions, or pass another folder with `--out`");
+    let summary = Summary::failed(
+        "error: the outputs were not all handled",
+        serde_json::json!({ "out_dir": slashed(out), "written": [], "removed": [], "stale": [] }),
+    );
+    (diag, summary)
 }

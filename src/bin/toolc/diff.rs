@@ -7,7 +7,7 @@ use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, ExitCode};
 use toolc::diag::{Code, Diagnostic, Severity, SourceMap};
-use toolc::diff::{ChangeKind, Class, DiffOptions, Joined};
+use toolc::diff::{Change, ChangeKind, Class, DiffOptions, Joined};
 use toolc::model::ResolveOptions;
 
 #[derive(clap::Args)]
@@ -153,65 +153,131 @@ fn from_git(
     })?;
     let mut old_paths = Vec::new();
     for p in paths {
-        let Some(rel) = (!p.is_absolute())
-            .then(|| normal(&Path::new(&prefix).join(p)))
-            .flatten()
-        else {
-            return Err((
-                format!(
-                    "`{}` is not a path inside the repository, relative to the current folder",
-                    p.display()
-                ),
-                Some("give manifest paths relative to the current folder".to_string()),
-            ));
-        };
-        let spec = rel.to_string_lossy().replace('\\', "/");
-        let list = |spec: &str| -> Result<Vec<String>, (String, Option<String>)> {
-            let args = [
-                "ls-tree",
-                "-r",
-                "-z",
-                "--name-only",
-                "--full-tree",
-                rev,
-                "--",
-                spec,
-            ];
-            let listed = git(&here, &args)
-                .map_err(|e| (format!("cannot list `{spec}` at `{rev}`: {e}"), None))?;
-            Ok(listed
-                .split(|b| *b == 0)
-                .filter(|f| !f.is_empty())
-                .map(|f| String::from_utf8_lossy(f).into_owned())
-                .collect())
-        };
-        let mut files = list(&spec)?;
-        // A manifest file's root is its folder, where its manual files are.
-        if files == [spec.clone()]
-            && let Some(parent) = rel.parent().filter(|d| !d.as_os_str().is_empty())
-        {
-            files = list(&parent.to_string_lossy().replace('\\', "/"))?;
-        }
-        if files.is_empty() {
-            return Err((
-                format!("`{}` does not exist at `{rev}`", p.display()),
-                Some("check the revision, or compare with a folder".to_string()),
-            ));
-        }
-        for f in files {
-            let bytes = git(&here, &["cat-file", "blob", &format!("{rev}:{f}")])
-                .map_err(|e| (format!("cannot read `{f}` at `{rev}`: {e}"), None))?;
-            let target = scratch.0.join(&f);
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| (format!("cannot create `{}`: {e}", parent.display()), None))?;
-            }
-            std::fs::write(&target, bytes)
-                .map_err(|e| (format!("cannot write `{}`: {e}", target.display()), None))?;
-        }
+        let rel = copy_at(rev, p, &prefix, &scratch.0)?;
         old_paths.push(scratch.0.join(rel));
     }
     Ok((old_paths, scratch))
+}
+
+/// Writes the files of manifest path `p` as they are at `rev` under `scratch` (a manifest
+/// file's whole folder, where its manual files are); `p` relative to the repository root.
+fn copy_at(
+    rev: &str,
+    p: &Path,
+    prefix: &str,
+    scratch: &Path,
+) -> Result<PathBuf, (String, Option<String>)> {
+    let here = PathBuf::from(".");
+    let Some(rel) = (!p.is_absolute())
+        .then(|| normal(&Path::new(&prefix).join(p)))
+        .flatten()
+    else {
+        return Err((
+            format!(
+                "`{}` is not a path inside the repository, relative to the current folder",
+                p.display()
+            ),
+            Some("give manifest paths relative to the current folder".to_string()),
+        ));
+    };
+    let spec = rel.to_string_lossy().replace('\\', "/");
+    let list = |spec: &str| -> Result<Vec<String>, (String, Option<String>)> {
+        let args = [
+            "ls-tree",
+            "-r",
+            "-z",
+            "--name-only",
+            "--full-tree",
+            rev,
+            "--",
+            spec,
+        ];
+        let listed = git(&here, &args)
+            .map_err(|e| (format!("cannot list `{spec}` at `{rev}`: {e}"), None))?;
+        Ok(listed
+            .split(|b| *b == 0)
+            .filter(|f| !f.is_empty())
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect())
+    };
+    let mut files = list(&spec)?;
+    // A manifest file's root is its folder, where its manual files are.
+    if files == [spec.clone()]
+        && let Some(parent) = rel.parent().filter(|d| !d.as_os_str().is_empty())
+    {
+        files = list(&parent.to_string_lossy().replace('\\', "/"))?;
+    }
+    if files.is_empty() {
+        return Err((
+            format!("`{}` does not exist at `{rev}`", p.display()),
+            Some("check the revision, or compare with a folder".to_string()),
+        ));
+    }
+    for f in files {
+        let bytes = git(&here, &["cat-file", "blob", &format!("{rev}:{f}")])
+            .map_err(|e| (format!("cannot read `{f}` at `{rev}`: {e}"), None))?;
+        let target = scratch.join(&f);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| (format!("cannot create `{}`: {e}", parent.display()), None))?;
+        }
+        std::fs::write(&target, bytes)
+            .map_err(|e| (format!("cannot write `{}`: {e}", target.display()), None))?;
+    }
+    Ok(rel)
+}
+
+/// The other version's manifest paths: inside a folder standing for the current one, or
+/// written from a revision into a scratch folder.
+struct Other {
+    paths: Vec<PathBuf>,
+    /// The scratch folder and the revision written into it.
+    from_git: Option<(Scratch, String)>,
+}
+
+impl Other {
+    fn of(args: &DiffArgs) -> Result<Other, (String, Option<String>)> {
+        let against = Path::new(&args.against);
+        if !against.is_dir() {
+            let (paths, scratch) = from_git(&args.against, &args.paths)?;
+            return Ok(Other {
+                paths,
+                from_git: Some((scratch, args.against.clone())),
+            });
+        }
+        let mut paths = Vec::new();
+        for p in &args.paths {
+            if p.is_absolute() {
+                return Err((
+                    format!(
+                        "`{}` is absolute, so it cannot be read inside `{}`",
+                        p.display(),
+                        args.against
+                    ),
+                    Some("give manifest paths relative to the current folder".to_string()),
+                ));
+            }
+            paths.push(against.join(p));
+        }
+        Ok(Other {
+            paths,
+            from_git: None,
+        })
+    }
+
+    /// How a file of this version is shown: `REV:path` when it was read from git.
+    fn shown(&self, p: &Path) -> PathBuf {
+        match &self.from_git {
+            Some((scratch, rev)) => match p.strip_prefix(&scratch.0) {
+                Ok(rel) => PathBuf::from(format!(
+                    "{rev}:{}",
+                    rel.to_string_lossy().replace('\\', "/")
+                )),
+                Err(_) => p.to_path_buf(),
+            },
+            None => p.to_path_buf(),
+        }
+    }
 }
 
 pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
@@ -220,75 +286,18 @@ pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
         Ok(a) => a,
         Err((message, help)) => return fail(&reporter, message, Some(help)),
     };
-    // The other version: a folder standing for the current one, or a revision.
-    let against = Path::new(&args.against);
-    let (old_paths, scratch, label) = if against.is_dir() {
-        let mut old = Vec::new();
-        for p in &args.paths {
-            if p.is_absolute() {
-                return fail(
-                    &reporter,
-                    format!(
-                        "`{}` is absolute, so it cannot be read inside `{}`",
-                        p.display(),
-                        args.against
-                    ),
-                    Some("give manifest paths relative to the current folder".to_string()),
-                );
-            }
-            old.push(against.join(p));
-        }
-        (old, None, None)
-    } else {
-        match from_git(&args.against, &args.paths) {
-            Ok((paths, scratch)) => (paths, Some(scratch), Some(args.against.clone())),
-            Err((message, help)) => return fail(&reporter, message, help),
-        }
+    let other = match Other::of(&args) {
+        Ok(other) => other,
+        Err((message, help)) => return fail(&reporter, message, help),
     };
-    // Files read from git are shown as `REV:path`.
-    let root = scratch.as_ref().map(|s| s.0.clone());
-    let rename = |p: &Path| -> PathBuf {
-        match (&root, &label) {
-            (Some(root), Some(rev)) => match p.strip_prefix(root) {
-                Ok(rel) => PathBuf::from(format!(
-                    "{rev}:{}",
-                    rel.to_string_lossy().replace('\\', "/")
-                )),
-                Err(_) => p.to_path_buf(),
-            },
-            _ => p.to_path_buf(),
-        }
-    };
+    let old_paths = &other.paths;
+    let rename = |p: &Path| other.shown(p);
     let mut new = toolc::check(&args.paths, &ResolveOptions::default());
-    let mut old = toolc::check(&old_paths, &ResolveOptions::default());
+    let mut old = toolc::check(old_paths, &ResolveOptions::default());
     let joined = Joined::new(&new.sources, &old.sources, &rename);
     // Both versions must check: the comparison reads what resolved.
-    let problems: Vec<Diagnostic> = new
-        .diagnostics
-        .iter()
-        .cloned()
-        .chain(old.diagnostics.iter().map(|d| {
-            let mut d = d.clone();
-            d.span = d.span.map(|s| joined.old_span(s));
-            d.secondary
-                .iter_mut()
-                .for_each(|l| l.span = joined.old_span(l.span));
-            d.path = d.path.as_deref().map(rename);
-            d
-        }))
-        .collect();
-    let errors = problems.iter().filter(|d| d.is_error()).count();
-    if errors > 0 {
-        let io = problems.iter().any(|d| d.code == Code::Io);
-        let summary = Summary::failed(
-            format!(
-                "cannot compare: the manifests have {}",
-                plural(errors, "error", "errors")
-            ),
-            serde_json::json!({ "errors": errors }),
-        );
-        reporter.report(&joined.sources, &problems, &[], Some(&summary));
-        return ExitCode::from(if io { 2 } else { 1 });
+    if let Some(code) = report_problems(&reporter, &new, &old, &joined, &rename) {
+        return code;
     }
     // The dialects the current version is linted for bound the tool count.
     let mut config_sources = SourceMap::new();
@@ -308,7 +317,7 @@ pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
     // for approval; the other version's config is its own, found beside its manifests.
     new.toolset
         .apply_policy_defaults(config.options.policy_defaults());
-    let (old_config, _) = toolc::config::discover(&old_paths, &mut SourceMap::new());
+    let (old_config, _) = toolc::config::discover(old_paths, &mut SourceMap::new());
     old.toolset
         .apply_policy_defaults(old_config.options.policy_defaults());
     let changes = toolc::diff::diff(&old.toolset, &new.toolset, &DiffOptions { dialects });
@@ -327,7 +336,6 @@ pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
             (c.to_diagnostic(&joined, allowed.allows(c)), data)
         })
         .collect();
-    let count = |class: Class| changes.iter().filter(|c| c.class == class).count();
     let blocking = items
         .iter()
         .filter(|(d, _)| d.severity == Severity::Error)
@@ -336,15 +344,27 @@ pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
         .iter()
         .filter(|c| c.is_breaking() && allowed.allows(c))
         .count();
+    let summary = summary(&changes, &args.against, blocking, let_through);
+    reporter.report_with_data(&joined.sources, &items, Some(&summary));
+    drop(other);
+    if blocking > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The line (and JSON) that sums up the changes: how many of each class, how many let through.
+fn summary(changes: &[Change], against: &str, blocking: usize, let_through: usize) -> Summary {
+    let count = |class: Class| changes.iter().filter(|c| c.class == class).count();
     let agents: std::collections::BTreeSet<&str> =
         changes.iter().map(|c| c.agent.as_str()).collect();
     let mut text = if changes.is_empty() {
-        format!("no changes to the tool surface against `{}`", args.against)
+        format!("no changes to the tool surface against `{against}`")
     } else {
         format!(
-            "{} against `{}` in {}: {} breaking for callers, {} breaking for the model, {} compatible",
+            "{} against `{against}` in {}: {} breaking for callers, {} breaking for the model, {} compatible",
             plural(changes.len(), "change", "changes"),
-            args.against,
             plural(agents.len(), "agent", "agents"),
             count(Class::BreakingCallers),
             count(Class::BreakingModel),
@@ -355,23 +375,55 @@ pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
         text.push_str(&format!(" ({let_through} allowed)"));
     }
     let json = serde_json::json!({
-        "against": args.against,
+        "against": against,
         "changes": changes.len(),
         "breaking_callers": count(Class::BreakingCallers),
         "breaking_model": count(Class::BreakingModel),
         "compatible": count(Class::Compatible),
         "allowed": let_through,
     });
-    let summary = if blocking > 0 {
+    if blocking > 0 {
         Summary::failed(text, json)
     } else {
         Summary::ok(text, json)
-    };
-    reporter.report_with_data(&joined.sources, &items, Some(&summary));
-    drop(scratch);
-    if blocking > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
     }
+}
+
+/// Reports the diagnostics of both versions (the other's files shown as `rename` says) when
+/// either has an error: exit 2 when a file could not be read, else 1.
+fn report_problems(
+    reporter: &Reporter,
+    new: &toolc::Checked,
+    old: &toolc::Checked,
+    joined: &Joined,
+    rename: &dyn Fn(&Path) -> PathBuf,
+) -> Option<ExitCode> {
+    let problems: Vec<Diagnostic> = new
+        .diagnostics
+        .iter()
+        .cloned()
+        .chain(old.diagnostics.iter().map(|d| {
+            let mut d = d.clone();
+            d.span = d.span.map(|s| joined.old_span(s));
+            d.secondary
+                .iter_mut()
+                .for_each(|l| l.span = joined.old_span(l.span));
+            d.path = d.path.as_deref().map(rename);
+            d
+        }))
+        .collect();
+    let errors = problems.iter().filter(|d| d.is_error()).count();
+    if errors == 0 {
+        return None;
+    }
+    let io = problems.iter().any(|d| d.code == Code::Io);
+    let summary = Summary::failed(
+        format!(
+            "cannot compare: the manifests have {}",
+            plural(errors, "error", "errors")
+        ),
+        serde_json::json!({ "errors": errors }),
+    );
+    reporter.report(&joined.sources, &problems, &[], Some(&summary));
+    Some(ExitCode::from(if io { 2 } else { 1 }))
 }

@@ -224,33 +224,10 @@ pub fn run(args: InitArgs, output: OutputArgs) -> ExitCode {
     if !existing.is_empty() {
         return fail(output, existing);
     }
-    let mut created = Vec::new();
-    for (path, contents) in &files {
-        let full = args.dir.join(path);
-        let written = full
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| {
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .open(&full)
-            })
-            .and_then(|mut f| f.write_all(contents.as_bytes()));
-        if let Err(e) = written {
-            let mut d =
-                Diagnostic::new(Code::Io, format!("cannot write `{}`: {e}", full.display()))
-                    .path(&full);
-            if !created.is_empty() {
-                d = d.help(format!(
-                    "these were written before it: {}",
-                    created.join(", ")
-                ));
-            }
-            return fail(output, vec![d]);
-        }
-        created.push(path.to_string());
-    }
+    let created = match write_new(&args.dir, &files) {
+        Ok(created) => created,
+        Err(d) => return fail(output, vec![*d]),
+    };
 
     let dir = args.dir.display().to_string();
     let workspace = enclosing_workspace(&args.dir);
@@ -275,4 +252,37 @@ pub fn run(args: InitArgs, output: OutputArgs) -> ExitCode {
     );
     Reporter::new(output, Stdout::Report).report(&SourceMap::new(), &[], &[], Some(&summary));
     ExitCode::SUCCESS
+}
+
+/// Writes `files` under `dir`, each as a new file; the paths written, or the error of the first
+/// that could not be written (naming those written before it).
+fn write_new(dir: &Path, files: &[(&str, String)]) -> Result<Vec<String>, Box<Diagnostic>> {
+    let mut created = Vec::new();
+    for (path, contents) in files {
+        let full = dir.join(path);
+        let written = full
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&full)
+            })
+            .and_then(|mut f| f.write_all(contents.as_bytes()));
+        if let Err(e) = written {
+            let mut d =
+                Diagnostic::new(Code::Io, format!("cannot write `{}`: {e}", full.display()))
+                    .path(&full);
+            if !created.is_empty() {
+                d = d.help(format!(
+                    "these were written before it: {}",
+                    created.join(", ")
+                ));
+            }
+            return Err(Box::new(d));
+        }
+        created.push(path.to_string());
+    }
+    Ok(created)
 }

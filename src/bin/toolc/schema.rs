@@ -188,6 +188,8 @@ fn schema_definition() -> Value {
     })
 }
 
+/// The keys of a tool (or, with `play`, of a play) with their descriptions. Long because it is
+/// data: one entry per key, each the text an editor shows.
 fn tool_properties(play: bool) -> Vec<(&'static str, Value)> {
     let what = if play { "play" } else { "tool" };
     let mut p = vec![
@@ -376,7 +378,8 @@ fn delegate_properties() -> Vec<(&'static str, Value)> {
     p
 }
 
-/// The JSON Schema of the manifest format.
+/// The JSON Schema of the manifest format. Long because it is data: one definition per part of
+/// the format, each with the text an editor shows.
 pub fn manifest_schema() -> Value {
     let defs = json!({
         "Name": {

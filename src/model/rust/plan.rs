@@ -780,30 +780,7 @@ impl<'a> Gen<'a> {
         // string property of the same name.
         let derefed: Vec<SchemaId> = non_null.iter().map(|(_, b)| schemas.deref(*b)).collect();
         if let Some(tag) = discriminator(schemas, &derefed) {
-            let values: Vec<String> = derefed
-                .iter()
-                .map(|b| tag_value(schemas, *b, &tag).unwrap_or_default())
-                .collect();
-            let mut variants = Vec::new();
-            for ((b, value), ident) in derefed
-                .iter()
-                .zip(values.iter().cloned())
-                .zip(variant_idents(&values))
-            {
-                let fields = self.fields(*b, &format!("{hint}{ident}"), module, Some(&tag));
-                variants.push((ident, value, fields));
-            }
-            let name = module.unique(hint);
-            if n.is_sensitive() {
-                module.sensitive.insert(name.clone());
-            }
-            module.items.push(Item::Tagged {
-                name: name.clone(),
-                doc: n.description.clone(),
-                tag,
-                variants,
-            });
-            return wrap(Ty::Local(name));
+            return wrap(self.tagged(id, &derefed, tag, hint, module));
         }
         let mut variants: Vec<(String, Ty)> = Vec::new();
         for (i, b) in &non_null {
@@ -831,6 +808,44 @@ impl<'a> Gen<'a> {
             variants,
         });
         wrap(Ty::Local(name))
+    }
+
+    /// A tagged union of the objects `branches` (named types resolved), told apart by the
+    /// `const` of their property `tag`.
+    fn tagged(
+        &mut self,
+        id: SchemaId,
+        branches: &[SchemaId],
+        tag: String,
+        hint: &str,
+        module: &mut Module,
+    ) -> Ty {
+        let schemas = self.schemas;
+        let n = schemas.get(id);
+        let values: Vec<String> = branches
+            .iter()
+            .map(|b| tag_value(schemas, *b, &tag).unwrap_or_default())
+            .collect();
+        let mut variants = Vec::new();
+        for ((b, value), ident) in branches
+            .iter()
+            .zip(values.iter().cloned())
+            .zip(variant_idents(&values))
+        {
+            let fields = self.fields(*b, &format!("{hint}{ident}"), module, Some(&tag));
+            variants.push((ident, value, fields));
+        }
+        let name = module.unique(hint);
+        if n.is_sensitive() {
+            module.sensitive.insert(name.clone());
+        }
+        module.items.push(Item::Tagged {
+            name: name.clone(),
+            doc: n.description.clone(),
+            tag,
+            variants,
+        });
+        Ty::Local(name)
     }
 }
 

@@ -9,9 +9,9 @@
 //! is a note, and the Rust plan applies no default ([`null_default_unapplied`]):
 //! the field is an `Option` and an absent value stays absent.
 
-use super::node::{Data, SchemaId};
+use super::node::{Data, SchemaId, SchemaNode};
 use super::{Schemas, TypeRef};
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic, Severity, Span};
 
 /// Runs every check on the tree under `root` (named types are checked as
 /// their own roots).
@@ -22,106 +22,122 @@ pub fn check_tree(schemas: &Schemas, root: SchemaId, diags: &mut Vec<Diagnostic>
 fn check_node(schemas: &Schemas, id: SchemaId, diags: &mut Vec<Diagnostic>) {
     let n = schemas.get(id);
     if !n.required.is_empty() {
-        // A `$ref` beside `required` brings its type's properties.
-        let target = match &n.reference {
-            Some(TypeRef {
-                target: Some(t), ..
-            }) => Some(schemas.resolved(*t)),
-            _ => None,
-        };
-        for r in &n.required {
-            let declared = n.property(&r.name).is_some()
-                || target.is_some_and(|t| t.property(&r.name).is_some());
-            if !declared {
-                let names: Vec<&str> = n.props().iter().map(|p| p.name.as_str()).collect();
-                let help = match crate::diag::did_you_mean(&r.name, names.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => format!(
-                        "declare `{}` under `properties`, or remove it from `required`",
-                        r.name
-                    ),
-                };
-                diags.push(
-                    Diagnostic::new(
-                        Code::UndeclaredRequired,
-                        format!(
-                            "`required` names `{}`, which this object does not declare under `properties`",
-                            r.name
-                        ),
-                    )
-                    .at(r.span)
-                    .help(help),
-                );
-            }
-        }
+        check_required(schemas, n, diags);
     }
     if let Some(p) = &n.pattern {
-        let at = n.value_span(super::Keyword::Pattern);
-        if let Some(construct) = unsupported_regex_construct(p) {
+        check_pattern(p, n.value_span(super::Keyword::Pattern), diags);
+    }
+    if n.default.is_some() || n.examples.is_some() {
+        check_default_and_examples(schemas, id, diags);
+    }
+}
+
+/// Every name in `required` is declared under `properties` (of the node, or
+/// of the named type a `$ref` beside it brings).
+fn check_required(schemas: &Schemas, n: &SchemaNode, diags: &mut Vec<Diagnostic>) {
+    // A `$ref` beside `required` brings its type's properties.
+    let target = match &n.reference {
+        Some(TypeRef {
+            target: Some(t), ..
+        }) => Some(schemas.resolved(*t)),
+        _ => None,
+    };
+    for r in &n.required {
+        let declared =
+            n.property(&r.name).is_some() || target.is_some_and(|t| t.property(&r.name).is_some());
+        if !declared {
+            let names: Vec<&str> = n.props().iter().map(|p| p.name.as_str()).collect();
+            let help = match crate::diag::did_you_mean(&r.name, names.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!(
+                    "declare `{}` under `properties`, or remove it from `required`",
+                    r.name
+                ),
+            };
             diags.push(
                 Diagnostic::new(
-                    Code::UnsupportedPattern,
-                    format!("`pattern` has {construct}, which the generated validators cannot run"),
+                    Code::UndeclaredRequired,
+                    format!(
+                        "`required` names `{}`, which this object does not declare under `properties`",
+                        r.name
+                    ),
                 )
-                .at(at)
-                .help("rewrite the pattern without look-around and back-references (the Rust `regex` syntax), or drop it and say the rule in the description"),
-            );
-        } else if let Err(e) = regex_syntax::Parser::new().parse(p) {
-            let reason = e.to_string();
-            let reason = reason.lines().last().unwrap_or("").trim();
-            diags.push(
-                Diagnostic::new(
-                    Code::InvalidSchema,
-                    format!("`pattern` is not a valid regular expression: {reason}"),
-                )
-                .at(at)
-                .help("fix the regular expression (ECMA-262 syntax, as JSON Schema uses)"),
+                .at(r.span)
+                .help(help),
             );
         }
     }
-    if n.default.is_some() || n.examples.is_some() {
-        let Some(validator) = validator(schemas, id) else {
-            return;
-        };
-        if let Some(d) = &n.default
-            && d.value.is_null()
-            && !validator.is_valid(&d.value)
-        {
-            diags.push(
-                Diagnostic::new(
-                    Code::InvalidDefault,
-                    "the default `null` does not match its schema: it is read as no default, so an absent value stays absent",
-                )
-                .severity(Severity::Note)
-                .at(d.span)
-                .help("if null is a value, make the schema nullable (`type: [T, \"null\"]`); else drop the default"),
-            );
-        } else if let Some(d) = &n.default {
+}
+
+/// The pattern is one the generated validators can run.
+fn check_pattern(p: &str, at: Span, diags: &mut Vec<Diagnostic>) {
+    if let Some(construct) = unsupported_regex_construct(p) {
+        diags.push(
+            Diagnostic::new(
+                Code::UnsupportedPattern,
+                format!("`pattern` has {construct}, which the generated validators cannot run"),
+            )
+            .at(at)
+            .help("rewrite the pattern without look-around and back-references (the Rust `regex` syntax), or drop it and say the rule in the description"),
+        );
+    } else if let Err(e) = regex_syntax::Parser::new().parse(p) {
+        let reason = e.to_string();
+        let reason = reason.lines().last().unwrap_or("").trim();
+        diags.push(
+            Diagnostic::new(
+                Code::InvalidSchema,
+                format!("`pattern` is not a valid regular expression: {reason}"),
+            )
+            .at(at)
+            .help("fix the regular expression (ECMA-262 syntax, as JSON Schema uses)"),
+        );
+    }
+}
+
+/// The default and every example are values the schema accepts.
+fn check_default_and_examples(schemas: &Schemas, id: SchemaId, diags: &mut Vec<Diagnostic>) {
+    let n = schemas.get(id);
+    let Some(validator) = validator(schemas, id) else {
+        return;
+    };
+    if let Some(d) = &n.default
+        && d.value.is_null()
+        && !validator.is_valid(&d.value)
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::InvalidDefault,
+                "the default `null` does not match its schema: it is read as no default, so an absent value stays absent",
+            )
+            .severity(Severity::Note)
+            .at(d.span)
+            .help("if null is a value, make the schema nullable (`type: [T, \"null\"]`); else drop the default"),
+        );
+    } else if let Some(d) = &n.default {
+        check_value(
+            &validator,
+            d,
+            "the default",
+            Code::InvalidDefault,
+            "fix the default, or the schema if the default is right",
+            diags,
+        );
+    }
+    if let Some(Data { value, span }) = &n.examples
+        && let serde_json::Value::Array(items) = value
+    {
+        for (i, item) in items.iter().enumerate() {
             check_value(
                 &validator,
-                d,
-                "the default",
-                Code::InvalidDefault,
-                "fix the default, or the schema if the default is right",
+                &Data {
+                    value: item.clone(),
+                    span: *span,
+                },
+                &format!("example {} of `examples`", i + 1),
+                Code::InvalidExample,
+                "fix the example, or the schema if the example is right",
                 diags,
             );
-        }
-        if let Some(Data { value, span }) = &n.examples
-            && let serde_json::Value::Array(items) = value
-        {
-            for (i, item) in items.iter().enumerate() {
-                check_value(
-                    &validator,
-                    &Data {
-                        value: item.clone(),
-                        span: *span,
-                    },
-                    &format!("example {} of `examples`", i + 1),
-                    Code::InvalidExample,
-                    "fix the example, or the schema if the example is right",
-                    diags,
-                );
-            }
         }
     }
 }

@@ -90,7 +90,8 @@ impl Schemas {
     }
 
     /// The JSON of one keyword of a node (`None` when the node does not
-    /// have it), children written with `options`.
+    /// have it), children written with `options`. One arm per keyword,
+    /// which makes it long; split, a keyword's JSON would not be in one place.
     pub fn keyword_json(&self, id: SchemaId, k: Keyword, options: JsonOptions) -> Option<Value> {
         let style = options.refs;
         let n = self.get(id);

@@ -323,6 +323,8 @@ impl<'a> Reader<'a> {
     /// Reads a keyword whose value holds subschemas into `out`; false when
     /// its value was refused. Kept apart from [`Reader::keyword`] so the
     /// frames of the recursion stay small.
+    /// One arm per keyword with subschemas (long for the same reason as
+    /// [`Reader::keyword`]).
     #[inline(never)]
     fn subschemas(&mut self, id: SchemaId, k: Keyword, e: &MapEntry, out: &mut SchemaNode) -> bool {
         let v = &e.value;
@@ -439,6 +441,8 @@ impl<'a> Reader<'a> {
 
     /// Reads one keyword with a scalar or data value into `out`; false when
     /// its value was refused.
+    /// One arm per keyword, which makes it long; split, what each keyword
+    /// reads would no longer be in one place.
     #[inline(never)]
     fn keyword(&mut self, k: Keyword, e: &MapEntry, out: &mut SchemaNode) -> bool {
         let v = &e.value;

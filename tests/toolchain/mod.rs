@@ -1,7 +1,6 @@
 //! The toolchain around the compiler, from the outside: the options every
 //! command shares, `toolc schema` and the editor schema, `toolc init`, and
-//! the config page, `toolc diff`, packaging. One test binary (one link) for
-//! these areas.
+//! the config page, `toolc diff`, packaging.
 
 mod cli;
 mod config_doc;
