@@ -41,7 +41,7 @@ cp "$repo/Cargo.lock" "$work/Cargo.lock"
 export CARGO_TARGET_DIR="$work/target"
 cargo build -q --manifest-path "$work/Cargo.toml" --workspace
 
-wc -c -l "$work/before/src/toolset.rs" "$work/after/src/toolset.rs" | head -2
+wc -c -l "$work/before/src/toolset.rs" "$work/after/src/toolset.rs" | sed -n 1,2p
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 declare -A walls cpus
 for i in $(seq 1 "$runs"); do
