@@ -133,6 +133,16 @@ impl Builder {
         self
     }
 
+    /// Whether every generated type derives both `Serialize` and
+    /// `Deserialize` (default false: parameter types derive `Deserialize`
+    /// and result types `Serialize`, the way the dispatcher moves them, and
+    /// both only for what delegates call, scope types and named types no tool
+    /// uses). Turn it on to write parameters or read results as JSON yourself.
+    pub fn serde_both_ways(mut self, both: bool) -> Self {
+        self.rust.serde_both_ways = both;
+        self
+    }
+
     /// Puts an attribute such as `#[derive(Hash)]` on the generated types a
     /// selector matches: `*`, a type name, or `module::Name` (`types`, or a
     /// toolbox or playbook name). A selector that matches nothing is an error.

@@ -74,6 +74,54 @@ fn send_off_drops_send_bounds_and_dispatchers() {
     assert!(without.contains("pub trait Meetings {"));
 }
 
+/// The derive list right above `pub struct <name>` or `pub enum <name>`.
+fn derives_of(code: &str, item: &str) -> String {
+    let at = code.find(item).expect("the item");
+    let before = &code[..at];
+    let start = before.rfind("#[derive(").expect("a derive");
+    before[start..]
+        .split(")]")
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn serde_is_derived_the_way_the_dispatcher_moves_each_type_unless_both_are_asked() {
+    let dir = out();
+    base(dir.path()).compile().expect("compiles");
+    let one_way = read(dir.path(), "toolset.rs");
+    let params = derives_of(&one_way, "pub struct ListMeetingsParams");
+    assert!(
+        params.contains("serde::Deserialize") && !params.contains("serde::Serialize"),
+        "{params}"
+    );
+    let returns = derives_of(&one_way, "pub struct MeetingList");
+    assert!(
+        returns.contains("serde::Serialize") && !returns.contains("serde::Deserialize"),
+        "{returns}"
+    );
+    // A scope type is the host's: both ways.
+    let scope = derives_of(&one_way, "pub struct OperatorScope");
+    assert!(
+        scope.contains("serde::Serialize") && scope.contains("serde::Deserialize"),
+        "{scope}"
+    );
+
+    base(dir.path())
+        .serde_both_ways(true)
+        .compile()
+        .expect("compiles");
+    let both = read(dir.path(), "toolset.rs");
+    for item in ["pub struct ListMeetingsParams", "pub struct MeetingList"] {
+        let d = derives_of(&both, item);
+        assert!(
+            d.contains("serde::Serialize") && d.contains("serde::Deserialize"),
+            "{item}: {d}"
+        );
+    }
+}
+
 #[test]
 fn derive_and_type_attribute_go_where_the_selector_points() {
     let dir = out();

@@ -11,13 +11,7 @@
 #[allow(dead_code)]
 pub mod types {
     /// The meetings of one day.
-    #[derive(
-        Debug,
-        Clone,
-        PartialEq,
-        ::toolc_runtime::codegen::serde::Serialize,
-        ::toolc_runtime::codegen::serde::Deserialize
-    )]
+    #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub struct MeetingList {
         /// Meeting titles, in start order.
@@ -34,7 +28,7 @@ pub mod types {
         PartialOrd,
         Ord,
         ::toolc_runtime::codegen::serde::Serialize,
-        ::toolc_runtime::codegen::serde::Deserialize
+        ::toolc_runtime::codegen::serde::Deserialize,
     )]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub enum OperatorScopeTier {
@@ -54,7 +48,7 @@ pub mod types {
         Clone,
         PartialEq,
         ::toolc_runtime::codegen::serde::Serialize,
-        ::toolc_runtime::codegen::serde::Deserialize
+        ::toolc_runtime::codegen::serde::Deserialize,
     )]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub struct OperatorScope {
@@ -74,7 +68,6 @@ pub mod types {
         PartialOrd,
         Ord,
         ::toolc_runtime::codegen::serde::Serialize,
-        ::toolc_runtime::codegen::serde::Deserialize
     )]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub enum TicketPriority {
@@ -92,20 +85,14 @@ pub mod types {
         Urgent,
     }
     /// A support ticket.
-    #[derive(
-        Debug,
-        Clone,
-        PartialEq,
-        ::toolc_runtime::codegen::serde::Serialize,
-        ::toolc_runtime::codegen::serde::Deserialize
-    )]
+    #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub struct Ticket {
         /// The ticket id.
         pub id: ::std::string::String,
         /// One line on the problem.
         pub subject: ::std::string::String,
-        pub status: self::TicketStatus,
+        pub status: TicketStatus,
         /// How soon it needs an answer.
         pub priority: TicketPriority,
     }
@@ -120,7 +107,7 @@ pub mod types {
         PartialOrd,
         Ord,
         ::toolc_runtime::codegen::serde::Serialize,
-        ::toolc_runtime::codegen::serde::Deserialize
+        ::toolc_runtime::codegen::serde::Deserialize,
     )]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub enum TicketStatus {
@@ -145,13 +132,7 @@ pub mod toolboxes {
     /// Toolbox `meetings`: Meeting management tools
     pub mod meetings {
         /// Parameters of `list_meetings`.
-        #[derive(
-            Debug,
-            Clone,
-            PartialEq,
-            ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
-        )]
+        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct ListMeetingsParams {
             /// ISO date
@@ -160,6 +141,8 @@ pub mod toolboxes {
         /// The session scope this toolbox's tools read: `OperatorScope`.
         pub type Scope = super::super::types::OperatorScope;
         /// Meeting management tools
+        ///
+        /// Each `refine_<tool>` method checks the arguments of its tool beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
         pub trait Meetings: ::std::marker::Send + ::std::marker::Sync + 'static {
             /// List meetings for a day
             fn list_meetings(
@@ -172,7 +155,7 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the tool `list_meetings` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            /// Checks the arguments of the tool `list_meetings` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
             fn refine_list_meetings(
                 &self,
                 params: &ListMeetingsParams,
@@ -406,7 +389,7 @@ pub mod toolboxes {
                     "list_meetings",
                     ::toolc_runtime::OperationKind::Tool,
                     "List meetings for a day",
-                    &super::super::__schemas::S8,
+                    &super::super::__schemas::LIST_MEETINGS_PARAMS,
                 )
             },
             ::toolc_runtime::ToolDescriptor {
@@ -434,7 +417,7 @@ pub mod toolboxes {
                     "whoami",
                     ::toolc_runtime::OperationKind::Tool,
                     "Who this run is acting on behalf of.",
-                    &super::super::__schemas::S10,
+                    &super::super::__schemas::WHOAMI_PARAMS,
                 )
             },
         ];
@@ -442,13 +425,7 @@ pub mod toolboxes {
     /// Toolbox `orders`: Order lookup tools
     pub mod orders {
         /// Parameters of `lookup_order`.
-        #[derive(
-            Debug,
-            Clone,
-            PartialEq,
-            ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
-        )]
+        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct LookupOrderParams {
             /// The order id, such as `A-1001`.
@@ -465,7 +442,6 @@ pub mod toolboxes {
             PartialOrd,
             Ord,
             ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
         )]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub enum LookupOrderReturnsStatus {
@@ -480,13 +456,7 @@ pub mod toolboxes {
             Delivered,
         }
         /// Result of `lookup_order`.
-        #[derive(
-            Debug,
-            Clone,
-            PartialEq,
-            ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
-        )]
+        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct LookupOrderReturns {
             /// The order id.
@@ -495,13 +465,7 @@ pub mod toolboxes {
             pub status: LookupOrderReturnsStatus,
         }
         /// Parameters of `cancel_order`.
-        #[derive(
-            Debug,
-            Clone,
-            PartialEq,
-            ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
-        )]
+        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct CancelOrderParams {
             /// The order id, such as `A-1001`.
@@ -511,13 +475,7 @@ pub mod toolboxes {
             pub reason: ::std::option::Option<::std::string::String>,
         }
         /// Result of `cancel_order`.
-        #[derive(
-            Debug,
-            Clone,
-            PartialEq,
-            ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
-        )]
+        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct CancelOrderReturns {
             /// The order id.
@@ -528,6 +486,8 @@ pub mod toolboxes {
         /// This toolbox reads no session scope.
         pub type Scope = ();
         /// Order lookup tools
+        ///
+        /// Each `refine_<tool>` method checks the arguments of its tool beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
         pub trait Orders: ::std::marker::Send + ::std::marker::Sync + 'static {
             /// Look up an order by id.
             fn lookup_order(
@@ -540,7 +500,7 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the tool `lookup_order` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            /// Checks the arguments of the tool `lookup_order` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
             fn refine_lookup_order(
                 &self,
                 params: &LookupOrderParams,
@@ -561,7 +521,7 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the tool `cancel_order` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            /// Checks the arguments of the tool `cancel_order` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
             fn refine_cancel_order(
                 &self,
                 params: &CancelOrderParams,
@@ -773,7 +733,9 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"required\":[\"order_id\",\"status\"],\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order id.\"},\"status\":{\"type\":\"string\",\"enum\":[\"placed\",\"in_transit\",\"delivered\"],\"description\":\"Where the order is.\"}}}",
                 ),
-                returns: ::std::option::Option::Some(&super::super::__schemas::S14),
+                returns: ::std::option::Option::Some(
+                    &super::super::__schemas::LOOKUP_ORDER_RETURNS,
+                ),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -792,7 +754,7 @@ pub mod toolboxes {
                     "lookup_order",
                     ::toolc_runtime::OperationKind::Tool,
                     "Look up an order by id.",
-                    &super::super::__schemas::S11,
+                    &super::super::__schemas::LOOKUP_ORDER_PARAMS,
                 )
             },
             ::toolc_runtime::ToolDescriptor {
@@ -801,7 +763,9 @@ pub mod toolboxes {
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"required\":[\"order_id\",\"cancelled\"],\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order id.\"},\"cancelled\":{\"type\":\"boolean\",\"description\":\"false when the order was already delivered.\"}}}",
                 ),
-                returns: ::std::option::Option::Some(&super::super::__schemas::S17),
+                returns: ::std::option::Option::Some(
+                    &super::super::__schemas::CANCEL_ORDER_RETURNS,
+                ),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -820,7 +784,7 @@ pub mod toolboxes {
                     "cancel_order",
                     ::toolc_runtime::OperationKind::Tool,
                     "Cancel an order that has not been delivered.",
-                    &super::super::__schemas::S16,
+                    &super::super::__schemas::CANCEL_ORDER_PARAMS,
                 )
             },
         ];
@@ -828,13 +792,7 @@ pub mod toolboxes {
     /// Toolbox `support`: Support ticket tools
     pub mod support {
         /// Parameters of `list_tickets`.
-        #[derive(
-            Debug,
-            Clone,
-            PartialEq,
-            ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
-        )]
+        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct ListTicketsParams {
             /// The customer's id.
@@ -861,8 +819,7 @@ pub mod toolboxes {
             Hash,
             PartialOrd,
             Ord,
-            ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
+            ::toolc_runtime::codegen::serde::Deserialize,
         )]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub enum UpdateTicketParamsPriority {
@@ -880,13 +837,7 @@ pub mod toolboxes {
             Urgent,
         }
         /// Parameters of `update_ticket`.
-        #[derive(
-            Debug,
-            Clone,
-            PartialEq,
-            ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
-        )]
+        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct UpdateTicketParams {
             /// The ticket id.
@@ -900,6 +851,8 @@ pub mod toolboxes {
         /// This toolbox reads no session scope.
         pub type Scope = ();
         /// Support ticket tools
+        ///
+        /// Each `refine_<tool>` method checks the arguments of its tool beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
         pub trait Support: ::std::marker::Send + ::std::marker::Sync + 'static {
             /// Return open support tickets for a customer
             fn list_tickets(
@@ -912,7 +865,7 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the tool `list_tickets` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            /// Checks the arguments of the tool `list_tickets` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
             fn refine_list_tickets(
                 &self,
                 params: &ListTicketsParams,
@@ -931,7 +884,7 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the tool `update_ticket` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            /// Checks the arguments of the tool `update_ticket` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
             fn refine_update_ticket(
                 &self,
                 params: &UpdateTicketParams,
@@ -1141,7 +1094,9 @@ pub mod toolboxes {
                 title: ::std::option::Option::None,
                 input_schema: "{\"type\":\"object\",\"properties\":{\"customerId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"The customer's id.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":20,\"description\":\"At most this many tickets.\"}},\"required\":[\"customerId\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
                 output_schema: ::std::option::Option::None,
-                returns: ::std::option::Option::Some(&super::super::__schemas::S22),
+                returns: ::std::option::Option::Some(
+                    &super::super::__schemas::LIST_TICKETS_RETURNS,
+                ),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -1164,7 +1119,7 @@ pub mod toolboxes {
                     "list_tickets",
                     ::toolc_runtime::OperationKind::Tool,
                     "Return open support tickets for a customer",
-                    &super::super::__schemas::S19,
+                    &super::super::__schemas::LIST_TICKETS_PARAMS,
                 )
             },
             ::toolc_runtime::ToolDescriptor {
@@ -1196,7 +1151,7 @@ pub mod toolboxes {
                     "update_ticket",
                     ::toolc_runtime::OperationKind::Tool,
                     "Change a ticket's status or priority.",
-                    &super::super::__schemas::S23,
+                    &super::super::__schemas::UPDATE_TICKET_PARAMS,
                 )
             },
         ];
@@ -1209,13 +1164,7 @@ pub mod playbooks {
     /// Playbook `recipes`: Named multi-step recipes
     pub mod recipes {
         /// Parameters of `slug_and_span`.
-        #[derive(
-            Debug,
-            Clone,
-            PartialEq,
-            ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
-        )]
+        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct SlugAndSpanParams {
             /// The title to slugify.
@@ -1226,13 +1175,7 @@ pub mod playbooks {
             pub to: ::std::string::String,
         }
         /// Result of `slug_and_span`.
-        #[derive(
-            Debug,
-            Clone,
-            PartialEq,
-            ::toolc_runtime::codegen::serde::Serialize,
-            ::toolc_runtime::codegen::serde::Deserialize
-        )]
+        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
         pub struct SlugAndSpanReturns {
             /// The title in kebab case.
@@ -1241,6 +1184,8 @@ pub mod playbooks {
             pub days: f64,
         }
         /// Named multi-step recipes
+        ///
+        /// Each `refine_<play>` method checks the arguments of its play beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the playbook's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
         pub trait Recipes: ::std::marker::Send + ::std::marker::Sync + 'static {
             /// Slugify a title and report how many days until a target date.
             fn slug_and_span(
@@ -1252,7 +1197,7 @@ pub mod playbooks {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the play `slug_and_span` beyond its schema (a field that must come after another, say). Runs on the typed parameters once they pass the schema, before the handler, in every call and in the playbook's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Accepts everything unless implemented. Messages reach the model and the logs: never quote a sensitive value in one.
+            /// Checks the arguments of the play `slug_and_span` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
             fn refine_slug_and_span(
                 &self,
                 params: &SlugAndSpanParams,
@@ -1418,7 +1363,9 @@ pub mod playbooks {
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"properties\":{\"slug\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]+(-[a-z0-9]+)*$\",\"description\":\"The title in kebab case.\"},\"days\":{\"type\":\"number\",\"description\":\"Whole days from `from` to `to`.\"}},\"required\":[\"slug\",\"days\"]}",
                 ),
-                returns: ::std::option::Option::Some(&super::super::__schemas::S25),
+                returns: ::std::option::Option::Some(
+                    &super::super::__schemas::SLUG_AND_SPAN_RETURNS,
+                ),
                 validate_returns: true,
                 terminal: false,
                 deprecated: false,
@@ -1437,7 +1384,7 @@ pub mod playbooks {
                     "slug_and_span",
                     ::toolc_runtime::OperationKind::Play,
                     "Slugify a title and report how many days until a target date.",
-                    &super::super::__schemas::S24,
+                    &super::super::__schemas::SLUG_AND_SPAN_PARAMS,
                 )
             },
         ];
@@ -1482,13 +1429,17 @@ pub mod agents {
             ::toolc_runtime::Agent::new(
                     "assistant",
                     "The meeting assistant",
-                    ::std::vec![
-                        ::toolc_runtime::Capability::new("meetings",
-                        "Meeting management")
-                        .with_manual("Use list_meetings to see the day's schedule, and slug_and_span to name a meeting's notes.")
-                        .with_toolbox(::std::sync::Arc::clone(& __meetings))
-                        .with_playbook(::std::sync::Arc::clone(& __recipes))
-                    ],
+                    ::std::vec::Vec::from([
+                        ::toolc_runtime::Capability::new(
+                                "meetings",
+                                "Meeting management",
+                            )
+                            .with_manual(
+                                "Use list_meetings to see the day's schedule, and slug_and_span to name a meeting's notes.",
+                            )
+                            .with_toolbox(::std::sync::Arc::clone(&__meetings))
+                            .with_playbook(::std::sync::Arc::clone(&__recipes)),
+                    ]),
                 )
                 .expect("toolc checked that the agent's tool and play names are unique")
                 .with_search_index(&super::__search::ASSISTANT)
@@ -1535,15 +1486,21 @@ pub mod agents {
             ::toolc_runtime::Agent::new(
                     "support-desk",
                     "Answers customers about their tickets and orders.",
-                    ::std::vec![
-                        ::toolc_runtime::Capability::new("support",
-                        "Support ticket triage")
-                        .with_manual("You help the support team work their queue.\n\n- Call list_tickets with the customer's id before you answer\n  anything about their tickets.\n- Only call update_ticket when the customer or an agent asked for\n  the change; say what you changed.\n")
-                        .with_toolbox(::std::sync::Arc::clone(& __support)),
+                    ::std::vec::Vec::from([
+                        ::toolc_runtime::Capability::new(
+                                "support",
+                                "Support ticket triage",
+                            )
+                            .with_manual(
+                                "You help the support team work their queue.\n\n- Call list_tickets with the customer's id before you answer\n  anything about their tickets.\n- Only call update_ticket when the customer or an agent asked for\n  the change; say what you changed.\n",
+                            )
+                            .with_toolbox(::std::sync::Arc::clone(&__support)),
                         ::toolc_runtime::Capability::new("orders", "Order status")
-                        .with_manual("Use lookup_order when a customer asks where an order is. Use cancel_order when they ask to cancel one: a person approves each cancellation before it happens.")
-                        .with_toolbox(::std::sync::Arc::clone(& __orders))
-                    ],
+                            .with_manual(
+                                "Use lookup_order when a customer asks where an order is. Use cancel_order when they ask to cancel one: a person approves each cancellation before it happens.",
+                            )
+                            .with_toolbox(::std::sync::Arc::clone(&__orders)),
+                    ]),
                 )
                 .expect("toolc checked that the agent's tool and play names are unique")
                 .with_search_index(&super::__search::SUPPORT_DESK)
@@ -1562,35 +1519,163 @@ pub mod agents {
 #[doc(hidden)]
 #[allow(dead_code)]
 pub mod __schemas {
-    pub static P2: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
-        "\\S",
-    );
-    pub static S1: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::STRING,
-        pattern: ::std::option::Option::Some(&P2),
+    pub static BOOLEAN: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::BOOLEAN,
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S0: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+    pub static CANCEL_ORDER_PARAMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
+        properties: &[("order_id", &LOOKUP_ORDER_PARAMS_ORDER_ID), ("reason", &STRING)],
+        required: &["order_id"],
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static CANCEL_ORDER_RETURNS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
+        properties: &[("order_id", &STRING), ("cancelled", &BOOLEAN)],
+        required: &["order_id", "cancelled"],
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static LIST_MEETINGS_PARAMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
+        properties: &[("day", &STRING_DATE)],
+        required: &["day"],
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static LIST_TICKETS_PARAMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
+        properties: &[
+            ("customerId", &STRING_UUID),
+            ("status", &TYPE_TICKET_STATUS),
+            ("limit", &LIST_TICKETS_PARAMS_LIMIT),
+        ],
+        required: &["customerId"],
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static LIST_TICKETS_PARAMS_LIMIT: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::INTEGER,
+        minimum: ::std::option::Option::Some(
+            ::toolc_runtime::codegen::schema::Num::Int(1i64),
+        ),
+        maximum: ::std::option::Option::Some(
+            ::toolc_runtime::codegen::schema::Num::Int(100i64),
+        ),
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static LIST_TICKETS_RETURNS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
         types: ::toolc_runtime::codegen::schema::Types::ARRAY,
-        items: ::std::option::Option::Some(&S1),
+        items: ::std::option::Option::Some(&TYPE_TICKET),
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static LOOKUP_ORDER_PARAMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
+        properties: &[("order_id", &LOOKUP_ORDER_PARAMS_ORDER_ID)],
+        required: &["order_id"],
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static LOOKUP_ORDER_PARAMS_ORDER_ID: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        pattern: ::std::option::Option::Some(&LOOKUP_ORDER_PARAMS_ORDER_ID_PATTERN),
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static LOOKUP_ORDER_PARAMS_ORDER_ID_PATTERN: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
+        "^[A-Z]-[0-9]+$",
+    );
+    pub static LOOKUP_ORDER_RETURNS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
+        properties: &[("order_id", &STRING), ("status", &LOOKUP_ORDER_RETURNS_STATUS)],
+        required: &["order_id", "status"],
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static LOOKUP_ORDER_RETURNS_STATUS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        enum_values: &[
+            ::toolc_runtime::codegen::schema::Json::Str("placed"),
+            ::toolc_runtime::codegen::schema::Json::Str("in_transit"),
+            ::toolc_runtime::codegen::schema::Json::Str("delivered"),
+        ],
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static NUMBER: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::NUMBER,
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static SLUG_AND_SPAN_PARAMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
+        properties: &[("title", &STRING), ("from", &STRING_DATE), ("to", &STRING_DATE)],
+        required: &["title", "from", "to"],
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static SLUG_AND_SPAN_RETURNS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
+        properties: &[("slug", &SLUG_AND_SPAN_RETURNS_SLUG), ("days", &NUMBER)],
+        required: &["slug", "days"],
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static SLUG_AND_SPAN_RETURNS_SLUG: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        pattern: ::std::option::Option::Some(&SLUG_AND_SPAN_RETURNS_SLUG_PATTERN),
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static SLUG_AND_SPAN_RETURNS_SLUG_PATTERN: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
+        "^[a-z0-9]+(-[a-z0-9]+)*$",
+    );
+    pub static STRING: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static STRING_DATE: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        format: ::std::option::Option::Some(
+            ::toolc_runtime::codegen::schema::Format::Date,
+        ),
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static STRING_UUID: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        format: ::std::option::Option::Some(
+            ::toolc_runtime::codegen::schema::Format::Uuid,
+        ),
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
     /// Validation table of type `MeetingList`.
     pub static TYPE_MEETING_LIST: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
         types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[("meetings", &S0)],
+        properties: &[("meetings", &TYPE_MEETING_LIST_MEETINGS)],
         required: &["meetings"],
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static P4: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
-        "^[a-z][a-z0-9_-]*$",
-    );
-    pub static S3: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::STRING,
-        pattern: ::std::option::Option::Some(&P4),
+    pub static TYPE_MEETING_LIST_MEETINGS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::ARRAY,
+        items: ::std::option::Option::Some(&TYPE_MEETING_LIST_MEETINGS_ITEMS),
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S5: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+    pub static TYPE_MEETING_LIST_MEETINGS_ITEMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        pattern: ::std::option::Option::Some(&TYPE_MEETING_LIST_MEETINGS_ITEMS_PATTERN),
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static TYPE_MEETING_LIST_MEETINGS_ITEMS_PATTERN: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
+        "\\S",
+    );
+    /// Validation table of type `OperatorScope`.
+    pub static TYPE_OPERATOR_SCOPE: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
+        properties: &[
+            ("operator", &TYPE_OPERATOR_SCOPE_OPERATOR),
+            ("tier", &TYPE_OPERATOR_SCOPE_TIER),
+        ],
+        required: &["operator", "tier"],
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static TYPE_OPERATOR_SCOPE_OPERATOR: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+        types: ::toolc_runtime::codegen::schema::Types::STRING,
+        pattern: ::std::option::Option::Some(&TYPE_OPERATOR_SCOPE_OPERATOR_PATTERN),
+        ..::toolc_runtime::codegen::schema::Schema::ANY
+    };
+    pub static TYPE_OPERATOR_SCOPE_OPERATOR_PATTERN: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
+        "^[a-z][a-z0-9_-]*$",
+    );
+    pub static TYPE_OPERATOR_SCOPE_TIER: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
         types: ::toolc_runtime::codegen::schema::Types::STRING,
         enum_values: &[
             ::toolc_runtime::codegen::schema::Json::Str("free"),
@@ -1599,18 +1684,19 @@ pub mod __schemas {
         ],
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    /// Validation table of type `OperatorScope`.
-    pub static TYPE_OPERATOR_SCOPE: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+    /// Validation table of type `Ticket`.
+    pub static TYPE_TICKET: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
         types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[("operator", &S3), ("tier", &S5)],
-        required: &["operator", "tier"],
+        properties: &[
+            ("id", &STRING),
+            ("subject", &STRING),
+            ("status", &TYPE_TICKET_STATUS),
+            ("priority", &TYPE_TICKET_PRIORITY),
+        ],
+        required: &["id", "subject", "status", "priority"],
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S6: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::STRING,
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S7: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+    pub static TYPE_TICKET_PRIORITY: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
         types: ::toolc_runtime::codegen::schema::Types::STRING,
         enum_values: &[
             ::toolc_runtime::codegen::schema::Json::Str("low"),
@@ -1618,18 +1704,6 @@ pub mod __schemas {
             ::toolc_runtime::codegen::schema::Json::Str("high"),
             ::toolc_runtime::codegen::schema::Json::Str("urgent"),
         ],
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    /// Validation table of type `Ticket`.
-    pub static TYPE_TICKET: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[
-            ("id", &S6),
-            ("subject", &S6),
-            ("status", &TYPE_TICKET_STATUS),
-            ("priority", &S7),
-        ],
-        required: &["id", "subject", "status", "priority"],
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
     /// Validation table of type `TicketStatus`.
@@ -1643,130 +1717,20 @@ pub mod __schemas {
         ],
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S9: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::STRING,
-        format: ::std::option::Option::Some(
-            ::toolc_runtime::codegen::schema::Format::Date,
-        ),
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S8: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[("day", &S9)],
-        required: &["day"],
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S10: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[],
-        additional_properties: ::toolc_runtime::codegen::schema::Additional::Forbidden,
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static P13: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
-        "^[A-Z]-[0-9]+$",
-    );
-    pub static S12: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::STRING,
-        pattern: ::std::option::Option::Some(&P13),
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S11: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[("order_id", &S12)],
-        required: &["order_id"],
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S15: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::STRING,
-        enum_values: &[
-            ::toolc_runtime::codegen::schema::Json::Str("placed"),
-            ::toolc_runtime::codegen::schema::Json::Str("in_transit"),
-            ::toolc_runtime::codegen::schema::Json::Str("delivered"),
-        ],
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S14: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[("order_id", &S6), ("status", &S15)],
-        required: &["order_id", "status"],
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S16: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[("order_id", &S12), ("reason", &S6)],
-        required: &["order_id"],
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S18: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::BOOLEAN,
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S17: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[("order_id", &S6), ("cancelled", &S18)],
-        required: &["order_id", "cancelled"],
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S20: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::STRING,
-        format: ::std::option::Option::Some(
-            ::toolc_runtime::codegen::schema::Format::Uuid,
-        ),
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S21: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::INTEGER,
-        minimum: ::std::option::Option::Some(
-            ::toolc_runtime::codegen::schema::Num::Int(1i64),
-        ),
-        maximum: ::std::option::Option::Some(
-            ::toolc_runtime::codegen::schema::Num::Int(100i64),
-        ),
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S19: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+    pub static UPDATE_TICKET_PARAMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
         types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[
-            ("customerId", &S20),
+            ("id", &STRING),
             ("status", &TYPE_TICKET_STATUS),
-            ("limit", &S21),
+            ("priority", &TYPE_TICKET_PRIORITY),
         ],
-        required: &["customerId"],
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S22: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::ARRAY,
-        items: ::std::option::Option::Some(&TYPE_TICKET),
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S23: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[("id", &S6), ("status", &TYPE_TICKET_STATUS), ("priority", &S7)],
         required: &["id"],
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
-    pub static S24: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
+    pub static WHOAMI_PARAMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
         types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[("title", &S6), ("from", &S9), ("to", &S9)],
-        required: &["title", "from", "to"],
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static P27: ::toolc_runtime::codegen::schema::Pattern = ::toolc_runtime::codegen::schema::Pattern::new(
-        "^[a-z0-9]+(-[a-z0-9]+)*$",
-    );
-    pub static S26: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::STRING,
-        pattern: ::std::option::Option::Some(&P27),
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S28: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::NUMBER,
-        ..::toolc_runtime::codegen::schema::Schema::ANY
-    };
-    pub static S25: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
-        types: ::toolc_runtime::codegen::schema::Types::OBJECT,
-        properties: &[("slug", &S26), ("days", &S28)],
-        required: &["slug", "days"],
+        properties: &[],
+        additional_properties: ::toolc_runtime::codegen::schema::Additional::Forbidden,
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
 }

@@ -5,6 +5,8 @@ fn main() -> Result<(), toolc::Error> {
         .manifest("../fixtures/codegen/defaults.yaml")
         .file_name("defaults.rs")
         .toolset_name("defaults")
+        // The test's handler answers its parameters as it got them.
+        .serde_both_ways(true)
         .compile()?;
     // The same toolset twice: formats read into their own types, and as strings.
     toolc::configure()
@@ -22,6 +24,8 @@ fn main() -> Result<(), toolc::Error> {
         .manifest("../fixtures/codegen/coverage.yaml")
         .file_name("coverage.rs")
         .toolset_name("coverage")
+        // The test's handler answers its parameters as it got them.
+        .serde_both_ways(true)
         .compile()?;
     toolc::configure()
         .manifest("../fixtures/codegen/secrets.yaml")

@@ -1,6 +1,7 @@
 //! Rust tokens for the type model: types, structs and enums with their serde
 //! attributes and docs.
 
+use super::directions::Directions;
 use super::docs::doc_attrs;
 use crate::model::names::RustIdent;
 use crate::model::rust::{Field, FormatLit, Item, Lit, Ty, TypedFormat};
@@ -46,9 +47,10 @@ pub fn serde_path() -> TokenStream {
 }
 
 /// How generated code names types: `types` is the path to the named types
-/// module from the module being generated.
+/// module from the module being generated, `None` inside that module, where
+/// named types are written bare as every item of the module is.
 pub struct Paths {
-    pub types: TokenStream,
+    pub types: Option<TokenStream>,
 }
 
 pub fn ty_tokens(ty: &Ty, paths: &Paths) -> TokenStream {
@@ -88,9 +90,11 @@ pub fn ty_tokens(ty: &Ty, paths: &Paths) -> TokenStream {
             quote!(::std::boxed::Box<#t>)
         }
         Ty::Shared(n) => {
-            let types = &paths.types;
             let n = ident(n);
-            quote!(#types::#n)
+            match &paths.types {
+                Some(types) => quote!(#types::#n),
+                None => quote!(#n),
+            }
         }
         Ty::Local(n) => {
             let n = ident(n);
@@ -538,8 +542,11 @@ pub fn item_tokens(
     paths: &Paths,
     extra: &dyn ExtraAttrs,
     sensitive: bool,
+    dirs: Directions,
 ) -> TokenStream {
     let serde = serde_path();
+    let ser = dirs.serialize.then(|| quote!(#serde::Serialize,));
+    let de = dirs.deserialize.then(|| quote!(#serde::Deserialize,));
     let serde_crate = quote!(#[serde(crate = "::toolc_runtime::codegen::serde")]);
     let has_sensitive_fields = match item {
         Item::Struct { fields, .. } => fields.iter().any(|f| f.sensitive),
@@ -550,7 +557,7 @@ pub fn item_tokens(
     };
     let manual_debug = sensitive || has_sensitive_fields;
     let debug = (!manual_debug).then(|| quote!(Debug,));
-    let derive = quote!(#[derive(#debug Clone, PartialEq, #serde::Serialize, #serde::Deserialize)]);
+    let derive = quote!(#[derive(#debug Clone, PartialEq, #ser #de)]);
     let user = extra.attrs_for(item.name());
     let debug_impl = if sensitive {
         redacted_debug(&ident(item.name()))
@@ -634,7 +641,7 @@ pub fn item_tokens(
             });
             quote! {
                 #doc
-                #[derive(#debug Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, #serde::Serialize, #serde::Deserialize)]
+                #[derive(#debug Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, #ser #de)]
                 #serde_crate
                 #user
                 pub enum #id {

@@ -5,6 +5,7 @@
 //! Tokens are built with `quote`, parsed with `syn` and printed with
 //! `prettyplease`, so the output is always valid, formatted Rust.
 
+mod directions;
 mod docs;
 mod items;
 mod print;
@@ -40,6 +41,10 @@ pub struct RustOptions {
     /// since the runtime serves `Send` futures.
     pub send: bool,
     pub attributes: Vec<AttrRule>,
+    /// Derive both `Serialize` and `Deserialize` on every generated type,
+    /// rather than only the way the dispatcher moves it (see
+    /// `directions.rs`).
+    pub serde_both_ways: bool,
 }
 
 impl Default for RustOptions {
@@ -47,6 +52,7 @@ impl Default for RustOptions {
         RustOptions {
             send: true,
             attributes: Vec::new(),
+            serde_both_ways: false,
         }
     }
 }
@@ -114,6 +120,14 @@ pub fn generate(
         module: std::cell::RefCell::new(String::new()),
     };
     let mut tables = Tables::new(set);
+    let needs = directions::Needs::of(set, options.serde_both_ways);
+    for i in 0..set.operations().count() {
+        let texts = McpTexts::of(lowered.form(i, Dialect::Mcp).map(|f| &f.entry));
+        tables.count_text(&texts.input_schema);
+        if let Some(o) = &texts.output_schema {
+            tables.count_text(o);
+        }
+    }
 
     // Each item is printed as soon as it is made (see `print.rs`), in the file's order.
     let mut printer = print::Printer::default();
@@ -131,9 +145,7 @@ pub fn generate(
     // Named types.
     let types_module = &set.rust.types;
     *attrs.module.borrow_mut() = "types".to_string();
-    let type_paths = Paths {
-        types: quote!(self),
-    };
+    let type_paths = Paths { types: None };
     let types_head = quote! {
         /// The toolset's named types.
         #[allow(dead_code)]
@@ -144,18 +156,20 @@ pub fn generate(
         &types_head,
         types_module.items.iter().map(|i| {
             let sensitive = types_module.sensitive.contains(i.name());
-            item_tokens(i, &type_paths, &attrs, sensitive)
+            let dirs = needs.get(directions::Scope::Types, i.name());
+            item_tokens(i, &type_paths, &attrs, sensitive, dirs)
         }),
     )?;
 
     let nested = Paths {
-        types: quote!(super::super::types),
+        types: Some(quote!(super::super::types)),
     };
     let mut emitter = GroupEmitter {
         lowered,
         tables: &mut tables,
         paths: &nested,
         attrs: &attrs,
+        needs: &needs,
         send: options.send,
     };
     let toolboxes_head = quote! {
@@ -180,6 +194,7 @@ pub fn generate(
             ops: &tb.tools,
             targets: None,
             target_names: Vec::new(),
+            scope_key: directions::Scope::Toolbox(i),
         })
         .collect();
     emitter.groups(&mut printer, &toolboxes_head, &groups)?;
@@ -205,6 +220,7 @@ pub fn generate(
             ops: &pb.plays,
             targets: None,
             target_names: Vec::new(),
+            scope_key: directions::Scope::Playbook(i),
         })
         .collect();
     emitter.groups(&mut printer, &playbooks_head, &groups)?;
@@ -249,6 +265,7 @@ pub fn generate(
                 ops: &delegate_tools[i],
                 target_names: targets.iter().map(|&t| (t, target_name(set, t))).collect(),
                 targets: Some((of, targets)),
+                scope_key: directions::Scope::Delegates(i),
             }
         })
         .collect();
@@ -420,8 +437,15 @@ fn descriptor(
     let description = &t.description;
     let title = opt_str(t.title.as_deref());
     let texts = McpTexts::of(mcp.map(|f| &f.entry));
-    let input = &texts.input_schema;
-    let output = opt_str(texts.output_schema.as_deref());
+    let tool = validate::shout(name);
+    let input = tables.text(&texts.input_schema, &format!("{tool}_INPUT_SCHEMA"));
+    let output = match &texts.output_schema {
+        Some(o) => {
+            let o = tables.text(o, &format!("{tool}_OUTPUT_SCHEMA"));
+            quote!(::std::option::Option::Some(#o))
+        }
+        None => quote!(::std::option::Option::None),
+    };
     let params = tables.add(t.parameters);
     let returns = match t.returns {
         Some(r) => {
@@ -535,6 +559,8 @@ struct Group<'g> {
     targets: Option<(Vec<usize>, Vec<crate::model::DelegateTarget>)>,
     /// Each delegate target's name, for docs.
     target_names: Vec<(crate::model::DelegateTarget, String)>,
+    /// The group's module, for the directions its types derive.
+    scope_key: directions::Scope,
 }
 
 impl Group<'_> {
@@ -554,6 +580,7 @@ struct GroupEmitter<'e, 'a> {
     tables: &'e mut Tables<'a>,
     paths: &'e Paths,
     attrs: &'e Attrs,
+    needs: &'e directions::Needs,
     send: bool,
 }
 
@@ -599,7 +626,8 @@ impl GroupEmitter<'_, '_> {
             .iter()
             .map(|i| {
                 let sensitive = g.plan.module.sensitive.contains(i.name());
-                item_tokens(i, paths, self.attrs, sensitive)
+                let dirs = self.needs.get(g.scope_key, i.name());
+                item_tokens(i, paths, self.attrs, sensitive, dirs)
             })
             .collect();
         let has_ctx = g.scope.is_some();
@@ -686,7 +714,11 @@ impl GroupEmitter<'_, '_> {
         } else {
             quote!()
         };
-        let trait_doc = docs::doc_attrs(g.description);
+        let trait_doc = if sigs.iter().any(|s| s.params.is_some()) {
+            docs::doc_attrs(&format!("{}\n\n{}", g.description, refinements_doc(g.kind)))
+        } else {
+            docs::doc_attrs(g.description)
+        };
         let module_doc = match g.kind {
             Kind::Delegates => docs::doc_attrs(g.description),
             _ => docs::doc_attrs(&format!("{kind_name} `{}`: {}", g.name, g.description)),
@@ -731,22 +763,35 @@ impl GroupEmitter<'_, '_> {
     }
 }
 
-/// The trait's `refine_<tool>` method, with its default that accepts
-/// everything.
-fn refine_method(t: &Tool, params: &TokenStream, kind: Kind) -> TokenStream {
-    let m = format_ident!("{}", t.refine_method());
+/// What the trait's docs say of its `refine_<tool>` methods, once for all.
+fn refinements_doc(kind: Kind) -> String {
     let (one, server) = match kind {
         Kind::Toolbox => ("tool", "toolbox"),
         Kind::Playbook => ("play", "playbook"),
         Kind::Delegates => ("delegate", "toolbox"),
     };
+    format!(
+        "Each `refine_<{one}>` method checks the arguments of its {one} beyond its schema (a \
+         field that must come after another, say). It runs on the typed parameters once they \
+         pass the schema, before the handler, in every call and in the {server}'s \
+         `check_arguments`; each violation (a JSON pointer into the arguments and a message) \
+         fails the call with `arguments_invalid`, as a schema violation does. Messages reach the \
+         model and the logs: never quote a sensitive value in one."
+    )
+}
+
+/// The trait's `refine_<tool>` method, with its default that accepts
+/// everything.
+fn refine_method(t: &Tool, params: &TokenStream, kind: Kind) -> TokenStream {
+    let m = format_ident!("{}", t.refine_method());
+    let one = match kind {
+        Kind::Toolbox => "tool",
+        Kind::Playbook => "play",
+        Kind::Delegates => "delegate",
+    };
     let doc = format!(
-        " Checks the arguments of the {one} `{name}` beyond its schema (a field that must come \
-         after another, say). Runs on the typed parameters once they pass the schema, before the \
-         handler, in every call and in the {server}'s `check_arguments`; each violation (a JSON \
-         pointer into the arguments and a message) fails the call with `arguments_invalid`, as a \
-         schema violation does. Accepts everything unless implemented. Messages reach the model \
-         and the logs: never quote a sensitive value in one.",
+        " Checks the arguments of the {one} `{name}` beyond its schema; accepts everything \
+         unless implemented (see the trait's docs on refinements).",
         name = t.name
     );
     quote! {
@@ -1454,7 +1499,7 @@ fn agent(
         let expr = cap_expr(c);
         inner.push(quote! {
             let #v = ::std::sync::Arc::new(
-                ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#expr])
+                ::toolc_runtime::Agent::new(#name, #description, ::std::vec::Vec::from([#expr]))
                     .expect("one capability's tool and play names are unique"),
             );
         });
@@ -1480,7 +1525,7 @@ fn agent(
             TokenStream::new()
         };
         quote! {
-            ::toolc_runtime::Agent::new(#name, #description, ::std::vec![#(#caps),*])
+            ::toolc_runtime::Agent::new(#name, #description, ::std::vec::Vec::from([#(#caps),*]))
                 .expect("toolc checked that the agent's tool and play names are unique")
                 #with_index
         }

@@ -10,75 +10,200 @@ use crate::model::schema::{JsonOptions, JsonType, Keyword, SchemaId, TypeRef};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::{Number, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Collects the statics of the `__schemas` module.
+///
+/// Each static is named after what it validates, so a reader can go from a
+/// descriptor to its table and back: a named type's table is `TYPE_<TYPE>`,
+/// a tool's `<TOOL>_PARAMS` and `<TOOL>_RETURNS`, and a schema inside one
+/// is its parent's name and where it stands (`LIST_MEETINGS_PARAMS_DAY`,
+/// `…_ITEMS`, `…_VALUES`, `…_ANY_OF_0`, `…_PATTERN`). Schemas that validate
+/// alike share one static, named after the first place that holds it in
+/// manifest order, except the bare ones (a type and perhaps a format, or
+/// `true`/`false`), which are named after what they are (`STRING`,
+/// `STRING_DATE`, `ANY`). A name already taken gets `_2`, `_3`, … in the
+/// same order, so the names are the same for the same manifests. The module
+/// lists the statics sorted by name.
 pub struct Tables<'a> {
     set: &'a Toolset,
-    statics: Vec<TokenStream>,
-    next: usize,
+    /// The statics by name, each `pub static NAME: …;` with its doc.
+    statics: BTreeMap<String, TokenStream>,
+    /// Every name given, so that no two statics share one.
+    taken: BTreeSet<String>,
     named: BTreeMap<String, proc_macro2::Ident>,
     /// Statics already emitted, by what their schema validates: schemas
     /// that validate alike (`{type: string}` above all) share one static.
     seen: HashMap<String, proc_macro2::Ident>,
+    /// The static of each operation's parameters and returns.
+    roots: HashMap<SchemaId, proc_macro2::Ident>,
+    /// Each schema text descriptors carry, with how many carry it and the
+    /// constant that holds it once several do.
+    texts: HashMap<String, (usize, Option<proc_macro2::Ident>)>,
 }
 
 fn rt() -> TokenStream {
     quote!(::toolc_runtime::codegen::schema)
 }
 
+/// `name` as the words of a static's name: upper snake case, only ASCII
+/// letters, digits and underscores (`customerId` → `CUSTOMER_ID`).
+pub fn shout(name: &str) -> String {
+    let words: String = heck::ToShoutySnakeCase::to_shouty_snake_case(name)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let words: Vec<&str> = words.split('_').filter(|w| !w.is_empty()).collect();
+    words.join("_")
+}
+
 /// The static holding a named type's schema.
-pub fn type_static(name: &str) -> proc_macro2::Ident {
-    format_ident!(
-        "TYPE_{}",
-        heck::ToShoutySnakeCase::to_shouty_snake_case(name)
-    )
+pub fn type_static(name: &str) -> String {
+    format!("TYPE_{}", shout(name))
+}
+
+/// The name of a schema that is only a type (and perhaps a format), or
+/// `true`/`false`, after what it is: `STRING`, `STRING_OR_NULL`,
+/// `STRING_DATE_TIME`, `ANY`, `NOTHING`. `None` for any other schema.
+fn bare_name(key: &Value) -> Option<String> {
+    match key {
+        Value::Bool(true) => return Some("ANY".into()),
+        Value::Bool(false) => return Some("NOTHING".into()),
+        _ => {}
+    }
+    let map = key.as_object()?;
+    if map.is_empty() {
+        return Some("ANY".into());
+    }
+    if !map.keys().all(|k| k == "type" || k == "format") {
+        return None;
+    }
+    let types: Vec<&str> = match map.get("type")? {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => return None,
+    };
+    let mut name = types.join("_OR_").to_uppercase();
+    if let Some(f) = map.get("format").and_then(Value::as_str) {
+        name.push('_');
+        name.push_str(&shout(f));
+    }
+    Some(name)
+}
+
+/// A name not in `taken`, then added to it: `base`, else `base_2`,
+/// `base_3`, …. A name that would not start as an identifier does starts
+/// with `_`.
+fn fresh(taken: &mut BTreeSet<String>, base: &str) -> proc_macro2::Ident {
+    let base = if base.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        base.to_string()
+    } else {
+        format!("_{base}")
+    };
+    let mut name = base.clone();
+    let mut k = 2;
+    while !taken.insert(name.clone()) {
+        name = format!("{base}_{k}");
+        k += 1;
+    }
+    format_ident!("{name}")
 }
 
 impl<'a> Tables<'a> {
+    /// The tables of every named type and of every operation's parameters
+    /// and returns, in manifest order (which decides the names).
     pub fn new(set: &'a Toolset) -> Self {
-        // One static per definition, named after its Rust type, distinct.
-        let mut taken = std::collections::BTreeSet::new();
-        let named = set
-            .schemas
-            .named_types()
-            .map(|(n, _)| {
-                let rust = set.rust.type_names.get(n).map_or(n, String::as_str);
-                let mut id = type_static(rust);
-                let mut k = 2;
-                while !taken.insert(id.to_string()) {
-                    id = format_ident!("{}_{k}", type_static(rust));
-                    k += 1;
-                }
-                (n.to_string(), id)
-            })
-            .collect();
         let mut t = Tables {
             set,
-            statics: Vec::new(),
-            next: 0,
-            named,
+            statics: BTreeMap::new(),
+            taken: BTreeSet::new(),
+            named: BTreeMap::new(),
             seen: HashMap::new(),
+            roots: HashMap::new(),
+            texts: HashMap::new(),
         };
+        // One static per definition, named after its Rust type, distinct.
+        for (n, _) in set.schemas.named_types() {
+            let rust = set.rust.type_names.get(n).map_or(n, String::as_str);
+            let id = t.fresh(&type_static(rust));
+            t.named.insert(n.to_string(), id);
+        }
         for (name, root) in set.schemas.named_types() {
             let id = t.named[name].clone();
-            let body = t.body(root);
+            let body = t.body(root, &id.to_string());
             let doc = format!(" Validation table of type `{name}`.");
-            t.statics.push(quote! {
-                #[doc = #doc]
-                pub static #id: #body;
-            });
+            t.statics.insert(
+                id.to_string(),
+                quote! {
+                    #[doc = #doc]
+                    pub static #id: #body;
+                },
+            );
+        }
+        for op in set.operations() {
+            let tool = shout(&op.name);
+            let params = t.node(op.parameters, &format!("{tool}_PARAMS"));
+            t.roots.insert(op.parameters, params);
+            if let Some(r) = op.returns {
+                let returns = t.node(r, &format!("{tool}_RETURNS"));
+                t.roots.insert(r, returns);
+            }
         }
         t
     }
 
-    /// Adds a schema and returns the path of its static from the toolset root.
+    /// A name not given yet (see [`fresh`]).
+    fn fresh(&mut self, base: &str) -> proc_macro2::Ident {
+        fresh(&mut self.taken, base)
+    }
+
+    /// Counts one more descriptor that carries the schema text `text`.
+    pub fn count_text(&mut self, text: &str) {
+        self.texts.entry(text.to_string()).or_default().0 += 1;
+    }
+
+    /// A schema text of a descriptor in a module two levels below the root:
+    /// the literal where no other descriptor carries it, else the constant
+    /// that holds it once, named `name` after the first descriptor that
+    /// asked for it.
+    pub fn text(&mut self, text: &str, name: &str) -> TokenStream {
+        let ident = match self.texts.get(text) {
+            Some((count, ident)) if *count > 1 => ident.clone(),
+            _ => return quote!(#text),
+        };
+        let ident = match ident {
+            Some(i) => i,
+            None => {
+                let i = self.fresh(name);
+                let doc = format!(" A schema text {} descriptors carry.", self.texts[text].0);
+                self.statics.insert(
+                    i.to_string(),
+                    quote! {
+                        #[doc = #doc]
+                        pub const #i: &str = #text;
+                    },
+                );
+                if let Some(entry) = self.texts.get_mut(text) {
+                    entry.1 = Some(i.clone());
+                }
+                i
+            }
+        };
+        quote!(super::super::__schemas::#ident)
+    }
+
+    /// The path of the static of an operation's parameters or returns from
+    /// the toolset root.
     pub fn add(&mut self, id: SchemaId) -> TokenStream {
-        let id = self.node(id);
+        let id = match self.roots.get(&id) {
+            Some(s) => s.clone(),
+            None => self.node(id, "SCHEMA"),
+        };
         quote!(__schemas::#id)
     }
 
-    fn node(&mut self, id: SchemaId) -> proc_macro2::Ident {
+    /// The static of schema `id`, named `name` if it needs a new one.
+    fn node(&mut self, id: SchemaId, name: &str) -> proc_macro2::Ident {
         let schemas = &self.set.schemas;
         let n = schemas.get(id);
         // A bare `$ref` to a named type is that type's static (unless it
@@ -94,25 +219,27 @@ impl<'a> Tables<'a> {
         {
             return s.clone();
         }
-        let key = schemas.write_json(id, JsonOptions::TABLE).to_string();
+        let json = schemas.write_json(id, JsonOptions::TABLE);
+        let key = json.to_string();
         if let Some(s) = self.seen.get(&key) {
             return s.clone();
         }
-        let s = format_ident!("S{}", self.next);
-        self.next += 1;
-        let body = self.body(id);
-        self.statics.push(quote!(pub static #s: #body;));
+        let s = self.fresh(&bare_name(&json).unwrap_or_else(|| name.to_string()));
+        let body = self.body(id, &s.to_string());
+        self.statics
+            .insert(s.to_string(), quote!(pub static #s: #body;));
         self.seen.insert(key, s.clone());
         s
     }
 
-    fn child(&mut self, id: SchemaId) -> TokenStream {
-        let s = self.node(id);
+    /// A reference to the static of `id`, which stands in `parent` at `at`.
+    fn child(&mut self, id: SchemaId, parent: &str, at: &str) -> TokenStream {
+        let s = self.node(id, &format!("{parent}_{at}"));
         quote!(&#s)
     }
 
     /// `Type = initializer` for a static.
-    fn body(&mut self, id: SchemaId) -> TokenStream {
+    fn body(&mut self, id: SchemaId, name: &str) -> TokenStream {
         let rt = rt();
         let set = self.set;
         let n = set.schemas.get(id);
@@ -163,10 +290,11 @@ impl<'a> Tables<'a> {
             }
         }
         if let Some(p) = &n.pattern {
-            let pid = format_ident!("P{}", self.next);
-            self.next += 1;
-            self.statics
-                .push(quote!(pub static #pid: #rt::Pattern = #rt::Pattern::new(#p);));
+            let pid = self.fresh(&format!("{name}_PATTERN"));
+            self.statics.insert(
+                pid.to_string(),
+                quote!(pub static #pid: #rt::Pattern = #rt::Pattern::new(#p);),
+            );
             fields.push(quote!(pattern: ::std::option::Option::Some(&#pid)));
         }
         if let Some(f) = n.format.as_deref().and_then(format_variant) {
@@ -177,24 +305,28 @@ impl<'a> Tables<'a> {
             fields.push(quote!(unique_items: true));
         }
         if let Some(prefix) = &n.prefix_items {
-            let cs: Vec<TokenStream> = prefix.iter().map(|p| self.child(*p)).collect();
+            let cs: Vec<TokenStream> = prefix
+                .iter()
+                .enumerate()
+                .map(|(i, p)| self.child(*p, name, &i.to_string()))
+                .collect();
             fields.push(quote!(prefix_items: &[#(#cs),*]));
         }
         if let Some(items) = n.items {
-            let c = self.child(items);
+            let c = self.child(items, name, "ITEMS");
             fields.push(quote!(items: ::std::option::Option::Some(#c)));
         }
         if let Some(names) = n.property_names {
-            let c = self.child(names);
+            let c = self.child(names, name, "KEYS");
             fields.push(quote!(property_names: ::std::option::Option::Some(#c)));
         }
         if let Some(props) = &n.properties {
             let ps: Vec<TokenStream> = props
                 .iter()
                 .map(|p| {
-                    let c = self.child(p.schema);
-                    let name = &p.name;
-                    quote!((#name, #c))
+                    let c = self.child(p.schema, name, &shout(&p.name));
+                    let property = &p.name;
+                    quote!((#property, #c))
                 })
                 .collect();
             fields.push(quote!(properties: &[#(#ps),*]));
@@ -210,7 +342,7 @@ impl<'a> Tables<'a> {
                 }
                 Some(true) => {}
                 None => {
-                    let c = self.child(ap);
+                    let c = self.child(ap, name, "VALUES");
                     fields.push(quote!(additional_properties: #rt::Additional::Schema(#c)));
                 }
             }
@@ -221,13 +353,18 @@ impl<'a> Tables<'a> {
             ("all_of", &n.all_of),
         ] {
             if let Some(list) = list {
-                let cs: Vec<TokenStream> = list.iter().map(|b| self.child(*b)).collect();
+                let at = field.to_uppercase();
+                let cs: Vec<TokenStream> = list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| self.child(*b, name, &format!("{at}_{i}")))
+                    .collect();
                 let f = format_ident!("{field}");
                 fields.push(quote!(#f: &[#(#cs),*]));
             }
         }
         if let Some(not) = n.not {
-            let c = self.child(not);
+            let c = self.child(not, name, "NOT");
             fields.push(quote!(not: ::std::option::Option::Some(#c)));
         }
         if let Some(TypeRef {
@@ -247,7 +384,7 @@ impl<'a> Tables<'a> {
 
     /// The `__schemas` module.
     pub fn module(self) -> TokenStream {
-        let statics = self.statics;
+        let statics = self.statics.into_values();
         quote! {
             /// Validation tables the dispatchers check arguments and results against.
             #[doc(hidden)]
@@ -341,5 +478,69 @@ fn json_const(v: &Value) -> TokenStream {
             let text = other.to_string();
             quote!(#rt::Json::Raw(#text))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_words_of_what_they_validate() {
+        assert_eq!(shout("list_meetings"), "LIST_MEETINGS");
+        assert_eq!(shout("customerId"), "CUSTOMER_ID");
+        assert_eq!(shout("in-transit.v2"), "IN_TRANSIT_V2");
+        assert_eq!(shout("día"), "D_A");
+        assert_eq!(type_static("TicketStatus"), "TYPE_TICKET_STATUS");
+    }
+
+    #[test]
+    fn bare_schemas_are_named_after_what_they_are() {
+        let name = |v: Value| bare_name(&v);
+        assert_eq!(
+            name(serde_json::json!({"type": "string"})).as_deref(),
+            Some("STRING")
+        );
+        assert_eq!(
+            name(serde_json::json!({"type": "string", "format": "date-time"})).as_deref(),
+            Some("STRING_DATE_TIME")
+        );
+        assert_eq!(
+            name(serde_json::json!({"type": ["string", "null"]})).as_deref(),
+            Some("STRING_OR_NULL")
+        );
+        assert_eq!(name(serde_json::json!(true)).as_deref(), Some("ANY"));
+        assert_eq!(name(serde_json::json!({})).as_deref(), Some("ANY"));
+        assert_eq!(name(serde_json::json!(false)).as_deref(), Some("NOTHING"));
+        assert_eq!(
+            name(serde_json::json!({"type": "string", "minLength": 1})),
+            None
+        );
+        assert_eq!(name(serde_json::json!({"format": "date"})), None);
+    }
+
+    #[test]
+    fn taken_names_get_numbers_in_the_order_asked() {
+        let mut taken = BTreeSet::new();
+        let names: Vec<String> = [
+            "A_PARAMS",
+            "A_PARAMS",
+            "1PASSWORD",
+            "A_PARAMS",
+            "A_PARAMS_2",
+        ]
+        .iter()
+        .map(|n| fresh(&mut taken, n).to_string())
+        .collect();
+        assert_eq!(
+            names,
+            [
+                "A_PARAMS",
+                "A_PARAMS_2",
+                "_1PASSWORD",
+                "A_PARAMS_3",
+                "A_PARAMS_2_2"
+            ]
+        );
     }
 }
