@@ -230,6 +230,21 @@ pub fn check_tool_list(
 /// used by several tools is reported once).
 pub fn lint_toolset(toolset: &Toolset, lowered: &Lowered, settings: &LintSettings) -> Vec<Finding> {
     let mut out = Vec::new();
+    model_findings(toolset, settings, &mut out);
+    let r = rule(RuleId::IndistinguishableTools);
+    if let Some(severity) = settings.severity(r, None) {
+        indistinguishable(toolset, lowered, r, severity, &mut out);
+    }
+    for &dialect in &settings.dialects {
+        form_findings(toolset, lowered, dialect, settings, &mut out);
+        list_findings(toolset, lowered, dialect, settings, &mut out);
+    }
+    sort_dedup(&mut out);
+    out
+}
+
+/// The rules that read the manifest's schemas rather than a dialect's form of them.
+fn model_findings(toolset: &Toolset, settings: &LintSettings, out: &mut Vec<Finding>) {
     for rule in RULES {
         let (Check::Model(check), Some(severity)) = (rule.check, settings.severity(rule, None))
         else {
@@ -256,78 +271,77 @@ pub fn lint_toolset(toolset: &Toolset, lowered: &Lowered, settings: &LintSetting
             }
         }
     }
-    let r = rule(RuleId::IndistinguishableTools);
-    if let Some(severity) = settings.severity(r, None) {
-        indistinguishable(toolset, lowered, r, severity, &mut out);
-    }
-    for &dialect in &settings.dialects {
-        for (op, tool) in toolset.operations().enumerate() {
-            let Some(form) = lowered.form(op, dialect) else {
-                continue;
-            };
-            if let Some(p) = &form.parameters {
-                schema_findings(
-                    toolset,
-                    tool,
-                    (p, Role::Parameters),
-                    dialect,
-                    settings,
-                    &mut out,
-                );
-            }
-            if let Some(r) = &form.returns {
-                schema_findings(
-                    toolset,
-                    tool,
-                    (r, Role::Returns),
-                    dialect,
-                    settings,
-                    &mut out,
-                );
-            }
-            let r = rule(RuleId::McpOutputSchemaOmitted);
-            if let Some(why) = &form.output_omitted
-                && let Some(severity) = settings.severity(r, Some(dialect))
-            {
-                out.push(Finding {
-                    rule: r.id,
-                    severity,
-                    dialect: Some(dialect),
-                    tool: Some(tool.name.clone()),
-                    role: Some(Role::Returns),
-                    pointer: String::new(),
-                    span: Some(
-                        tool.returns
-                            .map_or(tool.span, |r| toolset.schemas.get(r).span),
-                    ),
-                    message: format!(
-                        "`{}` {why}, so its MCP listing has no `outputSchema`: clients get the result as text",
-                        tool.name
-                    ),
-                    help: r.help.to_string(),
-                    related: Vec::new(),
-                });
-            }
+}
+
+/// The findings of each tool's and play's form for `dialect`: its parameters, its returns, and
+/// an MCP output schema left out.
+fn form_findings(
+    toolset: &Toolset,
+    lowered: &Lowered,
+    dialect: Dialect,
+    settings: &LintSettings,
+    out: &mut Vec<Finding>,
+) {
+    for (op, tool) in toolset.operations().enumerate() {
+        let Some(form) = lowered.form(op, dialect) else {
+            continue;
+        };
+        if let Some(p) = &form.parameters {
+            schema_findings(toolset, tool, (p, Role::Parameters), dialect, settings, out);
         }
-        for agent in &toolset.agents {
-            let list = lowered.list(toolset, agent, dialect);
-            let ops = toolset.agent_operations(agent);
-            let all: Vec<&Tool> = toolset.operations().collect();
-            let tools: Vec<&Tool> = ops.iter().map(|&i| all[i]).collect();
-            let facts: Vec<ToolFacts> = tools.iter().map(|t| ToolFacts::of(t)).collect();
-            let enabled = |r: &Rule| settings.severity(r, Some(dialect)).is_some();
-            let targets = if settings.dialects.is_empty() {
-                vec![dialect]
-            } else {
-                settings.dialects.clone()
-            };
-            for h in list::run(&list, dialect, &targets, &facts, &enabled) {
-                out.extend(list_finding(&tools, agent, dialect, settings, h));
-            }
+        if let Some(r) = &form.returns {
+            schema_findings(toolset, tool, (r, Role::Returns), dialect, settings, out);
+        }
+        let r = rule(RuleId::McpOutputSchemaOmitted);
+        if let Some(why) = &form.output_omitted
+            && let Some(severity) = settings.severity(r, Some(dialect))
+        {
+            out.push(Finding {
+                rule: r.id,
+                severity,
+                dialect: Some(dialect),
+                tool: Some(tool.name.clone()),
+                role: Some(Role::Returns),
+                pointer: String::new(),
+                span: Some(
+                    tool.returns
+                        .map_or(tool.span, |r| toolset.schemas.get(r).span),
+                ),
+                message: format!(
+                    "`{}` {why}, so its MCP listing has no `outputSchema`: clients get the result as text",
+                    tool.name
+                ),
+                help: r.help.to_string(),
+                related: Vec::new(),
+            });
         }
     }
-    sort_dedup(&mut out);
-    out
+}
+
+/// The findings of each agent's tool list for `dialect`.
+fn list_findings(
+    toolset: &Toolset,
+    lowered: &Lowered,
+    dialect: Dialect,
+    settings: &LintSettings,
+    out: &mut Vec<Finding>,
+) {
+    for agent in &toolset.agents {
+        let list = lowered.list(toolset, agent, dialect);
+        let ops = toolset.agent_operations(agent);
+        let all: Vec<&Tool> = toolset.operations().collect();
+        let tools: Vec<&Tool> = ops.iter().map(|&i| all[i]).collect();
+        let facts: Vec<ToolFacts> = tools.iter().map(|t| ToolFacts::of(t)).collect();
+        let enabled = |r: &Rule| settings.severity(r, Some(dialect)).is_some();
+        let targets = if settings.dialects.is_empty() {
+            vec![dialect]
+        } else {
+            settings.dialects.clone()
+        };
+        for h in list::run(&list, dialect, &targets, &facts, &enabled) {
+            out.extend(list_finding(&tools, agent, dialect, settings, h));
+        }
+    }
 }
 
 /// `indistinguishable-tools`: each agent's tools compared through its search index. A pair

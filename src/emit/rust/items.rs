@@ -181,6 +181,7 @@ pub trait ExtraAttrs {
 }
 
 /// A default value as a Rust expression of its type.
+// Over 80 lines: one arm per pair of literal and Rust type.
 fn lit_tokens(lit: &Lit, ty: &Ty, paths: &Paths) -> TokenStream {
     let inner = |t: &Ty| -> Ty {
         match t {
@@ -537,6 +538,8 @@ fn tagged_debug(id: &Ident, variants: &[(String, String, Vec<Field>)]) -> TokenS
 /// a whole, so its `Debug` prints `Name(<redacted>)`; an item with sensitive
 /// fields gets a `Debug` that prints `<redacted>` for those. Either way
 /// `Debug` is written out instead of derived.
+// Over 80 lines: one arm per kind of item (struct, enum, tagged and untagged union,
+// alias), each a `quote!` template of that item.
 pub fn item_tokens(
     item: &Item,
     paths: &Paths,

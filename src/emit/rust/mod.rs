@@ -93,6 +93,8 @@ fn error(message: String, help: &str) -> Diagnostic {
 pub const RUNTIME_API: u32 = 4;
 
 /// Generates the Rust source of a toolset.
+// Over 80 lines: one step per section of the generated file, in the order the file has
+// them; each step is a call into the functions below.
 pub fn generate(
     set: &Toolset,
     lowered: &Lowered,
@@ -607,6 +609,8 @@ impl GroupEmitter<'_, '_> {
     /// The module of one toolbox or playbook: its head (docs and `pub mod name`) and its
     /// items: its parameter and return types, the trait to implement, the dispatcher and
     /// the descriptors.
+    // Over 80 lines: the items of one group's module in the order the module has them; the
+    // trait and dispatcher templates are kept whole so they read as the generated code will.
     fn group(&mut self, g: &Group<'_>) -> (TokenStream, Vec<TokenStream>) {
         *self.attrs.module.borrow_mut() = g.name.to_string();
         let paths = self.paths;
@@ -843,6 +847,8 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
 
 /// The dispatcher of a group: a wrapper implementing the runtime's
 /// object-safe `Toolbox` or `Playbook` trait by matching on the name.
+// Over 80 lines: one `quote!` template of the dispatcher, kept whole so that it reads
+// top to bottom as the generated code will.
 fn server(
     g: &Group<'_>,
     sigs: &[Signature],
@@ -1275,6 +1281,8 @@ fn agent_closure(set: &Toolset, a: usize) -> Vec<usize> {
 /// agents its delegates reach; then the delegates of the agent and of every
 /// agent its delegates reach. `taken` holds the names of the `agents`
 /// module's items, which the type parameters must not shadow.
+// Over 80 lines: three passes (capabilities, what delegates reach, delegates), each the
+// same bookkeeping of unique names; split, that bookkeeping would be passed around.
 fn parts<'s>(
     set: &'s Toolset,
     a: usize,
@@ -1375,6 +1383,8 @@ fn parts<'s>(
 /// and `build`. A field left out of the struct literal is a compile error
 /// that names it. `indexed[i]`: agent `i` has a search index in `__search`,
 /// which `build` hands to the runtime.
+// Over 80 lines: one `quote!` template of the wiring struct and its `build`, kept whole so
+// that it reads as the generated code will.
 fn agent(
     set: &Toolset,
     ai: usize,

@@ -239,6 +239,7 @@ impl<'a> Tables<'a> {
     }
 
     /// `Type = initializer` for a static.
+    // Over 80 lines: one field of the validation table per keyword, in the table's order.
     fn body(&mut self, id: SchemaId, name: &str) -> TokenStream {
         let rt = rt();
         let set = self.set;
