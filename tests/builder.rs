@@ -548,3 +548,55 @@ fn a_default_not_in_its_typed_format_is_an_error() {
     );
     assert!(text.contains("tools.yaml:13:"), "{text}");
 }
+
+#[test]
+fn a_type_no_operation_reaches_derives_both_ways_and_so_do_the_types_it_holds() {
+    let manifests = out();
+    std::fs::write(
+        manifests.path().join("toolset.yaml"),
+        r##"
+version: 1
+types:
+  Node:
+    type: object
+    properties:
+      label: {type: string}
+    required: [label]
+  Leaf:
+    type: object
+    properties:
+      nodes: {type: array, items: {$ref: "#/types/Node"}}
+    required: [nodes]
+toolboxes:
+  graph:
+    description: Graph tools.
+    tools:
+      visit:
+        description: Visits a node.
+        parameters:
+          type: object
+          properties:
+            node: {$ref: "#/types/Node"}
+          required: [node]
+        returns: {type: object}
+"##,
+    )
+    .expect("manifest written");
+    let dir = out();
+    toolc::configure()
+        .manifest(manifests.path())
+        .out_dir(dir.path())
+        .cargo_instructions(false)
+        .compile()
+        .expect("compiles");
+    let code = read(dir.path(), "toolset.rs");
+    // `Leaf` is reached by no operation, so it derives both; `Node`, read by
+    // `visit` and held by `Leaf`, must then be written too.
+    for item in ["pub struct Leaf", "pub struct Node"] {
+        let d = derives_of(&code, item);
+        assert!(
+            d.contains("serde::Serialize") && d.contains("serde::Deserialize"),
+            "{item}: {d}"
+        );
+    }
+}

@@ -121,6 +121,22 @@ impl Needs {
                 walk.ty(Scope::Types, &Ty::Shared(s.clone()), Directions::BOTH);
             }
         }
+        // A type no operation reaches derives both ways, and so must every type it holds.
+        let scopes = std::iter::once(Scope::Types)
+            .chain((0..set.rust.toolboxes.len()).map(Scope::Toolbox))
+            .chain((0..set.rust.playbooks.len()).map(Scope::Playbook))
+            .chain((0..set.rust.delegates.len()).map(Scope::Delegates));
+        for scope in scopes {
+            let names: Vec<String> = walk
+                .module(scope)
+                .map(|m| m.items.iter().map(|i| i.name().to_string()).collect())
+                .unwrap_or_default();
+            for name in names {
+                if !walk.by_item.contains_key(&(scope, name.clone())) {
+                    walk.item(scope, &name, Directions::BOTH);
+                }
+            }
+        }
         Needs {
             by_item: walk.by_item,
         }
