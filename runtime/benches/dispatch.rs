@@ -14,7 +14,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
 use toolc_runtime::codegen::schema::{Additional, Format, Json, Num, Schema, Types};
 use toolc_runtime::{
-    CallContext, HandlerError, OperationKind, Policy, ToolDescriptor,
+    CallContext, HandlerError, OperationKind, ToolDescriptor,
     codegen::{Guard, run_tool},
 };
 
@@ -108,21 +108,15 @@ static ANY_OBJECT: Schema = Schema {
 
 const fn descriptor(parameters: &'static Schema, validate_returns: bool) -> ToolDescriptor {
     ToolDescriptor {
-        name: "list_tickets",
-        kind: OperationKind::Tool,
-        title: None,
-        description: "Return open support tickets for a customer",
         input_schema: "{}",
-        output_schema: None,
-        parameters,
         returns: Some(&RETURNS),
         validate_returns,
-        terminal: false,
-        deprecated: false,
-        policy: Policy::NONE,
-        annotations: "{}",
-        icons: None,
-        meta: None,
+        ..ToolDescriptor::new(
+            "list_tickets",
+            OperationKind::Tool,
+            "Return open support tickets for a customer",
+            parameters,
+        )
     }
 }
 

@@ -90,27 +90,16 @@ const fn tool(
     output: Option<(&'static str, &'static Schema)>,
 ) -> ToolDescriptor {
     ToolDescriptor {
-        name,
-        kind: OperationKind::Tool,
-        title: None,
-        description: "a test tool",
         input_schema,
         output_schema: match output {
             Some((text, _)) => Some(text),
             None => None,
         },
-        parameters,
         returns: match output {
             Some((_, schema)) => Some(schema),
             None => None,
         },
-        validate_returns: true,
-        terminal: false,
-        deprecated: false,
-        policy: Policy::NONE,
-        annotations: "{}",
-        icons: None,
-        meta: None,
+        ..ToolDescriptor::new(name, OperationKind::Tool, "a test tool", parameters)
     }
 }
 

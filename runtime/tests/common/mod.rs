@@ -73,21 +73,8 @@ const fn tool(
     returns: Option<&'static Schema>,
 ) -> ToolDescriptor {
     ToolDescriptor {
-        name,
-        kind: OperationKind::Tool,
-        title: None,
-        description: "a test tool",
-        input_schema: "{\"type\":\"object\"}",
-        output_schema: None,
-        parameters,
         returns,
-        validate_returns: true,
-        terminal: false,
-        deprecated: false,
-        policy: Policy::NONE,
-        annotations: "{}",
-        icons: None,
-        meta: None,
+        ..ToolDescriptor::new(name, OperationKind::Tool, "a test tool", parameters)
     }
 }
 

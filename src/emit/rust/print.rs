@@ -55,6 +55,18 @@ fn internal(what: &str) -> Vec<Diagnostic> {
 }
 
 impl Printer {
+    /// The frames of the modules `heads` and of the module `head` inside them: what
+    /// [`Printer::open`] and [`Printer::close`] print is the difference.
+    fn frame_pair(
+        &mut self,
+        heads: &[TokenStream],
+        head: &TokenStream,
+    ) -> Result<(Frame, Frame), Vec<Diagnostic>> {
+        let outer = self.frame(heads)?;
+        let inner = self.frame(&[heads, std::slice::from_ref(head)].concat())?;
+        Ok((outer, inner))
+    }
+
     /// What the modules of `heads` print around an item inside them.
     fn frame(&mut self, heads: &[TokenStream]) -> Result<Frame, Vec<Diagnostic>> {
         let key: Vec<String> = heads.iter().map(ToString::to_string).collect();
@@ -115,8 +127,7 @@ impl Printer {
         heads: &[TokenStream],
         head: &TokenStream,
     ) -> Result<(), Vec<Diagnostic>> {
-        let outer = self.frame(heads)?;
-        let inner = self.frame(&[heads, std::slice::from_ref(head)].concat())?;
+        let (outer, inner) = self.frame_pair(heads, head)?;
         let lines = inner
             .before
             .strip_prefix(outer.before.as_str())
@@ -131,8 +142,7 @@ impl Printer {
         heads: &[TokenStream],
         head: &TokenStream,
     ) -> Result<(), Vec<Diagnostic>> {
-        let outer = self.frame(heads)?;
-        let inner = self.frame(&[heads, std::slice::from_ref(head)].concat())?;
+        let (outer, inner) = self.frame_pair(heads, head)?;
         let lines = inner
             .after
             .strip_suffix(outer.after.as_str())
