@@ -1,4 +1,5 @@
-//! The `toolc` command line.
+//! The `toolc` command line: one module per command. The `toolc` binary is
+//! `src/bin/toolc.rs`, a `main` that calls [`main`].
 
 mod build;
 mod check;
@@ -39,7 +40,10 @@ enum Command {
     Init(init::InitArgs),
 }
 
-fn main() -> ExitCode {
+/// Runs the `toolc` command line on the process's arguments, printing to stdout and stderr,
+/// and answers the exit status: 0 when the command succeeded, 1 when it found errors (or,
+/// with `--check`, stale files), 2 for a usage error. `--help` and `--version` exit 0.
+pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
