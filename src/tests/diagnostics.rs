@@ -4,11 +4,11 @@
 //! docs/diagnostics.md, and `documented_examples_trigger_their_code` runs the
 //! examples of docs/diagnostics.md.
 
+use crate::ResolveOptions;
+use crate::manifest::{self, Loaded};
+use crate::model;
+use crate::{Code, Diagnostic, SourceMap};
 use std::path::{Path, PathBuf};
-use toolc::ResolveOptions;
-use toolc::manifest::{self, Loaded};
-use toolc::model;
-use toolc::{Code, Diagnostic, SourceMap};
 
 /// A diagnostic as the user sees it: code, file, line, column, message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +64,7 @@ fn check_texts(files: &[(&str, &str)]) -> Vec<Seen> {
 
 /// Checks real paths, as `toolc check` does.
 fn check_paths(paths: &[PathBuf]) -> Vec<Seen> {
-    let checked = toolc::check(paths, &ResolveOptions::default());
+    let checked = crate::check(paths, &ResolveOptions::default());
     checked
         .diagnostics
         .iter()
@@ -993,33 +993,6 @@ fn manual_path_symlink() {
 }
 
 #[test]
-fn manual_path_bare_file_name() {
-    // `toolc check a.yaml` run inside the manifest folder: the root is `.`.
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("secret.md"), "outside").unwrap();
-    let root = dir.path().join("manifests");
-    std::fs::create_dir_all(&root).unwrap();
-    std::fs::write(
-        root.join("a.yaml"),
-        "version: 1\nmanuals:\n  m: { file: ../secret.md }\n",
-    )
-    .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolc"))
-        .args(["check", "--format", "plain", "a.yaml"])
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.starts_with(
-            "a.yaml:3:14: error[manual-path]: manual file `../secret.md` is outside the manifest root `.`"
-        ),
-        "{stderr}"
-    );
-}
-
-#[test]
 fn manual_unreadable() {
     let d = only_yaml(
         "version: 1\nmanuals:\n  m: { file: missing.md }\n",
@@ -1080,7 +1053,7 @@ fn capability_manual_string_is_a_name_or_inline_text() {
 // -------------------------------------- codes of later stages
 
 /// Loads and resolves one YAML manifest that must be clean.
-fn resolve_clean(text: &str) -> (Loaded, toolc::model::Toolset) {
+fn resolve_clean(text: &str) -> (Loaded, crate::model::Toolset) {
     let mut loaded = Loaded::default();
     manifest::load_str(
         &mut loaded,
@@ -1117,11 +1090,11 @@ fn lint() {
     let (loaded, toolset) = resolve_clean(
         "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      tag:\n        description: Tag\n        parameters:\n          type: object\n          properties:\n            tags: { type: array, items: { type: string }, uniqueItems: true }\n          required: [tags]\n",
     );
-    let strict = toolc::Dialect::parse("openai-strict").unwrap();
-    let settings = toolc::lint::LintSettings::for_dialects(&[strict]);
-    let lowered = toolc::lower::lower(&toolset, &[strict], Default::default());
+    let strict = crate::Dialect::parse("openai-strict").unwrap();
+    let settings = crate::lint::LintSettings::for_dialects(&[strict]);
+    let lowered = crate::lower::lower(&toolset, &[strict], Default::default());
     let diags =
-        toolc::lint::to_diagnostics(&toolc::lint::lint_toolset(&toolset, &lowered, &settings));
+        crate::lint::to_diagnostics(&crate::lint::lint_toolset(&toolset, &lowered, &settings));
     let found: Vec<Seen> = diags.iter().map(|d| seen(&loaded.sources, d)).collect();
     only(
         found,
@@ -1137,7 +1110,7 @@ fn lint() {
 fn config_diagnostics(text: &str) -> Vec<Seen> {
     let mut sources = SourceMap::new();
     let (_, diags) =
-        toolc::config::parse_str(&mut sources, Path::new("manifests/toolc.toml"), text);
+        crate::config::parse_str(&mut sources, Path::new("manifests/toolc.toml"), text);
     diags.iter().map(|d| seen(&sources, d)).collect()
 }
 
@@ -1166,7 +1139,7 @@ fn unknown_dialect() {
 }
 
 /// `toolc diff`'s changes are diagnostics under the code `change`, printed
-/// under the id of their kind; tests/toolchain/diff.rs tests each kind.
+/// under the id of their kind; src/tests/diff.rs tests each kind.
 #[test]
 fn change() {
     let (old_loaded, old) = resolve_clean(
@@ -1175,9 +1148,9 @@ fn change() {
     let (new_loaded, new) = resolve_clean(
         "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a: { description: A }\n",
     );
-    let changes = toolc::diff::diff(&old, &new, &Default::default());
+    let changes = crate::diff::diff(&old, &new, &Default::default());
     // The old files are shown under a name of their own.
-    let joined = toolc::diff::Joined::new(&new_loaded.sources, &old_loaded.sources, &|_| {
+    let joined = crate::diff::Joined::new(&new_loaded.sources, &old_loaded.sources, &|_| {
         PathBuf::from("manifests/old.yaml")
     });
     let diags: Vec<Diagnostic> = changes
@@ -1195,12 +1168,12 @@ fn change() {
     // Allowed, it is a warning; a compatible change is a note.
     assert_eq!(
         changes[0].to_diagnostic(&joined, true).severity,
-        toolc::Severity::Warning
+        crate::Severity::Warning
     );
-    let added = toolc::diff::diff(&new, &old, &Default::default());
+    let added = crate::diff::diff(&new, &old, &Default::default());
     assert_eq!(
         added[0].to_diagnostic(&joined, false).severity,
-        toolc::Severity::Note
+        crate::Severity::Note
     );
 }
 
@@ -1212,7 +1185,7 @@ fn test_name(code: Code) -> String {
 }
 
 const THIS_FILE: &str = include_str!("diagnostics.rs");
-const DOCS: &str = include_str!("../docs/diagnostics.md");
+const DOCS: &str = include_str!("../../docs/diagnostics.md");
 
 /// The `## \`code\`` sections of docs/diagnostics.md, with their text.
 fn doc_sections() -> Vec<(String, String)> {
@@ -1237,7 +1210,7 @@ fn every_code_is_tested_and_documented() {
     for &code in Code::ALL {
         if !THIS_FILE.contains(&format!("fn {}() {{", test_name(code))) {
             problems.push(format!(
-                "`{}` has no test `fn {}()` in tests/diagnostics.rs",
+                "`{}` has no test `fn {}()` in src/tests/diagnostics.rs",
                 code.as_str(),
                 test_name(code)
             ));
@@ -1324,7 +1297,7 @@ fn render_in_place(files: &[(String, String)]) -> (Vec<Code>, String) {
     let codes = diags.iter().map(|d| d.code).collect();
     let text: Vec<String> = diags
         .iter()
-        .map(|d| toolc::render_human(&loaded.sources, d, false))
+        .map(|d| crate::render_human(&loaded.sources, d, false))
         .collect();
     (codes, text.join("\n\n"))
 }

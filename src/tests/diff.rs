@@ -1,15 +1,15 @@
-//! `toolc diff`: one test per change kind (named after it; a meta-test
+//! `toolc diff`'s comparison: one test per change kind (named after it; a meta-test
 //! checks that every kind of `ChangeKind::ALL` has one and a row in
-//! docs/diff.md), the comparison by meaning, and the command against a
-//! folder and a git revision.
+//! docs/diff.md) and the comparison by meaning. The command is tested from the
+//! outside, in tests/toolchain/diff.rs.
 
-use super::{repo, text, toolc_in};
+use super::repo;
+use crate::Dialect;
+use crate::ResolveOptions;
+use crate::diff::{ChangeKind, Class, DiffOptions};
+use crate::manifest::{self, Loaded};
+use crate::model::{self, Toolset};
 use std::path::Path;
-use toolc::Dialect;
-use toolc::ResolveOptions;
-use toolc::diff::{ChangeKind, Class, DiffOptions};
-use toolc::manifest::{self, Loaded};
-use toolc::model::{self, Toolset};
 
 fn toolset(yaml: &str) -> Toolset {
     let mut loaded = Loaded::default();
@@ -30,7 +30,7 @@ fn toolset(yaml: &str) -> Toolset {
         .diagnostics
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| toolc::render_plain(&loaded.sources, d))
+        .map(|d| crate::render_plain(&loaded.sources, d))
         .collect();
     assert!(errors.is_empty(), "{yaml}\n{}", errors.join("\n"));
     set
@@ -38,7 +38,7 @@ fn toolset(yaml: &str) -> Toolset {
 
 /// The changes from `old` to `new`: (kind, class, message), in order.
 fn changes_with(old: &str, new: &str, options: &DiffOptions) -> Vec<(ChangeKind, Class, String)> {
-    toolc::diff::diff(&toolset(old), &toolset(new), options)
+    crate::diff::diff(&toolset(old), &toolset(new), options)
         .into_iter()
         .map(|c| (c.kind, c.class, c.message))
         .collect()
@@ -742,7 +742,7 @@ fn manual_changed() {
         )
     );
     // Located at the manual, in both versions.
-    let all = toolc::diff::diff(
+    let all = crate::diff::diff(
         &toolset(&with("Call a first.")),
         &toolset(&with("Call a last.")),
         &DiffOptions::default(),
@@ -950,7 +950,7 @@ fn pointers_lead_to_the_value_through_references() {
         "{}types:\n  Page: {{ type: object, properties: {{ size: {{ type: integer, maximum: 100 }} }} }}\n",
         param("{ type: array, items: { $ref: \"#/types/Page\" } }", true)
     );
-    let all = toolc::diff::diff(
+    let all = crate::diff::diff(
         &toolset(&named),
         &toolset(&named.replace("maximum: 100", "maximum: 10")),
         &DiffOptions::default(),
@@ -961,7 +961,7 @@ fn pointers_lead_to_the_value_through_references() {
         Some("/properties/p/items/properties/size")
     );
     assert_eq!(all[0].tool.as_deref(), Some("a"));
-    assert_eq!(all[0].role, Some(toolc::Role::Parameters));
+    assert_eq!(all[0].role, Some(crate::Role::Parameters));
     assert_eq!(all[0].agent, "desk");
 }
 
@@ -1000,309 +1000,17 @@ fn every_kind_is_tested_and_documented() {
     }
     for k in ChangeKind::ALL {
         if !this.contains(&format!("fn {}() {{", k.as_str().replace('-', "_"))) {
-            problems.push(format!(
-                "`{}` has no test in tests/toolchain/diff.rs",
-                k.as_str()
-            ));
+            problems.push(format!("`{}` has no test in src/tests/diff.rs", k.as_str()));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-}
-
-// ------------------------------------------------------------ the command
-
-/// A folder with `manifests/toolset.yaml`.
-fn project(yaml: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join("manifests")).unwrap();
-    std::fs::write(dir.path().join("manifests/toolset.yaml"), yaml).unwrap();
-    dir
-}
-
-#[test]
-fn against_a_folder_each_version_reads_its_own_policy_defaults() {
-    let yaml = "version: 1\ntoolboxes:\n  t:\n    description: Tools.\n    tools:\n      \
-                erase:\n        description: Erases.\n        annotations: { destructive: true }\n";
-    let old = project(yaml);
-    let new = project(yaml);
-    std::fs::write(
-        new.path().join("manifests/toolc.toml"),
-        "[policy]\napprove_destructive = true\n",
-    )
-    .unwrap();
-    let against = old.path().to_string_lossy().into_owned();
-    let out = toolc_in(
-        new.path(),
-        &["diff", "--against", &against, "--format", "plain"],
-    );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let err = text(&out.stderr);
-    assert!(
-        err.contains("error[policy-tightened]: manifests: tool `erase`: `approval` went from none to required"),
-        "{err}"
-    );
-    // The other way round, the old version's own toolc.toml holds it.
-    let out = toolc_in(
-        old.path(),
-        &[
-            "diff",
-            "--against",
-            &new.path().to_string_lossy(),
-            "--format",
-            "plain",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("`approval` went from required to none"),
-        "{}",
-        text(&out.stderr)
-    );
-}
-
-#[test]
-fn against_a_folder_breaking_changes_fail_unless_allowed() {
-    let old = project(&param("{ type: string, maxLength: 10 }", false));
-    let new = project(&param("{ type: string, maxLength: 5 }", true));
-    let against = old.path().to_string_lossy().into_owned();
-    let out = toolc_in(
-        new.path(),
-        &["diff", "--against", &against, "--format", "plain"],
-    );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let err = text(&out.stderr);
-    assert!(
-        err.contains("manifests/toolset.yaml:11:13: error[property-now-required]: manifests: tool `a`: parameter `p` is now required (breaking for callers)"),
-        "{err}"
-    );
-    assert!(err.contains("error[bound-tightened]"), "{err}");
-    assert!(
-        err.contains(&format!("2 changes against `{against}` in 1 agent: 2 breaking for callers, 0 breaking for the model, 0 compatible")),
-        "{err}"
-    );
-    // Allowed by class, or by kind: warnings, and exit 0.
-    let out = toolc_in(
-        new.path(),
-        &[
-            "diff",
-            "--against",
-            &against,
-            "--allow",
-            "breaking-callers",
-            "--format",
-            "plain",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("warning[property-now-required]"));
-    assert!(
-        text(&out.stdout).contains("(2 allowed)"),
-        "{}",
-        text(&out.stdout)
-    );
-    let out = toolc_in(
-        new.path(),
-        &[
-            "diff",
-            "--against",
-            &against,
-            "--allow",
-            "property-now-required",
-            "--format",
-            "plain",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(1));
-    // Nothing changed: exit 0.
-    let out = toolc_in(
-        new.path(),
-        &["diff", "--against", &new.path().to_string_lossy()],
-    );
-    assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).contains("no changes to the tool surface"));
-}
-
-#[test]
-fn json_sarif_and_color_work_as_on_every_command() {
-    let old = project(&param("{ type: string }", true));
-    let new = project(&param("{ type: string, description: The p. }", true));
-    let against = old.path().to_string_lossy().into_owned();
-    let out = toolc_in(
-        new.path(),
-        &["diff", "--against", &against, "--format", "json"],
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
-    let d = &doc["diagnostics"][0];
-    assert_eq!(d["code"], "description-changed", "{doc:#}");
-    assert_eq!(d["severity"], "error");
-    assert_eq!(d["kind"], "description-changed");
-    assert_eq!(d["class"], "breaking-model");
-    assert_eq!(d["agent"], "manifests");
-    assert_eq!(d["tool"], "a");
-    assert_eq!(d["schema"], "parameters");
-    assert_eq!(d["pointer"], "/properties/p");
-    assert_eq!(doc["summary"]["breaking_model"], 1);
-    let out = toolc_in(
-        new.path(),
-        &["diff", "--against", &against, "--format", "sarif"],
-    );
-    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF");
-    let result = &log["runs"][0]["results"][0];
-    assert_eq!(result["ruleId"], "description-changed");
-    assert_eq!(result["properties"]["pointer"], "/properties/p");
-    assert_eq!(
-        log["runs"][0]["tool"]["driver"]["rules"][0]["id"],
-        "description-changed"
-    );
-    // --color before or after the command.
-    let colored = toolc_in(
-        new.path(),
-        &[
-            "--color",
-            "always",
-            "diff",
-            "--against",
-            &against,
-            "--format",
-            "human",
-        ],
-    );
-    assert!(
-        text(&colored.stderr).contains('\u{1b}'),
-        "{}",
-        text(&colored.stderr)
-    );
-    let plain = toolc_in(
-        new.path(),
-        &[
-            "diff",
-            "--against",
-            &against,
-            "--format",
-            "human",
-            "--color",
-            "never",
-        ],
-    );
-    assert!(!text(&plain.stderr).contains('\u{1b}'));
-    assert!(text(&plain.stderr).contains("= help: the model is shown something else now"));
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
-}
-
-#[test]
-fn against_a_git_revision_the_old_files_are_read_from_git() {
-    let repo_dir = project(TWO_TOOLS);
-    let dir = repo_dir.path();
-    git(dir, &["init", "-q"]);
-    git(dir, &["add", "."]);
-    git(dir, &["commit", "-q", "-m", "v1"]);
-    std::fs::write(
-        dir.join("manifests/toolset.yaml"),
-        TWO_TOOLS.replace("      b: { description: Does b. }\n", ""),
-    )
-    .unwrap();
-    // The scratch copy of the old files goes under TMPDIR, and is removed.
-    let tmp = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolc"))
-        .args(["diff", "--against", "HEAD", "--format", "plain"])
-        .current_dir(dir)
-        .env("TMPDIR", tmp.path())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains(
-            "HEAD:manifests/toolset.yaml:7:7: error[tool-removed]: manifests: tool `b` was removed (breaking for callers)"
-        ),
-        "{}",
-        text(&out.stderr)
-    );
-    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
-    // From a subfolder, paths stay relative to it.
-    let out = toolc_in(
-        &dir.join("manifests"),
-        &["diff", ".", "--against", "HEAD", "--format", "plain"],
-    );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("HEAD:manifests/toolset.yaml:7:7"),
-        "{}",
-        text(&out.stderr)
-    );
-}
-
-#[test]
-fn usage_problems_exit_2_and_say_what_to_do() {
-    let new = project(TWO_TOOLS);
-    let out = toolc_in(
-        new.path(),
-        &["diff", "--against", "no-such-thing", "--format", "plain"],
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains(
-            "`no-such-thing` is neither a folder nor a revision of a git repository here"
-        ),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = toolc_in(
-        new.path(),
-        &[
-            "diff",
-            "--against",
-            ".",
-            "--allow",
-            "breaking-caller",
-            "--format",
-            "plain",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
-    assert!(
-        err.contains("`--allow breaking-caller` names no class or kind of change"),
-        "{err}"
-    );
-    assert!(err.contains("did you mean `breaking-callers`?"), "{err}");
-    // Manifests with errors are not compared.
-    let broken = project("version: 1\ntoolboxes:\n  t:\n    description: T.\n    tools: {}\n");
-    let out = toolc_in(
-        broken.path(),
-        &[
-            "diff",
-            "--against",
-            &new.path().to_string_lossy(),
-            "--format",
-            "plain",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out.stderr).contains("cannot compare: the manifests have 1 error"),
-        "{}",
-        text(&out.stderr)
-    );
 }
 
 /// The repository's toolsets: each against itself has no change (no false positives), and
 /// every pair compares without a panic, each change placed in the version it names.
 #[test]
 fn the_repository_toolsets_compare_cleanly() {
-    let sets: Vec<toolc::Checked> = [
+    let sets: Vec<crate::Checked> = [
         "manifests",
         "tests/fixtures/codegen/constructs.yaml",
         "tests/fixtures/codegen/defaults.yaml",
@@ -1311,19 +1019,19 @@ fn the_repository_toolsets_compare_cleanly() {
     ]
     .iter()
     .map(|p| {
-        let checked = toolc::check(&[repo().join(p)], &ResolveOptions::default());
+        let checked = crate::check(&[repo().join(p)], &ResolveOptions::default());
         assert!(!checked.diagnostics.has_errors(), "{p}");
         checked
     })
     .collect();
     for a in &sets {
         assert_eq!(
-            toolc::diff::diff(&a.toolset, &a.toolset, &DiffOptions::default()),
+            crate::diff::diff(&a.toolset, &a.toolset, &DiffOptions::default()),
             []
         );
         for b in &sets {
-            for c in toolc::diff::diff(&a.toolset, &b.toolset, &DiffOptions::default()) {
-                let in_range = |span: Option<toolc::Span>, sources: &toolc::SourceMap| {
+            for c in crate::diff::diff(&a.toolset, &b.toolset, &DiffOptions::default()) {
+                let in_range = |span: Option<crate::Span>, sources: &crate::SourceMap| {
                     span.is_none_or(|s| {
                         (s.file.0 as usize) < sources.files().count()
                             && s.end <= sources.file(s.file).text.len()
