@@ -22,7 +22,7 @@ pub mod similar;
 pub(crate) mod walk;
 
 use crate::lower::{Dialect, Role};
-pub use rules::{Check, Grades, RULES, Rule, RuleId, named, rule};
+pub use rules::{Check, RULES, Rule, RuleId, named, rule};
 
 use crate::diag::{Code, Diagnostic, Label, Severity, Span};
 use crate::lower::{Form, Lowered, RefusalKind};
@@ -633,6 +633,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
     out
 }
 
+#[cfg(test)]
 /// The findings as diagnostics, merged across dialects.
 pub fn to_diagnostics(findings: &[Finding]) -> Vec<Diagnostic> {
     group(findings).iter().map(Group::to_diagnostic).collect()
