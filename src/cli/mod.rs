@@ -41,8 +41,8 @@ enum Command {
 }
 
 /// Runs the `toolc` command line on the process's arguments, printing to stdout and stderr,
-/// and answers the exit status: 0 when the command succeeded, 1 when it found errors (or,
-/// with `--check`, stale files), 2 for a usage error. `--help` and `--version` exit 0.
+/// and answers the exit status: 0 when all went well, 1 when problems were found (errors in
+/// the manifests or their lint, stale outputs), 2 for usage and I/O errors.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
