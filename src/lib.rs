@@ -18,7 +18,7 @@
 //! provider tool list written outside toolc.
 //!
 //! The diagnostics are defined in a private module and exported here; the stages' modules are
-//! private. With the `cli` feature (on by default), [`cli::main`] is the `toolc` command line.
+//! private. With the `cli` feature (on by default), `cli::main` is the `toolc` command line.
 
 #![warn(missing_docs)]
 // What only the command line calls (`toolc diff`, SARIF, `toolc build`'s file writing) is unused
