@@ -60,8 +60,13 @@ fn bench(c: &mut Criterion) {
     g.bench_function("load_to_lint_default_dialects", |b| {
         b.iter(|| toolc::analyze(&paths, &Default::default()))
     });
+    // The synthetic tools check cleanly; what the lint finds in them does not stop the emitters.
+    assert!(
+        !toolc::check(&paths, &Default::default())
+            .diagnostics
+            .has_errors()
+    );
     let analysis = toolc::analyze(&paths, &Default::default());
-    assert!(!analysis.has_errors());
     g.bench_function("emit_rust", |b| {
         b.iter(|| analysis.rust().expect("generates"))
     });
