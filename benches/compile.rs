@@ -1,34 +1,23 @@
-//! The whole compile, load → resolve → lower → emit → write, for synthetic toolsets
-//! of 100, 1,000 and 10,000 tools, to show how the cost grows. The baseline
-//! in each group is reading and parsing the same YAML into an untyped value.
+//! The whole compile as a build script runs it with no dialect linted, load → resolve → lower
+//! (MCP's form and the search indexes) → emit Rust → write, for synthetic toolsets of 100, 1,000
+//! and 10,000 tools, to show how the cost grows. The baseline in each group is reading and
+//! parsing the same YAML into an untyped value. Then the parts of a 1,000-tool compile, through
+//! the public entry points that stop after each.
 
 mod common;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::path::PathBuf;
 
+/// What `toolc::compile` does with no dialect to lint, into `out`: the Rust file written.
 fn compile_to(paths: &[PathBuf], out: &std::path::Path) {
-    let checked = toolc::check(paths, &Default::default());
-    assert!(!checked.diagnostics.has_errors());
-    let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
-    let rust = toolc::emit::rust::generate(&checked.toolset, &lowered, &Default::default())
-        .expect("generates");
-    let docs = toolc::emit::docs::reference(&checked.toolset).expect("renders");
-    toolc::write::write_all(
-        out,
-        &[
-            toolc::write::Output {
-                path: "toolset.rs".into(),
-                contents: rust,
-            },
-            toolc::write::Output {
-                path: "reference.md".into(),
-                contents: docs,
-            },
-        ],
-        &[],
-    )
-    .expect("writes");
+    toolc::configure()
+        .manifests(paths)
+        .out_dir(out)
+        .dialects(Vec::<&str>::new())
+        .cargo_instructions(false)
+        .compile()
+        .expect("compiles");
 }
 
 fn bench(c: &mut Criterion) {
@@ -58,48 +47,31 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
 
-    // Where the time of a 1,000-tool compile goes, stage by stage.
+    // Where the time of a 1,000-tool compile goes: each public entry point stops after a stage.
     let dir = tempfile::tempdir().expect("temp dir");
     let paths = common::write_toolset(dir.path(), 1_000);
-    let checked = toolc::check(&paths, &Default::default());
     let mut g = c.benchmark_group("compile_stages_1000");
     g.sample_size(10);
     g.bench_function("load_resolve", |b| {
         b.iter(|| toolc::check(&paths, &Default::default()))
     });
-    let dialects = toolc::Dialect::DEFAULT;
-    let settings = toolc::lint::LintSettings::for_dialects(&dialects);
-    g.bench_function("lower_default_dialects", |b| {
-        b.iter(|| toolc::lower::lower(&checked.toolset, &dialects, Default::default()))
+    // load + resolve, then lowering into the default dialects (each agent's tool-search index
+    // with it) and their lint: `toolc lint`.
+    g.bench_function("load_to_lint_default_dialects", |b| {
+        b.iter(|| toolc::analyze(&paths, &Default::default()))
     });
-    let lowered = toolc::lower::lower(&checked.toolset, &dialects, Default::default());
-    g.bench_function("lint_default_dialects", |b| {
-        b.iter(|| toolc::lint::lint_toolset(&checked.toolset, &lowered, &settings))
-    });
-    // Part of lowering: each agent's tool-search index, which emit writes and lint reads.
-    g.bench_function("search_indexes", |b| {
-        b.iter(|| {
-            checked
-                .toolset
-                .agents
-                .iter()
-                .map(|a| toolc::lower::search::agent_index(&checked.toolset, &lowered.tools, a))
-                .collect::<Vec<_>>()
-        })
-    });
-    // The dialect-independent rules alone, `indistinguishable-tools` among them.
-    let independent = toolc::lint::LintSettings::for_dialects(&[]);
-    g.bench_function("lint_no_dialect", |b| {
-        b.iter(|| toolc::lint::lint_toolset(&checked.toolset, &lowered, &independent))
-    });
+    // The synthetic tools check cleanly; what the lint finds in them does not stop the emitters.
+    assert!(
+        !toolc::check(&paths, &Default::default())
+            .diagnostics
+            .has_errors()
+    );
+    let analysis = toolc::analyze(&paths, &Default::default());
     g.bench_function("emit_rust", |b| {
-        b.iter(|| {
-            toolc::emit::rust::generate(&checked.toolset, &lowered, &Default::default())
-                .expect("generates")
-        })
+        b.iter(|| analysis.rust().expect("generates"))
     });
     g.bench_function("emit_docs", |b| {
-        b.iter(|| toolc::emit::docs::reference(&checked.toolset).expect("renders"))
+        b.iter(|| analysis.reference().expect("renders"))
     });
     g.finish();
 }

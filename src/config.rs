@@ -539,6 +539,7 @@ pub fn unknown_format(name: &str) -> Diagnostic {
     .help(help)
 }
 
+#[cfg(test)]
 /// Parses config text (for tests and tools): the text is added to `sources`
 /// under `path`.
 pub fn parse_str(sources: &mut SourceMap, path: &Path, text: &str) -> (Options, Vec<Diagnostic>) {

@@ -9,40 +9,40 @@
 //! ```
 //!
 //! The API is what a `build.rs` calls ([`compile`], [`configure`] and the [`Builder`], failing
-//! with an [`Error`]) and a small set for tools built on toolc: [`check`] loads and resolves
-//! manifests into a [`Checked`], whose [`Diagnostic`]s render with [`render_human`],
-//! [`render_plain`] or [`render_json`]; lint results are [`Finding`]s of a [`RuleId`] for a
-//! [`Dialect`], and [`check_schema`] and [`check_tool_list`] lint a schema or a provider tool
-//! list written outside toolc.
+//! with an [`Error`]) and a small set for tools built on toolc: [`check`] (or [`check_text`])
+//! loads and resolves manifests into a [`Checked`], whose [`Diagnostic`]s render with
+//! [`render_human`], [`render_plain`] or [`render_json`]; [`analyze`] goes on as `toolc lint`
+//! does, into an [`Analysis`] with the lint results ([`Finding`]s of a [`RuleId`] for a
+//! [`Dialect`]), each agent's [`ToolList`] as `toolc dump` prints it, and each [`Tool`]'s
+//! [`ToolForm`] in every dialect; [`check_schema`] and [`check_tool_list`] lint a schema or a
+//! provider tool list written outside toolc.
 //!
-//! The diagnostics are defined in a private module and exported here. The stages' modules are
-//! internal: they are reachable (hidden from the documentation) for
-//! the `toolc` command line, the benches, the fuzz target and the repository's tests only, and
-//! change without notice.
+//! The diagnostics are defined in a private module and exported here; the stages' modules are
+//! private. With the `cli` feature (on by default), `cli::main` is the `toolc` command line.
 
 #![warn(missing_docs)]
+// What only the command line calls (`toolc diff`, SARIF, `toolc build`'s file writing) is unused
+// in a build script's toolc, built without it.
+#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
 
+mod analysis;
 mod builder;
-#[doc(hidden)]
-pub mod config;
+#[cfg(feature = "cli")]
+pub mod cli;
+mod config;
 mod diag;
-#[doc(hidden)]
-pub mod diff;
-#[doc(hidden)]
-pub mod emit;
-#[doc(hidden)]
-pub mod lint;
-#[doc(hidden)]
-pub mod lower;
-#[doc(hidden)]
-pub mod manifest;
-#[doc(hidden)]
-pub mod model;
-#[doc(hidden)]
-pub mod pipeline;
-#[doc(hidden)]
-pub mod write;
+mod diff;
+mod emit;
+mod lint;
+mod lower;
+mod manifest;
+mod model;
+mod pipeline;
+#[cfg(test)]
+mod tests;
+mod write;
 
+pub use analysis::{Analysis, Tool, ToolForm, ToolKind, analyze};
 pub use builder::{Builder, DEFAULT_FILE_NAME, Error, Report, compile, configure};
 pub use diag::{
     Code, Diagnostic, Diagnostics, FileId, Label, Severity, SourceFile, SourceMap, Span,
@@ -52,17 +52,18 @@ pub use lint::{Finding, Hit, RuleId, ToolFacts, check_schema, check_tool_list};
 pub use lower::{Dialect, Role};
 pub use model::ResolveOptions;
 pub use model::rust::TypedFormat;
+pub use pipeline::ToolList;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The result of checking manifests: the sources read (for rendering
-/// diagnostics), the toolset, and the diagnostics.
+/// diagnostics) and the diagnostics.
 #[derive(Debug)]
 pub struct Checked {
     /// The files read, by [`Span`]: what [`render_human`] and friends quote.
     pub sources: SourceMap,
-    /// The resolved toolset (the intermediate representation, internal).
-    pub toolset: model::Toolset,
+    /// The resolved toolset (the intermediate representation).
+    pub(crate) toolset: model::Toolset,
     /// Every problem found, sorted by file and position.
     pub diagnostics: Diagnostics,
     /// How many manifest files were read.
@@ -71,7 +72,19 @@ pub struct Checked {
 
 /// Loads and resolves the manifests under `paths` (files or folders).
 pub fn check(paths: &[PathBuf], options: &ResolveOptions) -> Checked {
-    let mut loaded = manifest::load(paths);
+    checked(manifest::load(paths), options)
+}
+
+/// Loads and resolves one manifest given as text, as [`check`] does a file: `path` names it in
+/// diagnostics and its extension picks the format (`.toml` is TOML, anything else YAML), and
+/// manual files are read under `root`. For editors and fuzzers that hold the text.
+pub fn check_text(root: &Path, path: &Path, text: String, options: &ResolveOptions) -> Checked {
+    let mut loaded = manifest::Loaded::default();
+    manifest::load_str(&mut loaded, root, path, text);
+    checked(loaded, options)
+}
+
+fn checked(mut loaded: manifest::Loaded, options: &ResolveOptions) -> Checked {
     let manifest_count = loaded.sources.files().count();
     let toolset = model::resolve(&mut loaded, options);
     let mut diagnostics = std::mem::take(&mut loaded.diagnostics);

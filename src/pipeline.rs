@@ -166,14 +166,19 @@ pub fn outputs(analyzed: &Analyzed, rust: &RustOptions) -> Result<Vec<Output>, V
     Ok(out)
 }
 
-/// One tool list with what linting it found.
+/// One agent's tool list in one dialect, with what linting it found: made by
+/// [`Analysis::tool_list`](crate::Analysis::tool_list).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Emitted {
+pub struct ToolList {
+    /// The list in the dialect's request shape: the OpenAI `tools` array,
+    /// `{"functionDeclarations": [...]}` for Gemini, the Anthropic `tools`
+    /// array, or an MCP `tools/list` result `{"tools": [...]}`.
     pub list: serde_json::Value,
+    /// The findings about the agent's tools and the list, in this dialect.
     pub findings: Vec<Finding>,
 }
 
-impl Emitted {
+impl ToolList {
     /// Whether a provider would reject the list.
     pub fn has_errors(&self) -> bool {
         self.findings
@@ -191,7 +196,7 @@ pub fn tool_list(
     dialect: Dialect,
     settings: &LintSettings,
     options: crate::lower::Options,
-) -> Emitted {
+) -> ToolList {
     let lowered = crate::lower::lower(toolset, &[dialect], options);
     let settings = LintSettings {
         dialects: vec![dialect],
@@ -208,7 +213,7 @@ pub fn tool_list(
         .into_iter()
         .filter(|f| f.tool.as_deref().is_none_or(|t| names.contains(&t)))
         .collect();
-    Emitted {
+    ToolList {
         list: lowered.list(toolset, agent, dialect),
         findings,
     }

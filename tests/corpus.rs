@@ -430,7 +430,7 @@ fn bad_input_corpus() {
 fn corpus_expectations_name_real_codes() {
     for case in committed_cases() {
         let code = toolc::Code::ALL.iter().any(|c| c.as_str() == case.code);
-        let rule = case.warning && toolc::lint::named(&case.code).is_some();
+        let rule = case.warning && toolc::RuleId::parse(&case.code).is_some();
         assert!(
             code || rule,
             "{}: `{}` is not a diagnostic code{}",

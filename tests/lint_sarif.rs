@@ -199,20 +199,3 @@ fn the_validator_does_reject_a_broken_log() {
         .remove("message");
     assert!(!validator.is_valid(&log2));
 }
-
-#[test]
-fn paths_become_uri_references() {
-    use toolc::lint::sarif::path_uri;
-    assert_eq!(
-        path_uri(Path::new("manifests/a b.yaml")),
-        ("manifests/a%20b.yaml".into(), false)
-    );
-    assert_eq!(
-        path_uri(Path::new("./x/é.yaml")),
-        ("x/%C3%A9.yaml".into(), false)
-    );
-    assert_eq!(
-        path_uri(Path::new("/abs/a.yaml")),
-        ("file:///abs/a.yaml".into(), true)
-    );
-}

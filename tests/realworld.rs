@@ -583,7 +583,7 @@ fn lint_table(findings: &BTreeMap<Finding, BTreeSet<String>>, total: usize) -> S
         if tools.len() > shown {
             which.push(format!("and {} more", tools.len() - shown));
         }
-        let why = toolc::lint::named(code).map_or("", |r| r.message);
+        let why = toolc::RuleId::parse(code).map_or("", toolc::RuleId::message);
         out.push_str(&format!(
             "| `{}` | [`{code}`](#{code}) | {severity} | {} | {} | {} |\n",
             dialect.as_str(),

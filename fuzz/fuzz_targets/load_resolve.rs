@@ -14,10 +14,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
-use toolc::{render_human, render_json, render_plain};
-use toolc::manifest::{self, Loaded};
-use toolc::model;
 use toolc::ResolveOptions;
+use toolc::{render_human, render_json, render_plain};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else {
@@ -29,23 +27,23 @@ fuzz_target!(|data: &[u8]| {
         "fuzz/toolset.toml"
     };
     let text = String::from_utf8_lossy(rest).into_owned();
-    let mut loaded = Loaded::default();
-    manifest::load_str(&mut loaded, Path::new("fuzz"), Path::new(name), text);
-    model::resolve(
-        &mut loaded,
+    let checked = toolc::check_text(
+        Path::new("fuzz"),
+        Path::new(name),
+        text,
         &ResolveOptions {
             name: Some("fuzz".into()),
             ..Default::default()
         },
     );
-    for d in &loaded.diagnostics {
+    for d in &checked.diagnostics {
         for span in d.span.iter().chain(d.secondary.iter().map(|l| &l.span)) {
-            let text = &loaded.sources.file(span.file).text;
+            let text = &checked.sources.file(span.file).text;
             assert!(span.start <= span.end && span.end <= text.len());
             assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
         }
-        render_human(&loaded.sources, d, false);
-        render_plain(&loaded.sources, d);
-        render_json(&loaded.sources, d);
+        render_human(&checked.sources, d, false);
+        render_plain(&checked.sources, d);
+        render_json(&checked.sources, d);
     }
 });

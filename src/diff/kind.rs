@@ -1,5 +1,5 @@
 //! The closed table of change kinds `toolc diff` reports, each with who it
-//! breaks. docs/diff.md documents every kind, and tests/toolchain/diff.rs
+//! breaks. docs/diff.md documents every kind, and src/tests/diff.rs
 //! triggers every one.
 
 use crate::lower::Role;

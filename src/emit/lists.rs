@@ -2,16 +2,9 @@
 
 use serde_json::Value;
 
-/// A tool list as the text of its file: pretty JSON, ending with a newline.
-pub fn text(list: &Value) -> String {
-    let mut text = serde_json::to_string_pretty(list).unwrap_or_default();
-    text.push('\n');
-    text
-}
-
-/// The text of an agent's tool list in a dialect, [`text`] of
-/// [`Lowered::list`](crate::lower::Lowered::list), serialized one entry at a time as each
-/// is made, so the list is never held whole.
+/// The text of an agent's tool list in a dialect, as its file holds it (pretty JSON, ending
+/// with a newline): [`Lowered::list`](crate::lower::Lowered::list), serialized one entry at a
+/// time as each is made, so the list is never held whole.
 pub fn list_text(
     lowered: &crate::lower::Lowered,
     toolset: &crate::model::Toolset,

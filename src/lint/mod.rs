@@ -22,7 +22,7 @@ pub mod similar;
 pub(crate) mod walk;
 
 use crate::lower::{Dialect, Role};
-pub use rules::{Check, Grades, RULES, Rule, RuleId, named, rule};
+pub use rules::{Check, RULES, Rule, RuleId, named, rule};
 
 use crate::diag::{Code, Diagnostic, Label, Severity, Span};
 use crate::lower::{Form, Lowered, RefusalKind};
@@ -113,7 +113,7 @@ pub struct Finding {
     /// Which schema of the tool, for schema findings.
     pub role: Option<Role>,
     /// JSON pointer into the tool's canonical schema with named types under
-    /// `$defs` (as [`Toolset::bundle`] gives it); empty for the root or for
+    /// `$defs` (as [`Tool::parameters`](crate::Tool::parameters) gives it); empty for the root or for
     /// tool-level findings.
     pub pointer: String,
     /// Where in the manifests, when the place is known.
@@ -212,7 +212,7 @@ impl ToolFacts {
 }
 
 /// Runs every list rule graded for `dialect` on an emitted tool list (the
-/// shape [`Lowered::list`] returns). `targets` are all the
+/// shape of [`ToolList::list`](crate::ToolList::list)). `targets` are all the
 /// dialects being linted (for `tool-name-portable`); `facts` runs parallel
 /// to the list's tools and may be empty.
 pub fn check_tool_list(
@@ -633,6 +633,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
     out
 }
 
+#[cfg(test)]
 /// The findings as diagnostics, merged across dialects.
 pub fn to_diagnostics(findings: &[Finding]) -> Vec<Diagnostic> {
     group(findings).iter().map(Group::to_diagnostic).collect()

@@ -220,6 +220,11 @@ impl RuleId {
     pub fn parse(text: &str) -> Option<RuleId> {
         RuleId::ALL.iter().copied().find(|id| id.as_str() == text)
     }
+
+    /// One line on what the provider does not accept (the rule's message).
+    pub fn message(self) -> &'static str {
+        rule(self).message
+    }
 }
 
 impl std::fmt::Display for RuleId {

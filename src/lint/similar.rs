@@ -164,6 +164,7 @@ pub fn alike(tools: &[(&str, &str)], index: &IndexRef<'_>) -> Vec<Alike> {
     out
 }
 
+#[cfg(test)]
 /// The two tools of `tools` whose descriptions are most alike, and how alike (every pair
 /// compared): for calibrating [`THRESHOLD`] and for tests that distinct tools stay below it.
 pub fn closest_descriptions(

@@ -24,8 +24,6 @@ pub struct Node<'a> {
     /// The keyword it sits under (`properties`, `items`, `anyOf`…), `None`
     /// for the root.
     pub keyword: Option<&'a str>,
-    /// How many subschemas lie between it and the root.
-    pub depth: usize,
 }
 
 impl<'a> Node<'a> {
@@ -86,7 +84,6 @@ pub fn each(schema: &Value, f: &mut dyn FnMut(&Node<'_>)) {
             value,
             pointer,
             keyword,
-            depth,
         });
         if let Value::Object(map) = value {
             for (k, suffix, sub) in children(map) {

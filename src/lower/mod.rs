@@ -6,6 +6,7 @@
 //! Each tool is lowered once per dialect (whichever agents reach it), and
 //! always for MCP, which the runtime serves whatever the config lints.
 
+#[cfg(test)]
 pub mod arguments;
 pub mod dialect;
 mod entry;
@@ -14,7 +15,7 @@ pub mod search;
 
 pub use dialect::{Dialect, Role};
 pub use entry::is_empty_object;
-pub use schema::{Form, Options, Refusal, RefusalKind, disjoint};
+pub use schema::{Form, Options, RefusalKind};
 pub use search::AgentIndex;
 
 use crate::model::{Agent, Tool, Toolset};
@@ -25,6 +26,7 @@ thread_local! {
     static LOWERED_SCHEMAS: Cell<usize> = const { Cell::new(0) };
 }
 
+#[cfg(test)]
 /// How many schemas this thread has lowered so far: tests compare it with
 /// [`Lowered::schema_count`] to show that a build lowers each schema once.
 pub fn schemas_lowered_on_this_thread() -> usize {
@@ -131,6 +133,7 @@ pub fn list_key(dialect: Dialect) -> Option<&'static str> {
     }
 }
 
+#[cfg(test)]
 /// One schema in one dialect's form, with the default options: for tests
 /// and for tools built on toolc.
 pub fn schema_for(toolset: &Toolset, id: crate::model::SchemaId, dialect: Dialect) -> Form {

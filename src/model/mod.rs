@@ -11,7 +11,7 @@ mod resolve;
 pub mod rust;
 pub mod schema;
 
-pub use manual::{ManualRef, RefKind};
+pub use manual::ManualRef;
 pub use mcp::{Hints, Icon};
 pub use policy::{Approval, AuthLevel, RateLimit};
 pub use resolve::{ResolveOptions, resolve};
@@ -312,26 +312,6 @@ impl Toolset {
             }
         }
         out
-    }
-
-    /// The tools and plays an agent sees, in capability order.
-    pub fn agent_tools<'a>(&'a self, agent: &'a Agent) -> impl Iterator<Item = &'a Tool> + 'a {
-        agent
-            .capabilities
-            .iter()
-            .flat_map(move |&c| {
-                let cap = &self.capabilities[c];
-                let tools = cap
-                    .toolbox
-                    .map(|t| self.toolboxes[t].tools.as_slice())
-                    .unwrap_or(&[]);
-                let plays = cap
-                    .playbook
-                    .map(|p| self.playbooks[p].plays.as_slice())
-                    .unwrap_or(&[]);
-                tools.iter().chain(plays)
-            })
-            .chain(agent.delegates.iter().map(|d| &d.tool))
     }
 
     /// Every tool and play: the toolboxes' tools, then the playbooks' plays,

@@ -13,15 +13,7 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use toolc::Dialect;
-use toolc::Finding;
-use toolc::ResolveOptions;
-use toolc::Severity;
-use toolc::config::Options;
-use toolc::emit::rust::McpTexts;
-use toolc::lint::LintSettings;
-use toolc::model::Toolset;
-use toolc::pipeline::{self, ConfigSource};
+use toolc::{Analysis, Dialect, Finding, ResolveOptions, Severity, ToolKind};
 
 /// The toolsets, by id: the example manifests, the codegen fixtures, every
 /// other manifest the tests build, and `tests/fixtures/lossless.yaml` (a tool
@@ -89,7 +81,7 @@ fn main() {
             "pub mod {id} {{\n    toolc_runtime::include_toolset!(\"{id}\");\n}}\n"
         )
         .unwrap();
-        let (toolset, ops, mcp_lists) = describe(id, path);
+        let (analysis, ops, mcp_lists) = describe(id, path);
         for op in &ops {
             let group = op["group"].as_str().unwrap();
             let module = op["module"].as_str().unwrap();
@@ -107,7 +99,7 @@ fn main() {
         described.push(json!({
             "toolset": id,
             "source": path.to_string_lossy().trim_start_matches("../"),
-            "agents": toolset.agents.iter().map(|a| a.name.clone()).collect::<Vec<_>>(),
+            "agents": analysis.agents(),
             "mcp_lists": mcp_lists,
             "operations": ops,
         }));
@@ -145,8 +137,8 @@ fn main() {
 }
 
 /// The real-world toolsets: per tool, what its generated descriptor would
-/// carry for MCP (name, title, description and `McpTexts`, as the emitter
-/// writes them) and its MCP entry; per agent, its dump.
+/// carry for MCP (name, title, description and the texts of its MCP entry, as
+/// the emitter writes them) and its MCP entry; per agent, its dump.
 fn listed_only() -> Vec<Value> {
     println!("cargo:rerun-if-changed={LISTED_ONLY}");
     let mut folders: Vec<PathBuf> = std::fs::read_dir(LISTED_ONLY)
@@ -161,121 +153,109 @@ fn listed_only() -> Vec<Value> {
             for f in ["toolset.yaml", "toolc.toml"] {
                 println!("cargo:rerun-if-changed={}", path.join(f).display());
             }
-            let analyzed = pipeline::analyze(
-                std::slice::from_ref(path),
-                &ResolveOptions::default(),
-                &ConfigSource::Discover,
-                &Options::default(),
-            );
-            assert!(!analyzed.has_errors(), "{}: does not check", path.display());
-            let settings = analyzed.settings.clone().expect("the config checked");
-            let options = analyzed.config.options.lower_options();
-            let toolset = &analyzed.toolset;
-            let lowered = toolc::lower::lower(toolset, &[Dialect::Mcp], options);
-            let ops: Vec<Value> = toolset
-                .operations()
-                .enumerate()
-                .map(|(op, tool)| {
-                    let entry = &lowered.form(op, Dialect::Mcp).expect("MCP").entry(tool);
-                    let texts = McpTexts::of(Some(entry));
+            let analysis = toolc::analyze(std::slice::from_ref(path), &ResolveOptions::default());
+            assert!(!analysis.has_errors(), "{}: does not check", path.display());
+            let ops: Vec<Value> = analysis
+                .tools()
+                .iter()
+                .map(|tool| {
+                    let entry = tool.form(Dialect::Mcp).entry;
+                    let texts = McpTexts::of(&entry);
                     json!({
-                        "name": tool.name,
-                        "title": tool.title,
-                        "description": tool.description,
+                        "name": tool.name(),
+                        "title": tool.title(),
+                        "description": tool.description(),
                         "input_schema": texts.input_schema,
                         "output_schema": texts.output_schema,
                         "annotations": texts.annotations,
                         "icons": texts.icons,
                         "meta": texts.meta,
                         "mcp_entry": entry,
-                        "reached_by": toolset
-                            .agents
-                            .iter()
-                            .filter(|a| toolset.agent_operations(a).contains(&op))
-                            .map(|a| a.name.clone())
-                            .collect::<Vec<_>>(),
+                        "reached_by": tool.agents(),
                     })
                 })
                 .collect();
             json!({
                 "toolset": path.file_name().unwrap().to_string_lossy(),
-                "agents": toolset.agents.iter().map(|a| a.name.clone()).collect::<Vec<_>>(),
-                "mcp_lists": mcp_lists(toolset, &settings, options),
+                "agents": analysis.agents(),
+                "mcp_lists": mcp_lists(&analysis),
                 "operations": ops,
             })
         })
         .collect()
 }
 
+/// The texts a generated descriptor carries of a tool's MCP entry, as the
+/// emitter writes them (`McpTexts` in src/emit/rust/mod.rs): each field as
+/// compact JSON, with the emitter's defaults where the entry has none.
+struct McpTexts {
+    input_schema: String,
+    output_schema: Option<String>,
+    annotations: String,
+    icons: Option<String>,
+    meta: Option<String>,
+}
+
+impl McpTexts {
+    fn of(entry: &Value) -> McpTexts {
+        let field = |k: &str| entry.get(k).map(|v| v.to_string());
+        McpTexts {
+            input_schema: field("inputSchema").unwrap_or_else(|| "{\"type\":\"object\"}".into()),
+            output_schema: field("outputSchema"),
+            annotations: field("annotations").unwrap_or_else(|| "{}".into()),
+            icons: field("icons"),
+            meta: field("_meta"),
+        }
+    }
+}
+
 /// The operations of one toolset: names, modules, canonical schemas, the
 /// parameters each dialect advertises and the MCP entry; and its agents' MCP
 /// lists.
-fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>, Map<String, Value>) {
-    let analyzed = pipeline::analyze(
+fn describe(id: &str, path: &Path) -> (Analysis, Vec<Value>, Map<String, Value>) {
+    let analysis = toolc::analyze(
         &[path.to_path_buf()],
         &ResolveOptions {
             name: Some(id.to_string()),
             ..Default::default()
         },
-        &ConfigSource::Discover,
-        &Options::default(),
     );
-    let settings = analyzed.settings.clone().expect("the config checked");
-    let options = analyzed.config.options.lower_options();
-    let toolset = analyzed.toolset;
-    let lowered = toolc::lower::lower(&toolset, &Dialect::ALL, options);
+    let agents = analysis.agents();
     // Each agent's lists: the rules that fail each one (none: it is advertised).
-    let lists: Vec<(Vec<usize>, Vec<BTreeSet<&'static str>>)> = toolset
-        .agents
+    let lists: Vec<Vec<BTreeSet<&'static str>>> = agents
         .iter()
         .map(|agent| {
-            let errors = Dialect::ALL
+            Dialect::ALL
                 .into_iter()
                 .map(|d| {
-                    let list = pipeline::tool_list(&toolset, agent, d, &settings, options);
+                    let list = analysis.tool_list(agent, d).expect("the agent");
                     errors(&list.findings, None, d)
                 })
-                .collect();
-            (toolset.agent_operations(agent), errors)
+                .collect()
         })
         .collect();
-    // For tools no agent reaches: their own findings, in every dialect.
-    let every = LintSettings {
-        dialects: Dialect::ALL.to_vec(),
-        ..settings.clone()
-    };
-    let findings = toolc::lint::lint_toolset(&toolset, &lowered, &every);
-
-    let groups = toolset
-        .toolboxes
+    // Delegates are served by the agents' own modules, not compared here.
+    let ops = analysis
+        .tools()
         .iter()
-        .flat_map(|t| {
-            t.tools
+        .filter(|tool| tool.kind() != ToolKind::Delegate)
+        .map(|tool| {
+            let reached_by = tool.agents();
+            let reaching: Vec<&Vec<BTreeSet<&str>>> = agents
                 .iter()
-                .map(move |_| ("toolboxes", t.name.as_str(), t.idents.snake.to_string()))
-        })
-        .chain(toolset.playbooks.iter().flat_map(|p| {
-            p.plays
-                .iter()
-                .map(move |_| ("playbooks", p.name.as_str(), p.idents.snake.to_string()))
-        }));
-    let ops = toolset
-        .operations()
-        .zip(groups)
-        .enumerate()
-        .map(|(op, (tool, (kind, group, snake)))| {
-            let reaching: Vec<&Vec<BTreeSet<&str>>> = lists
-                .iter()
-                .filter(|(ops, _)| ops.contains(&op))
+                .zip(&lists)
+                .filter(|(a, _)| reached_by.contains(a))
                 .map(|(_, errors)| errors)
                 .collect();
             let mut forms = Map::new();
             let mut refused = Map::new();
             for (i, d) in Dialect::ALL.into_iter().enumerate() {
+                let form = tool.form(d);
                 // Advertised when some agent's list is, or, where no agent
-                // reaches the tool, when its own lint has no error.
+                // reaches the tool, when its own lint (in every dialect) has
+                // no error.
                 let why: BTreeSet<&str> = if reaching.is_empty() {
-                    errors(&findings, Some(&tool.name), d)
+                    errors(&form.findings, Some(tool.name()), d)
                 } else if reaching.iter().any(|e| e[i].is_empty()) {
                     BTreeSet::new()
                 } else {
@@ -284,55 +264,45 @@ fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>, Map<String, Value>) 
                 if !why.is_empty() {
                     refused.insert(d.as_str().into(), json!(why));
                 } else {
-                    let form = lowered.form(op, d).expect("every dialect lowered");
-                    let params = form.parameters.as_ref().map(|p| p.json.clone());
-                    forms.insert(d.as_str().into(), params.unwrap_or(Value::Null));
+                    forms.insert(d.as_str().into(), form.parameters.unwrap_or(Value::Null));
                 }
             }
-            let mcp = lowered
-                .form(op, Dialect::Mcp)
-                .expect("MCP is always lowered");
+            let kind = if tool.kind() == ToolKind::Tool {
+                "toolboxes"
+            } else {
+                "playbooks"
+            };
             json!({
-                "name": tool.name,
-                "kind": if kind == "toolboxes" { "tool" } else { "play" },
-                "mcp_entry": mcp.entry(tool),
-                "group": format!("{kind}/{group}"),
-                "module": format!("{kind}::{snake}"),
-                "canonical": toolset.bundle(tool.parameters),
-                "reached_by": toolset
-                    .agents
-                    .iter()
-                    .zip(&lists)
-                    .filter(|(_, (ops, _))| ops.contains(&op))
-                    .map(|(a, _)| a.name.clone())
-                    .collect::<Vec<_>>(),
+                "name": tool.name(),
+                "kind": if tool.kind() == ToolKind::Tool { "tool" } else { "play" },
+                "mcp_entry": tool.form(Dialect::Mcp).entry,
+                "group": format!("{kind}/{}", tool.group().expect("a toolbox or playbook")),
+                "module": tool.module().expect("a toolbox or playbook"),
+                "canonical": tool.parameters(),
+                "reached_by": reached_by,
                 "advertised": forms,
                 "not_advertised": refused,
             })
         })
         .collect();
-    let mcp = mcp_lists(&toolset, &settings, options);
-    (toolset, ops, mcp)
+    let mcp = mcp_lists(&analysis);
+    (analysis, ops, mcp)
 }
 
 /// What `toolc dump --dialect mcp --agent <name>` prints for each agent (its `tools`), made by
 /// the function `dump` calls; `null` for a list the dump refuses (an error in its lint).
-fn mcp_lists(
-    toolset: &Toolset,
-    settings: &LintSettings,
-    options: toolc::lower::Options,
-) -> Map<String, Value> {
-    toolset
-        .agents
-        .iter()
+fn mcp_lists(analysis: &Analysis) -> Map<String, Value> {
+    analysis
+        .agents()
+        .into_iter()
         .map(|agent| {
-            let emitted = pipeline::tool_list(toolset, agent, Dialect::Mcp, settings, options);
+            let emitted = analysis.tool_list(agent, Dialect::Mcp).expect("the agent");
             let tools = if emitted.has_errors() {
                 Value::Null
             } else {
                 emitted.list["tools"].clone()
             };
-            (agent.name.clone(), tools)
+            (agent.to_string(), tools)
         })
         .collect()
 }

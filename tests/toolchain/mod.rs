@@ -1,9 +1,9 @@
 //! The toolchain around the compiler, from the outside: the options every
-//! command shares, `toolc schema` and the editor schema, `toolc init`, and
-//! the config page, `toolc diff`, packaging.
+//! command shares, `toolc schema` and the editor schema, `toolc init`,
+//! `toolc diff`, packaging. The config page is tested in the library
+//! (`src/tests/config_doc.rs`).
 
 mod cli;
-mod config_doc;
 mod diff;
 mod init;
 mod package;

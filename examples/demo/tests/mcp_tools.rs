@@ -5,27 +5,21 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 use toolc::Dialect;
-use toolc::lint::LintSettings;
-use toolc::pipeline::tool_list;
 use toolc_runtime::mcp::McpServer;
 
 fn compiler_list(agent: &str) -> Vec<Value> {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../manifests"));
-    let checked = toolc::check(&[dir], &Default::default());
-    assert!(!checked.diagnostics.has_errors(), "manifests/ do not check");
-    let toolset = &checked.toolset;
-    let agent = toolset
-        .agents
-        .iter()
-        .find(|a| a.name == agent)
-        .unwrap_or_else(|| panic!("no agent {agent}"));
-    let emitted = tool_list(
-        toolset,
-        agent,
-        Dialect::Mcp,
-        &LintSettings::for_dialects(&[Dialect::Mcp]),
-        Default::default(),
+    let analysis = toolc::analyze(&[dir], &Default::default());
+    assert!(
+        !analysis
+            .diagnostics()
+            .iter()
+            .any(toolc::Diagnostic::is_error),
+        "manifests/ do not check"
     );
+    let emitted = analysis
+        .tool_list(agent, Dialect::Mcp)
+        .unwrap_or_else(|| panic!("no agent {agent}"));
     assert!(
         !emitted.has_errors(),
         "the mcp list has errors: {:?}",

@@ -12,8 +12,6 @@ mod print;
 mod search;
 mod validate;
 
-pub use docs::sanitize as sanitize_doc;
-
 use crate::diag::{Code, Diagnostic};
 use crate::lower::{Dialect, Lowered};
 use crate::model::rust::{GroupPlan, Signature, Ty};
@@ -405,12 +403,8 @@ fn opt_str(s: Option<&str>) -> TokenStream {
 /// The MCP fields a tool's descriptor carries, as the JSON texts written into
 /// it: taken from the tool's MCP entry, which the lower stage made, so that
 /// the runtime's MCP server lists what `toolc dump --dialect mcp` prints.
-///
-/// Public only for toolc's own tests: the agreement harness
-/// (`tests/agreement/build.rs`) builds descriptors of the real-world corpus
-/// from it without compiling their Rust. It is not meant for other callers
-/// and changes with the descriptor it fills.
-#[doc(hidden)]
+/// The agreement harness (`tests/agreement/build.rs`) keeps a copy, to build
+/// descriptors of the real-world corpus without compiling their Rust.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct McpTexts {
     /// `inputSchema` (`{"type":"object"}` without an entry).

@@ -11,8 +11,7 @@ mod plan;
 mod variants;
 
 pub use literal::{FormatLit, Lit};
-pub use plan::{added_integer_bounds, field_ident, integer_range, plan};
-pub use variants::variant_idents;
+pub use plan::{added_integer_bounds, integer_range, plan};
 
 use std::collections::BTreeSet;
 
@@ -353,33 +352,5 @@ impl RustPlan {
             sig.returns.visit(&mut note);
         }
         out
-    }
-
-    /// Every generated type name, with its module (`types`, or the toolbox
-    /// or playbook name): what extra attributes can select.
-    pub fn type_names<'a>(
-        &'a self,
-        set: &'a super::Toolset,
-    ) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
-        let types = self.types.items.iter().map(|i| ("types", i.name()));
-        let groups = set
-            .toolboxes
-            .iter()
-            .map(|t| t.name.as_str())
-            .zip(&self.toolboxes)
-            .chain(
-                set.playbooks
-                    .iter()
-                    .map(|p| p.name.as_str())
-                    .zip(&self.playbooks),
-            )
-            .chain(
-                set.agents
-                    .iter()
-                    .map(|a| a.name.as_str())
-                    .zip(&self.delegates),
-            )
-            .flat_map(|(m, g)| g.module.items.iter().map(move |i| (m, i.name())));
-        types.chain(groups)
     }
 }

@@ -19,10 +19,9 @@ pub mod read;
 
 pub use check::null_default_unapplied;
 pub use json::{JsonOptions, RefStyle};
-pub use keyword::{Keyword, Shape, Support, Takes};
+pub use keyword::{Keyword, Shape, Takes};
 pub use node::{
-    Data, Entry, JsonType, KeyAt, LocalDef, Property, Required, RustTypeHint, SchemaId, SchemaNode,
-    Step, TypeRef, is_integral,
+    Entry, JsonType, Property, RustTypeHint, SchemaId, SchemaNode, Step, TypeRef, is_integral,
 };
 
 use std::collections::{BTreeMap, BTreeSet};

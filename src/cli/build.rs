@@ -1,13 +1,13 @@
 //! `toolc build`: write the generated Rust and every other output, or check
 //! that checked-in outputs are fresh.
 
-use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
+use super::output::{OutputArgs, Reporter, Stdout, Summary, plural};
+use crate::lint;
+use crate::pipeline::{ConfigSource, OWNED_DIRS, analyze, outputs};
+use crate::write::{Stale, Written, check_all, write_all};
+use crate::{Code, Diagnostic, Severity};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use toolc::lint;
-use toolc::pipeline::{ConfigSource, OWNED_DIRS, analyze, outputs};
-use toolc::write::{Stale, Written, check_all, write_all};
-use toolc::{Code, Diagnostic, Severity};
 
 #[derive(clap::Args)]
 pub struct BuildArgs {
@@ -77,7 +77,7 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
         if analyzed.config.path.is_some() {
             analyzed.config.out_dir()
         } else {
-            PathBuf::from(toolc::config::DEFAULT_OUT_DIR)
+            PathBuf::from(crate::config::DEFAULT_OUT_DIR)
         }
     });
     let owned: Vec<PathBuf> = OWNED_DIRS.iter().map(PathBuf::from).collect();

@@ -3,8 +3,8 @@
 //! serializes without its spans, so the JSON dumps compare what the
 //! manifests mean, not where they say it.
 
+use crate::ResolveOptions;
 use std::path::PathBuf;
-use toolc::ResolveOptions;
 
 /// The resolved toolset of one manifest as pretty JSON, without the list of
 /// files read (which names the manifest itself).
@@ -12,7 +12,7 @@ fn dump(file: &str) -> (String, Vec<PathBuf>) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/formats")
         .join(file);
-    let checked = toolc::check(
+    let checked = crate::check(
         &[path],
         &ResolveOptions {
             name: Some("support".into()),
@@ -22,7 +22,7 @@ fn dump(file: &str) -> (String, Vec<PathBuf>) {
     let problems: Vec<String> = checked
         .diagnostics
         .iter()
-        .map(|d| toolc::render_plain(&checked.sources, d))
+        .map(|d| crate::render_plain(&checked.sources, d))
         .collect();
     assert!(problems.is_empty(), "{file}:\n{}", problems.join("\n"));
     let mut json = serde_json::to_value(&checked.toolset).unwrap();
@@ -85,7 +85,7 @@ fn a_changed_value_makes_the_dumps_differ() {
         dir.path().join("manuals/support.md"),
     )
     .unwrap();
-    let changed = toolc::check(
+    let changed = crate::check(
         &[dir.path().join("toolset.toml")],
         &ResolveOptions {
             name: Some("support".into()),
@@ -101,7 +101,7 @@ fn a_changed_value_makes_the_dumps_differ() {
 
 #[test]
 fn the_examples_of_the_manifest_reference_are_clean() {
-    let docs = include_str!("../docs/manifest.md");
+    let docs = include_str!("../../docs/manifest.md");
     let mut checked = 0;
     for (i, block) in docs.split("```").enumerate().filter(|(i, _)| i % 2 == 1) {
         let Some((lang, text)) = block.split_once('\n') else {
@@ -110,18 +110,18 @@ fn the_examples_of_the_manifest_reference_are_clean() {
         if lang != "yaml" && lang != "toml" {
             continue;
         }
-        let mut loaded = toolc::manifest::Loaded::default();
-        toolc::manifest::load_str(
+        let mut loaded = crate::manifest::Loaded::default();
+        crate::manifest::load_str(
             &mut loaded,
             std::path::Path::new("manifests"),
             std::path::Path::new(&format!("manifests/example.{lang}")),
             text.to_string(),
         );
-        let toolset = toolc::model::resolve(&mut loaded, &ResolveOptions::default());
+        let toolset = crate::model::resolve(&mut loaded, &ResolveOptions::default());
         let problems: Vec<String> = loaded
             .diagnostics
             .iter()
-            .map(|d| toolc::render_plain(&loaded.sources, d))
+            .map(|d| crate::render_plain(&loaded.sources, d))
             .collect();
         assert!(problems.is_empty(), "block {i}:\n{}", problems.join("\n"));
         assert!(!toolset.toolboxes.is_empty(), "block {i} defines a toolbox");

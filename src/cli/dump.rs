@@ -1,15 +1,15 @@
 //! `toolc dump`: print one agent's tool list in one dialect's request shape.
 
-use crate::lint::{load_config, parse_dialect};
-use crate::output::{OutputArgs, Reporter, Stdout};
+use super::lint::{load_config, parse_dialect};
+use super::output::{OutputArgs, Reporter, Stdout};
+use crate::Dialect;
+use crate::config::Options;
+use crate::did_you_mean;
+use crate::lint;
+use crate::{Code, Diagnostic};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use toolc::Dialect;
-use toolc::config::Options;
-use toolc::did_you_mean;
-use toolc::lint;
-use toolc::{Code, Diagnostic};
 
 #[derive(clap::Args)]
 pub struct DumpArgs {
@@ -32,7 +32,7 @@ pub struct DumpArgs {
 }
 
 pub fn run(args: DumpArgs, output: OutputArgs) -> ExitCode {
-    let checked = toolc::check(&args.paths, &Default::default());
+    let checked = crate::check(&args.paths, &Default::default());
     let mut sources = checked.sources;
     // stdout is the tool list: every report goes to stderr.
     let reporter = Reporter::new(output, Stdout::Product);
@@ -101,7 +101,7 @@ pub fn run(args: DumpArgs, output: OutputArgs) -> ExitCode {
         }
     };
     let emitted =
-        toolc::pipeline::tool_list(toolset, agent, dialect, &settings, options_lower(&config));
+        crate::pipeline::tool_list(toolset, agent, dialect, &settings, options_lower(&config));
     reporter.report(&sources, &[], &lint::group(&emitted.findings), None);
     if emitted.has_errors() {
         return ExitCode::from(1);
@@ -111,6 +111,6 @@ pub fn run(args: DumpArgs, output: OutputArgs) -> ExitCode {
 }
 
 /// The lowering options of the config (`[emit] extensions`).
-fn options_lower(config: &toolc::config::Config) -> toolc::lower::Options {
+fn options_lower(config: &crate::config::Config) -> crate::lower::Options {
     config.options.lower_options()
 }

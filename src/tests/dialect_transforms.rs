@@ -1,22 +1,22 @@
 //! The per-dialect rewrites, the tool-list shapes, and how lint findings
 //! point back at the manifest.
 
+use crate::lint::{LintSettings, lint_toolset, to_diagnostics};
+use crate::lower::schema_for;
+use crate::pipeline::tool_list;
+use crate::{Dialect, Finding};
+use crate::{Severity, render_plain};
 use serde_json::{Value, json};
-use toolc::lint::{LintSettings, lint_toolset, to_diagnostics};
-use toolc::lower::schema_for;
-use toolc::pipeline::tool_list;
-use toolc::{Dialect, Finding};
-use toolc::{Severity, render_plain};
 
 /// Lowers a toolset for the settings' dialects and lints it.
-fn lint_with(toolset: &toolc::model::Toolset, settings: &LintSettings) -> Vec<Finding> {
-    let lowered = toolc::lower::lower(toolset, &settings.dialects, Default::default());
+fn lint_with(toolset: &crate::model::Toolset, settings: &LintSettings) -> Vec<Finding> {
+    let lowered = crate::lower::lower(toolset, &settings.dialects, Default::default());
     lint_toolset(toolset, &lowered, settings)
 }
 
 struct Fixture {
     _dir: tempfile::TempDir,
-    checked: toolc::Checked,
+    checked: crate::Checked,
 }
 
 /// Loads a one-file toolset; a capability holding its first toolbox is
@@ -32,7 +32,7 @@ fn load(yaml: &str) -> Fixture {
     let text =
         format!("{yaml}capabilities:\n  all:\n    description: All\n    toolbox: {toolbox}\n");
     std::fs::write(&path, text).unwrap();
-    let checked = toolc::check(&[path], &Default::default());
+    let checked = crate::check(&[path], &Default::default());
     let errs: Vec<String> = checked
         .diagnostics
         .iter()
@@ -48,11 +48,11 @@ fn load(yaml: &str) -> Fixture {
 }
 
 impl Fixture {
-    fn toolset(&self) -> &toolc::model::Toolset {
+    fn toolset(&self) -> &crate::model::Toolset {
         &self.checked.toolset
     }
 
-    fn tool(&self, name: &str) -> &toolc::model::Tool {
+    fn tool(&self, name: &str) -> &crate::model::Tool {
         self.toolset()
             .toolboxes
             .iter()
@@ -90,7 +90,7 @@ impl Fixture {
     }
 
     fn lint(&self, dialects: &[Dialect]) -> Vec<Finding> {
-        let lowered = toolc::lower::lower(self.toolset(), dialects, Default::default());
+        let lowered = crate::lower::lower(self.toolset(), dialects, Default::default());
         lint_toolset(
             self.toolset(),
             &lowered,
@@ -714,11 +714,11 @@ fn deny_allow_and_require_describe_change_the_findings() {
     let warned = count(&describe, "missing-description");
     assert!(!warned.is_empty() && warned.iter().all(|s| *s == Severity::Warning));
     let mut deny = base.clone();
-    deny.deny.insert(toolc::RuleId::MissingDescription);
+    deny.deny.insert(crate::RuleId::MissingDescription);
     let denied = count(&deny, "missing-description");
     assert!(!denied.is_empty() && denied.iter().all(|s| *s == Severity::Error));
     let mut allow = describe.clone();
-    allow.allow.insert(toolc::RuleId::MissingDescription);
+    allow.allow.insert(crate::RuleId::MissingDescription);
     assert!(count(&allow, "missing-description").is_empty());
     // Dialects chosen are the dialects linted.
     let only: Vec<Option<Dialect>> = lint_with(
@@ -768,7 +768,7 @@ toolboxes:
         json!("date")
     );
     let mut denied = LintSettings::for_dialects(&[Dialect::Gemini]);
-    denied.deny.insert(toolc::RuleId::GeminiStringFormat);
+    denied.deny.insert(crate::RuleId::GeminiStringFormat);
     assert!(
         tool_list(
             f.toolset(),
@@ -790,14 +790,14 @@ fn lint_findings_render_with_the_rule_id_where_the_code_goes() {
         .iter()
         .find(|d| d.rule == Some("recursive-lazy"))
         .unwrap();
-    assert_eq!(d.code, toolc::Code::Lint);
+    assert_eq!(d.code, crate::Code::Lint);
     assert_eq!(d.id(), "recursive-lazy");
-    let human = toolc::render_human(&f.checked.sources, d, false);
+    let human = crate::render_human(&f.checked.sources, d, false);
     assert!(
         human.starts_with("error[recursive-lazy]: gemini: "),
         "{human}"
     );
-    let json = toolc::render_json(&f.checked.sources, d);
+    let json = crate::render_json(&f.checked.sources, d);
     assert_eq!(json["code"], json!("recursive-lazy"));
 }
 
@@ -834,7 +834,7 @@ agents:
 "#,
     )
     .unwrap();
-    let checked = toolc::check(&[path], &Default::default());
+    let checked = crate::check(&[path], &Default::default());
     assert!(!checked.diagnostics.has_errors());
     let findings = lint_with(
         &checked.toolset,

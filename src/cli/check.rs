@@ -1,12 +1,12 @@
 //! `toolc check`: everything `toolc build` checks (load, resolve, the config,
 //! lower, lint), with nothing written: every problem a build would report.
 
-use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
+use super::output::{OutputArgs, Reporter, Stdout, Summary, plural};
+use crate::lint;
+use crate::pipeline::{ConfigSource, analyze};
+use crate::{Code, Diagnostic, Severity};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use toolc::lint;
-use toolc::pipeline::{ConfigSource, analyze};
-use toolc::{Code, Diagnostic, Severity};
 
 #[derive(clap::Args)]
 pub struct CheckArgs {

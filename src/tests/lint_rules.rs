@@ -2,12 +2,12 @@
 //! dialect, an input that triggers it (at the expected place) and a close
 //! one that does not.
 
+use crate::Dialect::*;
+use crate::Severity;
+use crate::lint::RULES;
+use crate::{Dialect, Role};
+use crate::{Hit, ToolFacts, check_schema, check_tool_list};
 use serde_json::{Value, json};
-use toolc::Dialect::*;
-use toolc::Severity;
-use toolc::lint::RULES;
-use toolc::{Dialect, Role};
-use toolc::{Hit, ToolFacts, check_schema, check_tool_list};
 
 /// What a case feeds the rules.
 enum Input {
@@ -1200,7 +1200,7 @@ fn every_error_rule_has_a_triggering_and_a_passing_case() {
 #[test]
 fn every_triggering_case_names_a_rule_graded_for_its_dialect() {
     for case in cases() {
-        let r = toolc::lint::named(case.rule).unwrap_or_else(|| panic!("no rule `{}`", case.rule));
+        let r = crate::lint::named(case.rule).unwrap_or_else(|| panic!("no rule `{}`", case.rule));
         if case.fires_at.is_some() {
             assert!(
                 r.grade(Some(case.dialect)).is_some(),
@@ -1261,7 +1261,7 @@ fn seed_rule_ids_and_the_seed_dialect_alias_are_kept() {
         "optional-without-nullable",
         "missing-description",
     ] {
-        assert!(toolc::lint::named(id).is_some(), "{id}");
+        assert!(crate::lint::named(id).is_some(), "{id}");
     }
     assert_eq!(Dialect::parse("gemini-bifrost"), Some(Gemini));
     for d in Dialect::ALL {
@@ -1270,7 +1270,7 @@ fn seed_rule_ids_and_the_seed_dialect_alias_are_kept() {
     // The seed's gemini-bifrost error rules are errors for gemini here too.
     for id in ["exclusive-numeric-bound", "recursive-lazy", "tuple"] {
         assert_eq!(
-            toolc::lint::named(id).unwrap().grade(Some(Gemini)),
+            crate::lint::named(id).unwrap().grade(Some(Gemini)),
             Some(Severity::Error),
             "{id}"
         );
@@ -1286,16 +1286,16 @@ fn missing_description_is_dialect_independent_and_follows_refs() {
         "version: 1\ntypes:\n  C: { type: string, description: a C }\ntoolboxes:\n  t:\n    description: T\n    tools:\n      x:\n        description: X\n        parameters:\n          type: object\n          properties:\n            a: { type: string }\n            b: { type: string, description: B }\n            c: { $ref: \"#/types/C\" }\n",
     )
     .unwrap();
-    let checked = toolc::check(&[path], &Default::default());
+    let checked = crate::check(&[path], &Default::default());
     assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let settings = toolc::lint::LintSettings {
+    let settings = crate::lint::LintSettings {
         dialects: vec![],
         require_describe: true,
         ..Default::default()
     };
-    let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
-    let findings = toolc::lint::lint_toolset(&checked.toolset, &lowered, &settings);
-    let at: Vec<(&str, Option<toolc::Dialect>)> = findings
+    let lowered = crate::lower::lower(&checked.toolset, &[], Default::default());
+    let findings = crate::lint::lint_toolset(&checked.toolset, &lowered, &settings);
+    let at: Vec<(&str, Option<crate::Dialect>)> = findings
         .iter()
         .map(|f| (f.pointer.as_str(), f.dialect))
         .collect();
@@ -1321,14 +1321,14 @@ fn pure_checks_survive_hostile_schemas() {
     for s in &odd {
         // Read as a manifest schema would be (problems reported, not fatal),
         // then lowered into every dialect.
-        let mut schemas = toolc::model::Schemas::new();
+        let mut schemas = crate::model::Schemas::new();
         let (id, _) =
-            toolc::model::schema::read::from_json(&mut schemas, s, toolc::Span::default());
+            crate::model::schema::read::from_json(&mut schemas, s, crate::Span::default());
         for d in Dialect::ALL {
             for role in [Role::Parameters, Role::Returns] {
                 let _ = check_schema(s, d, role);
             }
-            let _ = toolc::lower::schema::lower(&schemas, id, d, Default::default());
+            let _ = crate::lower::schema::lower(&schemas, id, d, Default::default());
             let _ = check_tool_list(s, d, &Dialect::ALL, &[]);
         }
     }

@@ -3,11 +3,11 @@
 //! agent, the implementations of the generated traits, and a test that calls
 //! a tool. It builds and its tests pass as written; it never overwrites a file.
 
-use crate::output::{OutputArgs, Reporter, Stdout, Summary};
+use super::output::{OutputArgs, Reporter, Stdout, Summary};
+use crate::{Code, Diagnostic, SourceMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use toolc::{Code, Diagnostic, SourceMap};
 
 #[derive(clap::Args)]
 pub struct InitArgs {
@@ -32,31 +32,25 @@ pub struct InitArgs {
 const FILES: &[(&str, &str)] = &[
     (
         "Cargo.toml",
-        include_str!("../../../templates/init/Cargo.toml.in"),
+        include_str!("../../templates/init/Cargo.toml.in"),
     ),
-    (
-        "build.rs",
-        include_str!("../../../templates/init/build.rs.in"),
-    ),
+    ("build.rs", include_str!("../../templates/init/build.rs.in")),
     (
         "manifests/notes.yaml",
-        include_str!("../../../templates/init/notes.yaml"),
+        include_str!("../../templates/init/notes.yaml"),
     ),
     (
         "manifests/assistant.yaml",
-        include_str!("../../../templates/init/assistant.yaml"),
+        include_str!("../../templates/init/assistant.yaml"),
     ),
-    (
-        "src/lib.rs",
-        include_str!("../../../templates/init/lib.rs.in"),
-    ),
+    ("src/lib.rs", include_str!("../../templates/init/lib.rs.in")),
     (
         "tests/tools.rs",
-        include_str!("../../../templates/init/tests.rs.in"),
+        include_str!("../../templates/init/tests.rs.in"),
     ),
     (
         ".gitignore",
-        include_str!("../../../templates/init/gitignore.in"),
+        include_str!("../../templates/init/gitignore.in"),
     ),
 ];
 
@@ -199,7 +193,7 @@ pub fn run(args: InitArgs, output: OutputArgs) -> ExitCode {
         ("toolc", toolc_dep.as_str()),
     ];
     let mut schema =
-        serde_json::to_string_pretty(&crate::schema::manifest_schema()).unwrap_or_default();
+        serde_json::to_string_pretty(&super::schema::manifest_schema()).unwrap_or_default();
     schema.push('\n');
     let mut files: Vec<(&str, String)> = FILES
         .iter()

@@ -5,22 +5,22 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::Finding;
+use crate::Severity;
+use crate::lint::LintSettings;
 use serde_json::Value;
-use toolc::Finding;
-use toolc::Severity;
-use toolc::lint::LintSettings;
 
-const RULE: toolc::RuleId = toolc::RuleId::IndistinguishableTools;
+const RULE: crate::RuleId = crate::RuleId::IndistinguishableTools;
 
-fn lint_paths(paths: &[PathBuf], settings: &LintSettings) -> (toolc::Checked, Vec<Finding>) {
-    let checked = toolc::check(paths, &Default::default());
+fn lint_paths(paths: &[PathBuf], settings: &LintSettings) -> (crate::Checked, Vec<Finding>) {
+    let checked = crate::check(paths, &Default::default());
     assert!(
         !checked.diagnostics.has_errors(),
         "{:?}",
         checked.diagnostics.iter().collect::<Vec<_>>()
     );
-    let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
-    let findings = toolc::lint::lint_toolset(&checked.toolset, &lowered, settings);
+    let lowered = crate::lower::lower(&checked.toolset, &[], Default::default());
+    let findings = crate::lint::lint_toolset(&checked.toolset, &lowered, settings);
     (checked, findings)
 }
 
@@ -91,7 +91,7 @@ fn names_of_the_same_words_are_reported_at_both_tools() {
     );
     assert_eq!(f.related[0].message, "`list_tickets` is defined here");
     // Printed with both places.
-    let d = toolc::lint::to_diagnostics(std::slice::from_ref(f));
+    let d = crate::lint::to_diagnostics(std::slice::from_ref(f));
     assert_eq!(d[0].id(), RULE.as_str());
     assert_eq!(d[0].secondary.len(), 1);
 }
@@ -178,9 +178,9 @@ fn allow_silences_it_and_deny_makes_it_an_error() {
 /// Every finding of this rule in the toolset under `paths`, after printing how alike the
 /// closest descriptions of each agent are (the figures docs/lint-rules.md gives).
 fn fired(paths: &[PathBuf]) -> Vec<String> {
-    let checked = toolc::check(paths, &Default::default());
-    let lowered = toolc::lower::lower(&checked.toolset, &[], Default::default());
-    let tools: Vec<&toolc::model::Tool> = checked.toolset.operations().collect();
+    let checked = crate::check(paths, &Default::default());
+    let lowered = crate::lower::lower(&checked.toolset, &[], Default::default());
+    let tools: Vec<&crate::model::Tool> = checked.toolset.operations().collect();
     for (agent, index) in checked.toolset.agents.iter().zip(&lowered.search) {
         let texts: Vec<(&str, &str)> = index
             .operations
@@ -188,13 +188,13 @@ fn fired(paths: &[PathBuf]) -> Vec<String> {
             .map(|&op| (tools[op].name.as_str(), tools[op].description.as_str()))
             .collect();
         if let Some((s, a, b)) =
-            toolc::lint::similar::closest_descriptions(&texts, &index.index.as_ref())
+            crate::lint::similar::closest_descriptions(&texts, &index.index.as_ref())
         {
             println!(
                 "{paths:?} agent {}: closest descriptions {s:.3} ({} and {})",
                 agent.name, texts[a].0, texts[b].0
             );
-            assert!(s < toolc::lint::similar::THRESHOLD);
+            assert!(s < crate::lint::similar::THRESHOLD);
         }
     }
     lint_paths(paths, &no_dialects())
@@ -232,8 +232,10 @@ fn the_repository_manifests_and_fixtures_do_not_fire_it() {
 /// of 25 actions on each of 40 entities, described from one template (as
 /// runtime/tests/agent/synthetic.rs builds it at run time).
 pub fn synthetic_manifest() -> String {
-    let data: Value =
-        serde_json::from_str(include_str!("../runtime/tests/data/search_purposes.json")).unwrap();
+    let data: Value = serde_json::from_str(include_str!(
+        "../../runtime/tests/data/search_purposes.json"
+    ))
+    .unwrap();
     let mut s = String::from(
         "version: 1\ntoolboxes:\n  synthetic:\n    description: Synthetic tools\n    tools:\n",
     );

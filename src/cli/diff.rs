@@ -1,14 +1,14 @@
 //! `toolc diff`: the tool surface of the manifests compared with another
 //! version of them (a git revision, or a folder), each change classified by
-//! who it breaks. The comparison is `toolc::diff`; this reads the other
+//! who it breaks. The comparison is `crate::diff`; this reads the other
 //! version and reports.
 
-use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
+use super::output::{OutputArgs, Reporter, Stdout, Summary, plural};
+use crate::ResolveOptions;
+use crate::diff::{Change, ChangeKind, Class, DiffOptions, Joined};
+use crate::{Code, Diagnostic, Severity, SourceMap};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, ExitCode};
-use toolc::ResolveOptions;
-use toolc::diff::{Change, ChangeKind, Class, DiffOptions, Joined};
-use toolc::{Code, Diagnostic, Severity, SourceMap};
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
@@ -72,7 +72,7 @@ impl Allowed {
                     .filter(|c| c.is_breaking())
                     .map(|c| c.as_str())
                     .chain(ChangeKind::ALL.iter().map(|k| k.as_str()));
-                let help = match toolc::did_you_mean(v, names) {
+                let help = match crate::did_you_mean(v, names) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => "allow `breaking-callers`, `breaking-model`, or a change kind of docs/diff.md".to_string(),
                 };
@@ -85,7 +85,7 @@ impl Allowed {
         Ok(out)
     }
 
-    fn allows(&self, c: &toolc::diff::Change) -> bool {
+    fn allows(&self, c: &crate::diff::Change) -> bool {
         self.classes.contains(&c.class) || self.kinds.contains(&c.kind)
     }
 }
@@ -292,8 +292,8 @@ pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
     };
     let old_paths = &other.paths;
     let rename = |p: &Path| other.shown(p);
-    let mut new = toolc::check(&args.paths, &ResolveOptions::default());
-    let mut old = toolc::check(old_paths, &ResolveOptions::default());
+    let mut new = crate::check(&args.paths, &ResolveOptions::default());
+    let mut old = crate::check(old_paths, &ResolveOptions::default());
     let joined = Joined::new(&new.sources, &old.sources, &rename);
     // Both versions must check: the comparison reads what resolved.
     if let Some(code) = report_problems(&reporter, &new, &old, &joined, &rename) {
@@ -302,8 +302,8 @@ pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
     // The dialects the current version is linted for bound the tool count.
     let mut config_sources = SourceMap::new();
     let (config, config_diags) = match &args.config {
-        Some(p) => toolc::config::load(p, &mut config_sources),
-        None => toolc::config::discover(&args.paths, &mut config_sources),
+        Some(p) => crate::config::load(p, &mut config_sources),
+        None => crate::config::discover(&args.paths, &mut config_sources),
     };
     let settings = config.options.lint_settings();
     if config_diags.iter().any(Diagnostic::is_error) || settings.is_err() {
@@ -317,10 +317,10 @@ pub fn run(args: DiffArgs, output: OutputArgs) -> ExitCode {
     // for approval; the other version's config is its own, found beside its manifests.
     new.toolset
         .apply_policy_defaults(config.options.policy_defaults());
-    let (old_config, _) = toolc::config::discover(old_paths, &mut SourceMap::new());
+    let (old_config, _) = crate::config::discover(old_paths, &mut SourceMap::new());
     old.toolset
         .apply_policy_defaults(old_config.options.policy_defaults());
-    let changes = toolc::diff::diff(&old.toolset, &new.toolset, &DiffOptions { dialects });
+    let changes = crate::diff::diff(&old.toolset, &new.toolset, &DiffOptions { dialects });
     let items: Vec<(Diagnostic, serde_json::Value)> = changes
         .iter()
         .map(|c| {
@@ -393,8 +393,8 @@ fn summary(changes: &[Change], against: &str, blocking: usize, let_through: usiz
 /// either has an error: exit 2 when a file could not be read, else 1.
 fn report_problems(
     reporter: &Reporter,
-    new: &toolc::Checked,
-    old: &toolc::Checked,
+    new: &crate::Checked,
+    old: &crate::Checked,
     joined: &Joined,
     rename: &dyn Fn(&Path) -> PathBuf,
 ) -> Option<ExitCode> {

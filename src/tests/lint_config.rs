@@ -1,10 +1,10 @@
 //! `toolc.toml`: parsing, located errors with hints, and code options over
 //! file options.
 
+use crate::config::{self, Config, Options};
+use crate::{Code, Diagnostic, SourceMap, render_plain};
+use crate::{Dialect, RuleId};
 use std::path::{Path, PathBuf};
-use toolc::config::{self, Config, Options};
-use toolc::{Code, Diagnostic, SourceMap, render_plain};
-use toolc::{Dialect, RuleId};
 
 fn parse(text: &str) -> (Options, Vec<String>, Vec<Diagnostic>) {
     let mut sources = SourceMap::new();
@@ -287,7 +287,7 @@ fn the_repository_config_is_valid_and_targets_the_documented_dialects() {
 
 #[test]
 fn typed_formats_take_true_false_or_a_list() {
-    use toolc::TypedFormat;
+    use crate::TypedFormat;
     let set = |text: &str| parse(&format!("[emit]\ntyped_formats = {text}\n"));
     let (o, text, _) = set("true");
     assert!(text.is_empty(), "{text:?}");

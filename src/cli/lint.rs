@@ -1,14 +1,14 @@
 //! `toolc lint`: check manifests, then lint every model-facing schema and
 //! tool list for the configured provider dialects.
 
-use crate::output::{OutputArgs, Reporter, Stdout, Summary, plural};
+use super::output::{OutputArgs, Reporter, Stdout, Summary, plural};
+use crate::Dialect;
+use crate::config::{self, Config, Options};
+use crate::lint;
+use crate::pipeline::{ConfigSource, analyze};
+use crate::{Code, Diagnostic, Severity, SourceMap};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use toolc::Dialect;
-use toolc::config::{self, Config, Options};
-use toolc::lint;
-use toolc::pipeline::{ConfigSource, analyze};
-use toolc::{Code, Diagnostic, Severity, SourceMap};
 
 #[derive(clap::Args)]
 pub struct LintArgs {

@@ -2,12 +2,12 @@
 //! is what the providers accept: no emitted list holds a construct its own
 //! dialect's error rules reject.
 
+use crate::Severity;
+use crate::lint::{LintSettings, rule};
+use crate::pipeline::{ConfigSource, analyze, outputs, tool_list};
+use crate::{Dialect, Role};
+use crate::{check_schema, check_tool_list};
 use std::path::PathBuf;
-use toolc::Severity;
-use toolc::lint::{LintSettings, rule};
-use toolc::pipeline::{ConfigSource, analyze, outputs, tool_list};
-use toolc::{Dialect, Role};
-use toolc::{check_schema, check_tool_list};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -44,7 +44,7 @@ fn sets() -> Vec<PathBuf> {
 
 #[test]
 fn a_build_lowers_each_schema_once() {
-    let before = toolc::lower::schemas_lowered_on_this_thread();
+    let before = crate::lower::schemas_lowered_on_this_thread();
     let analyzed = analyze(
         &[repo().join("manifests")],
         &Default::default(),
@@ -54,7 +54,7 @@ fn a_build_lowers_each_schema_once() {
     assert!(!analyzed.has_errors());
     let written = outputs(&analyzed, &Default::default()).expect("builds");
     assert!(written.len() > 2);
-    let lowered = toolc::lower::schemas_lowered_on_this_thread() - before;
+    let lowered = crate::lower::schemas_lowered_on_this_thread() - before;
     // Lint and emit lowered nothing again: every schema lowered during the
     // build is one the stage counted once.
     assert_eq!(lowered, analyzed.lowered.schema_count);
@@ -82,7 +82,7 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
     let mut lists = 0;
     let mut alone = 0;
     for path in sets() {
-        let checked = toolc::check(std::slice::from_ref(&path), &Default::default());
+        let checked = crate::check(std::slice::from_ref(&path), &Default::default());
         assert!(!checked.diagnostics.has_errors(), "{}", path.display());
         let set = &checked.toolset;
         let reached: Vec<usize> = set
@@ -92,7 +92,7 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
             .collect();
         for d in Dialect::ALL {
             let settings = LintSettings::for_dialects(&[d]);
-            let errors = |hits: Vec<toolc::Hit>| -> Vec<String> {
+            let errors = |hits: Vec<crate::Hit>| -> Vec<String> {
                 hits.into_iter()
                     .filter(|h| rule(h.rule).grade(Some(d)) == Some(Severity::Error))
                     .map(|h| format!("{} at {}: {}", h.rule, h.pointer, h.message))
@@ -130,8 +130,8 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
             }
             // A tool no agent lists: its entry, wherever its own lint has no
             // error (the agreement test sends these forms too).
-            let lowered = toolc::lower::lower(set, &[d], Default::default());
-            let findings = toolc::lint::lint_toolset(set, &lowered, &settings);
+            let lowered = crate::lower::lower(set, &[d], Default::default());
+            let findings = crate::lint::lint_toolset(set, &lowered, &settings);
             for (op, tool) in set.operations().enumerate() {
                 let own: Vec<_> = findings
                     .iter()
@@ -165,7 +165,7 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
 fn entry_errors(
     e: &serde_json::Value,
     d: Dialect,
-    errors: &dyn Fn(Vec<toolc::Hit>) -> Vec<String>,
+    errors: &dyn Fn(Vec<crate::Hit>) -> Vec<String>,
 ) -> Vec<String> {
     let mut found = Vec::new();
     let params = [
@@ -188,7 +188,7 @@ fn entry_errors(
 }
 
 /// No finding says a keyword is dropped while the list keeps it.
-fn no_dropped_keyword_kept(findings: &[toolc::Finding], at: &str) {
+fn no_dropped_keyword_kept(findings: &[crate::Finding], at: &str) {
     for f in findings {
         assert!(
             !f.message.contains("dropped") && !f.message.contains("is not supported"),
@@ -218,7 +218,7 @@ fn sensitive_never_reaches_a_model_facing_list() {
     let lists = |name: &str, text: &str| {
         let path = dir.path().join(name);
         std::fs::write(&path, text).unwrap();
-        let checked = toolc::check(&[path], &Default::default());
+        let checked = crate::check(&[path], &Default::default());
         assert!(!checked.diagnostics.has_errors(), "{name}");
         let set = &checked.toolset;
         let sensitive = set
@@ -252,15 +252,15 @@ fn notes_added_to_descriptions_are_sentences() {
         "version: 1\ntoolboxes:\n  t:\n    description: T\n    tools:\n      a:\n        description: A\n        parameters:\n          type: object\n          properties:\n            state: { type: string, enum: [open, closed], default: open, description: Which issues to include }\n            old: { type: string, deprecated: true, description: Kept for old clients! }\n",
     )
     .unwrap();
-    let checked = toolc::check(&[dir.path().join("t.yaml")], &Default::default());
+    let checked = crate::check(&[dir.path().join("t.yaml")], &Default::default());
     let set = &checked.toolset;
     let tool = set.operations().next().unwrap();
-    let strict = toolc::lower::schema_for(set, tool.parameters, Dialect::OpenAiStrict).json;
+    let strict = crate::lower::schema_for(set, tool.parameters, Dialect::OpenAiStrict).json;
     assert_eq!(
         strict["properties"]["state"]["description"],
         "Which issues to include. Default: \"open\"."
     );
-    let gemini = toolc::lower::schema_for(set, tool.parameters, Dialect::Gemini).json;
+    let gemini = crate::lower::schema_for(set, tool.parameters, Dialect::Gemini).json;
     assert_eq!(
         gemini["properties"]["old"]["description"],
         "Kept for old clients! Deprecated."
@@ -300,7 +300,7 @@ capabilities:
 "##,
     )
     .unwrap();
-    let checked = toolc::check(&[dir.path().to_path_buf()], &Default::default());
+    let checked = crate::check(&[dir.path().to_path_buf()], &Default::default());
     assert!(!checked.diagnostics.has_errors());
     let set = &checked.toolset;
     let settings = LintSettings::for_dialects(&[Dialect::Mcp]);
@@ -336,7 +336,7 @@ capabilities:
 /// and never reaches into lint, and none imports what runs the stages.
 #[test]
 fn no_stage_imports_a_later_one() {
-    let runners = ["pipeline", "builder"];
+    let runners = ["pipeline", "builder", "cli"];
     let forbidden: &[(&str, &[&str])] = &[
         ("manifest", &["model", "lower", "lint", "emit"]),
         ("model", &["lower", "lint", "emit"]),
@@ -420,7 +420,7 @@ fn gemini_lints_results_as_it_lints_parameters() {
         "version: 1\ntoolboxes:\n  t:\n    description: T\n    tools:\n      score:\n        description: Scores.\n        returns:\n          type: object\n          properties:\n            score: { type: number, exclusiveMinimum: 0 }\n          required: [score]\n",
     )
     .unwrap();
-    let checked = toolc::check(&[dir.path().join("t.yaml")], &Default::default());
+    let checked = crate::check(&[dir.path().join("t.yaml")], &Default::default());
     assert!(!checked.diagnostics.has_errors());
     let set = &checked.toolset;
     let bifrost = Dialect::parse("gemini-bifrost").expect("the alias");
@@ -430,8 +430,8 @@ fn gemini_lints_results_as_it_lints_parameters() {
         Dialect::OpenAiStrict,
         Dialect::Anthropic,
     ] {
-        let lowered = toolc::lower::lower(set, &[d], Default::default());
-        let findings = toolc::lint::lint_toolset(set, &lowered, &LintSettings::for_dialects(&[d]));
+        let lowered = crate::lower::lower(set, &[d], Default::default());
+        let findings = crate::lint::lint_toolset(set, &lowered, &LintSettings::for_dialects(&[d]));
         let on_result: Vec<_> = findings
             .iter()
             .filter(|f| f.role == Some(Role::Returns) && f.severity == Severity::Error)

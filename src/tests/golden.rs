@@ -1,15 +1,15 @@
 //! Golden tests of the generated Rust: the example manifests and fixtures
 //! that exercise every supported schema construct. Bless changes with
-//! `INSTA_UPDATE=always cargo test -p toolc --test main golden::` (or `cargo insta review`).
+//! `INSTA_UPDATE=always cargo test -p toolc --lib tests::golden::` (or `cargo insta review`).
 //! The golden of the example manifests is the checked-in
 //! `generated/rust/toolset.rs` itself, which `toolc build` writes.
 
+use crate::ResolveOptions;
+use crate::pipeline::{ConfigSource, analyze};
 use std::path::PathBuf;
-use toolc::ResolveOptions;
-use toolc::pipeline::{ConfigSource, analyze};
 
 /// The Rust `toolc build` writes for `path`, its `toolc.toml` (if any) applied.
-fn generate(path: &str, options: &toolc::emit::rust::RustOptions) -> String {
+fn generate(path: &str, options: &crate::emit::rust::RustOptions) -> String {
     let analyzed = analyze(
         &[PathBuf::from(path)],
         &ResolveOptions::default(),
@@ -20,16 +20,16 @@ fn generate(path: &str, options: &toolc::emit::rust::RustOptions) -> String {
         .diagnostics
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| toolc::render_plain(&analyzed.sources, d))
+        .map(|d| crate::render_plain(&analyzed.sources, d))
         .collect();
     assert!(errors.is_empty(), "{path}: {errors:#?}");
-    match toolc::emit::rust::generate(&analyzed.toolset, &analyzed.lowered, options) {
+    match crate::emit::rust::generate(&analyzed.toolset, &analyzed.lowered, options) {
         Ok(code) => code,
         Err(diags) => panic!(
             "{path}: {:#?}",
             diags
                 .iter()
-                .map(|d| toolc::render_plain(&analyzed.sources, d))
+                .map(|d| crate::render_plain(&analyzed.sources, d))
                 .collect::<Vec<_>>()
         ),
     }
@@ -118,7 +118,7 @@ fn docs_reference() {
         &ConfigSource::Discover,
         &Default::default(),
     );
-    let docs = toolc::emit::docs::reference(&checked.toolset).expect("renders");
+    let docs = crate::emit::docs::reference(&checked.toolset).expect("renders");
     // Every tool and play of the toolset is documented; toolc.toml's policy applied.
     assert!(docs.contains("Policies: needs a person's approval."));
     for t in checked.toolset.toolboxes.iter().flat_map(|t| &t.tools) {

@@ -12,10 +12,10 @@
 //! their product (`dump`'s tool list, `schema`'s JSON Schema): there every
 //! report goes to stderr, so stdout stays pipeable.
 
+use crate::lint::Group;
+use crate::{Diagnostic, SourceMap, render_human, render_json, render_plain};
 use clap::ValueEnum;
 use std::io::{IsTerminal, Write};
-use toolc::lint::Group;
-use toolc::{Diagnostic, SourceMap, render_human, render_json, render_plain};
 
 /// How diagnostics and the summary are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -152,7 +152,7 @@ impl Reporter {
                 self.json_document(rendered, summary);
             }
             Format::Sarif => {
-                let mut log = toolc::lint::sarif::log(sources, &diags, &[]);
+                let mut log = crate::lint::sarif::log(sources, &diags, &[]);
                 if let Some(results) = log
                     .pointer_mut("/runs/0/results")
                     .and_then(serde_json::Value::as_array_mut)
@@ -213,7 +213,7 @@ impl Reporter {
                 self.json_document(rendered, summary);
             }
             Format::Sarif => {
-                let log = toolc::lint::sarif::log(sources, diags, groups);
+                let log = crate::lint::sarif::log(sources, diags, groups);
                 let mut document = self.document();
                 let _ = writeln!(document, "{log:#}");
             }

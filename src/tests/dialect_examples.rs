@@ -2,16 +2,16 @@
 //! arguments (and its result, where the dialect sends a result schema), and
 //! still rejects arguments the canonical schema rejects.
 
+use crate::Dialect;
+use crate::lower::arguments::{from_strict, to_strict};
+use crate::lower::schema_for;
+use crate::model::{SchemaId, Tool, Toolset};
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use toolc::Dialect;
-use toolc::lower::arguments::{from_strict, to_strict};
-use toolc::lower::schema_for;
-use toolc::model::{SchemaId, Tool, Toolset};
 
 fn manifests() -> Toolset {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/manifests"));
-    let checked = toolc::check(&[dir], &Default::default());
+    let checked = crate::check(&[dir], &Default::default());
     assert!(
         !checked.diagnostics.has_errors(),
         "manifests/ do not check: {:?}",
@@ -52,7 +52,7 @@ fn sent(d: Dialect, t: &Toolset, params: SchemaId, args: &Value) -> Value {
 /// The MCP output schema of a tool, or why it has none.
 fn mcp_output(t: &Toolset, tool: &Tool) -> Result<Value, Option<String>> {
     let op = t.operations().position(|x| std::ptr::eq(x, tool)).unwrap();
-    let lowered = toolc::lower::lower(t, &[Dialect::Mcp], Default::default());
+    let lowered = crate::lower::lower(t, &[Dialect::Mcp], Default::default());
     let form = lowered.form(op, Dialect::Mcp).unwrap();
     match &form.returns {
         Some(r) => Ok(r.json.clone()),

@@ -4,12 +4,12 @@
 //! others. Every diagnostic must point inside its file, on character
 //! boundaries, and render in every format.
 
+use crate::ResolveOptions;
+use crate::manifest::{self, Loaded};
+use crate::model;
+use crate::{render_human, render_json, render_plain};
 use proptest::prelude::*;
 use std::path::Path;
-use toolc::ResolveOptions;
-use toolc::manifest::{self, Loaded};
-use toolc::model;
-use toolc::{render_human, render_json, render_plain};
 
 /// Toolsets to mutate, each a set of manifests loaded together, by the
 /// name each is loaded under (its folder is where manual files are looked
@@ -18,28 +18,28 @@ const TOOLSETS: &[&[(&str, &str)]] = &[
     &[
         (
             "manifests/meetings.yaml",
-            include_str!("../manifests/meetings.yaml"),
+            include_str!("../../manifests/meetings.yaml"),
         ),
         (
             "manifests/support.yaml",
-            include_str!("../manifests/support.yaml"),
+            include_str!("../../manifests/support.yaml"),
         ),
         (
             "manifests/orders.toml",
-            include_str!("../manifests/orders.toml"),
+            include_str!("../../manifests/orders.toml"),
         ),
         (
             "manifests/agents.yaml",
-            include_str!("../manifests/agents.yaml"),
+            include_str!("../../manifests/agents.yaml"),
         ),
     ],
     &[(
         "tests/formats/toolset.yaml",
-        include_str!("formats/toolset.yaml"),
+        include_str!("../../tests/formats/toolset.yaml"),
     )],
     &[(
         "tests/formats/toolset.toml",
-        include_str!("formats/toolset.toml"),
+        include_str!("../../tests/formats/toolset.toml"),
     )],
 ];
 

@@ -2,10 +2,10 @@
 //! shows are the ones toolc uses.
 
 use super::repo;
+use crate::Dialect;
+use crate::SourceMap;
+use crate::config::{self, Options};
 use std::path::Path;
-use toolc::Dialect;
-use toolc::SourceMap;
-use toolc::config::{self, Options};
 
 fn page() -> String {
     std::fs::read_to_string(repo().join("docs/config.md")).expect("docs/config.md")
@@ -100,7 +100,7 @@ fn the_documented_defaults_are_the_defaults() {
     // Typed formats are off unless asked for: the generated Rust has `String`s.
     assert_eq!(default("typed_formats"), "false");
     assert_eq!(Options::default().typed_formats, None);
-    assert!(toolc::ResolveOptions::default().typed_formats.is_empty());
+    assert!(crate::ResolveOptions::default().typed_formats.is_empty());
     assert_eq!(
         (default("deny"), default("allow")),
         ("[]".into(), "[]".into())

@@ -7,12 +7,12 @@
 //! toolset (references, collisions, schema meaning) stays with `toolc check`.
 //! `schemas/manifest.schema.json` is its checked-in output.
 
-use crate::output::{OutputArgs, Reporter, Stdout};
+use super::output::{OutputArgs, Reporter, Stdout};
+use crate::model::schema::{Keyword, Takes};
+use crate::{Code, Diagnostic, SourceMap};
 use serde_json::{Map, Value, json};
 use std::io::Write;
 use std::process::ExitCode;
-use toolc::model::schema::{Keyword, Takes};
-use toolc::{Code, Diagnostic, SourceMap};
 
 #[derive(clap::Args)]
 pub struct SchemaArgs {}
