@@ -52,3 +52,15 @@ macro_rules! __toolc_join_str {
         $crate::codegen::utf8(&BYTES)
     }};
 }
+
+#[cfg(test)]
+mod tests {
+    const DEF: &str = r#"{"type":"string"}"#;
+    const TEXT: &str = crate::codegen::join_str!(r#"{"$defs":{"S":"#, DEF, "}}");
+
+    #[test]
+    fn joined_at_compile_time_as_written() {
+        assert_eq!(TEXT, r#"{"$defs":{"S":{"type":"string"}}}"#);
+        assert_eq!(crate::codegen::join_str!("é", "", "ü"), "éü");
+    }
+}

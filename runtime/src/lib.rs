@@ -169,7 +169,7 @@ mod missing {
 /// only generated code needs through [`codegen`] and builds descriptors, capabilities and
 /// policies through constructors, so a runtime can add fields to them without breaking
 /// generated files; API 5 writes a `$defs` entry several schema texts carry once, the texts
-/// joined from parts at compile time ([`codegen::join_str!`](crate::__toolc_join_str)). An API gets a new number whenever generated code needs something of the
+/// joined from parts at compile time (`codegen::join_str!`). An API gets a new number whenever generated code needs something of the
 /// runtime that an older runtime lacks.
 #[doc(hidden)]
 #[macro_export]
