@@ -99,11 +99,13 @@ pub fn analyze(
     let dialects: Vec<Dialect> = settings
         .as_ref()
         .map_or_else(|| Dialect::DEFAULT.to_vec(), |s| s.dialects.clone());
-    let lowered = crate::lower::lower(&checked.toolset, &dialects, options.lower_options());
+    let mut lowered = crate::lower::lower(&checked.toolset, &dialects, options.lower_options());
     let findings = match (&settings, config_failed) {
         (Some(s), false) => crate::lint::lint_toolset(&checked.toolset, &lowered, s),
         _ => Vec::new(),
     };
+    // Only lint locates through the origins, and it has run.
+    lowered.forget_origins();
     let mut all = checked.diagnostics.into_vec();
     all.extend(diagnostics);
     Analyzed {

@@ -143,7 +143,7 @@ fn no_emitted_list_holds_what_its_own_dialect_rejects() {
                 }
                 alone += 1;
                 let form = lowered.form(op, d).expect("lowered");
-                let found = entry_errors(&form.entry, d, &errors);
+                let found = entry_errors(&form.entry(tool), d, &errors);
                 let at = where_(&tool.name);
                 assert!(
                     found.is_empty(),

@@ -10,8 +10,8 @@ pub fn text(list: &Value) -> String {
 }
 
 /// The text of an agent's tool list in a dialect, [`text`] of
-/// [`Lowered::list`](crate::lower::Lowered::list), serialized from the lowered entries
-/// without copying them.
+/// [`Lowered::list`](crate::lower::Lowered::list), serialized one entry at a time as each
+/// is made, so the list is never held whole.
 pub fn list_text(
     lowered: &crate::lower::Lowered,
     toolset: &crate::model::Toolset,
@@ -19,7 +19,9 @@ pub fn list_text(
     dialect: crate::lower::Dialect,
 ) -> String {
     use serde::ser::{SerializeMap, Serializer};
-    let entries = lowered.entries(toolset, agent, dialect);
+    let entries = Entries(std::cell::RefCell::new(Some(
+        lowered.entries(toolset, agent, dialect),
+    )));
     let mut out = Vec::new();
     let mut ser = serde_json::Serializer::pretty(&mut out);
     let written = match crate::lower::list_key(dialect) {
@@ -27,7 +29,7 @@ pub fn list_text(
             map.serialize_entry(key, &entries)?;
             map.end()
         }),
-        None => ser.collect_seq(&entries),
+        None => serde::Serialize::serialize(&entries, &mut ser),
     };
     let mut text = match written {
         Ok(()) => String::from_utf8(out).unwrap_or_default(),
@@ -35,4 +37,13 @@ pub fn list_text(
     };
     text.push('\n');
     text
+}
+
+/// A sequence serialized from an iterator, which it takes: serialized once.
+struct Entries<I>(std::cell::RefCell<Option<I>>);
+
+impl<I: Iterator<Item = Value>> serde::Serialize for Entries<I> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.borrow_mut().take().into_iter().flatten())
+    }
 }

@@ -42,8 +42,21 @@ pub struct ToolForm {
     pub returns: Option<Form>,
     /// Why the MCP entry has no `outputSchema` although the tool has `returns`.
     pub output_omitted: Option<String>,
-    /// The tool's entry in the dialect's tool list.
-    pub entry: Value,
+}
+
+impl ToolForm {
+    /// The tool's entry in the dialect's tool list (`tool` is the operation this form is
+    /// of). Made when asked, from the forms, rather than kept beside them: an entry holds
+    /// its own copy of the parameters and returns, and kept for every tool in every
+    /// dialect those copies were a fifth of the memory of a large build.
+    pub fn entry(&self, tool: &Tool) -> Value {
+        entry::entry(
+            tool,
+            self.dialect,
+            self.parameters.as_ref(),
+            self.returns.as_ref(),
+        )
+    }
 }
 
 /// Every tool and play of a toolset in the dialects lowered.
@@ -66,29 +79,43 @@ impl Lowered {
         self.tools.get(op)?.iter().find(|f| f.dialect == dialect)
     }
 
+    /// Frees the origin of every output node, which only lint reads to locate its findings:
+    /// once lint has run, the emitters need the forms alone, and the origins (a pointer
+    /// string per node of every form) were a large part of a build's peak memory.
+    /// Findings of a later lint of these forms would lose their places.
+    pub fn forget_origins(&mut self) {
+        let forms = self.tools.iter_mut().flatten();
+        for form in forms {
+            for f in form.parameters.iter_mut().chain(form.returns.iter_mut()) {
+                f.forget_origins();
+            }
+        }
+    }
+
     /// An agent's tool list in a dialect's request shape: the OpenAI `tools`
     /// array, `{"functionDeclarations": [...]}` for Gemini, the Anthropic
     /// `tools` array, or an MCP `tools/list` result `{"tools": [...]}`.
     pub fn list(&self, toolset: &Toolset, agent: &Agent, dialect: Dialect) -> Value {
-        let entries: Vec<Value> = self
-            .entries(toolset, agent, dialect)
-            .into_iter()
-            .cloned()
-            .collect();
+        let entries: Vec<Value> = self.entries(toolset, agent, dialect).collect();
         match list_key(dialect) {
             Some(key) => json!({ key: entries }),
             None => Value::Array(entries),
         }
     }
 
-    /// The entries of an agent's tool list in a dialect, borrowed: [`Lowered::list`]
-    /// without copying them (`emit::lists` serializes them as they are).
-    pub fn entries(&self, toolset: &Toolset, agent: &Agent, dialect: Dialect) -> Vec<&Value> {
+    /// The entries of an agent's tool list in a dialect, each made as the iterator reaches
+    /// it: `emit::lists` serializes them one at a time, so a list is never held whole.
+    pub fn entries<'s>(
+        &'s self,
+        toolset: &'s Toolset,
+        agent: &Agent,
+        dialect: Dialect,
+    ) -> impl Iterator<Item = Value> + 's {
+        let tools: Vec<&Tool> = toolset.operations().collect();
         toolset
             .agent_operations(agent)
             .into_iter()
-            .filter_map(|op| self.form(op, dialect).map(|f| &f.entry))
-            .collect()
+            .filter_map(move |op| Some(self.form(op, dialect)?.entry(tools.get(op)?)))
     }
 }
 
@@ -178,12 +205,10 @@ fn tool_form(
         }
         _ => (None, None),
     };
-    let entry = entry::entry(tool, dialect, parameters.as_ref(), returns.as_ref());
     ToolForm {
         dialect,
         parameters,
         returns,
         output_omitted,
-        entry,
     }
 }

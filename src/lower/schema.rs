@@ -65,6 +65,11 @@ impl Form {
         }
     }
 
+    /// Frees the origins, which only lint reads (see [`Lowered::forget_origins`](super::Lowered::forget_origins)).
+    pub fn forget_origins(&mut self) {
+        self.origins = BTreeMap::new();
+    }
+
     /// Whether `out` is at or under a node left as it was by a refusal.
     pub fn is_refused(&self, out: &str) -> bool {
         self.refused

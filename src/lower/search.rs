@@ -59,14 +59,13 @@ pub fn document(tool: &Tool, forms: &[ToolForm]) -> Document {
     let schema = forms
         .iter()
         .find(|f| f.dialect == Dialect::Mcp)
-        .and_then(|f| f.entry.get("inputSchema"))
-        .cloned()
-        .unwrap_or(serde_json::Value::Null);
+        .and_then(|f| f.parameters.as_ref())
+        .map(|p| &p.json);
     Document::tool_with_schema(
         &tool.name,
         tool.title.as_deref(),
         &tool.description,
-        &schema,
+        schema.unwrap_or(&serde_json::Value::Null),
     )
 }
 

@@ -176,7 +176,7 @@ fn listed_only() -> Vec<Value> {
                 .operations()
                 .enumerate()
                 .map(|(op, tool)| {
-                    let entry = &lowered.form(op, Dialect::Mcp).expect("MCP").entry;
+                    let entry = &lowered.form(op, Dialect::Mcp).expect("MCP").entry(tool);
                     let texts = McpTexts::of(Some(entry));
                     json!({
                         "name": tool.name,
@@ -295,7 +295,7 @@ fn describe(id: &str, path: &Path) -> (Toolset, Vec<Value>, Map<String, Value>) 
             json!({
                 "name": tool.name,
                 "kind": if kind == "toolboxes" { "tool" } else { "play" },
-                "mcp_entry": mcp.entry,
+                "mcp_entry": mcp.entry(tool),
                 "group": format!("{kind}/{group}"),
                 "module": format!("{kind}::{snake}"),
                 "canonical": toolset.bundle(tool.parameters),
