@@ -343,20 +343,37 @@ fn extensions_decide_whether_x_keys_reach_the_model() {
     assert!(build(Some(true)).contains(r#"\"x-owner\":\"search-team\""#));
 }
 
-/// The `approval` of each tool's descriptor in generated code, by tool name.
+/// The `approval` of each tool's descriptor in generated code, by tool name. A descriptor
+/// writes only what differs from `ToolDescriptor::new` (a bare `new(…)` has no policy), and its
+/// policy may be a `const` several descriptors share.
 fn approvals(code: &str) -> Vec<(String, bool)> {
+    let chunks: Vec<&str> = code.split("ToolDescriptor::new(").collect();
     let mut out = Vec::new();
-    for block in code.split("::toolc_runtime::ToolDescriptor {").skip(1) {
-        let name = block
-            .split("ToolDescriptor::new(")
+    for (before, chunk) in chunks.iter().zip(&chunks[1..]) {
+        let name = chunk
+            .split('"')
             .nth(1)
-            .and_then(|rest| rest.split('"').nth(1))
             .expect("a descriptor names its tool");
-        let approval = block
-            .split("approval: ")
-            .nth(1)
-            .expect("a descriptor's policy says whether it needs approval");
-        out.push((name.to_owned(), approval.starts_with("true")));
+        let fields = match before.trim_end().strip_suffix("..::toolc_runtime::") {
+            Some(head) => head.rsplit("ToolDescriptor {").next().unwrap_or_default(),
+            None => "",
+        };
+        let policy = match fields.split("policy: super::super::__schemas::").nth(1) {
+            Some(rest) => {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| *c == '_' || c.is_ascii_alphanumeric())
+                    .collect();
+                let head = format!("pub const {name}: ::toolc_runtime::Policy = ");
+                let def = code
+                    .split(&head)
+                    .nth(1)
+                    .expect("the shared policy is defined");
+                def.split("};").next().unwrap_or_default()
+            }
+            None => fields,
+        };
+        out.push((name.to_owned(), policy.contains("approval: true")));
     }
     out
 }

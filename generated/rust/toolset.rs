@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__toolc_require_api!(4, "0.1.0");
+::toolc_runtime::__toolc_require_api!(5, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -155,7 +155,7 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the tool `list_meetings` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
+            /// Checks the arguments of the tool `list_meetings` beyond its schema; accepts all unless implemented (see the trait's docs).
             fn refine_list_meetings(
                 &self,
                 params: &ListMeetingsParams,
@@ -202,10 +202,7 @@ pub mod toolboxes {
             > {
                 match name {
                     "list_meetings" => {
-                        ::toolc_runtime::codegen::check_arguments_refined::<
-                            ListMeetingsParams,
-                            _,
-                        >(
+                        ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[0usize],
                             arguments,
                             |params: &ListMeetingsParams| {
@@ -237,15 +234,17 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::Answer,
                 ::toolc_runtime::ToolError,
             > {
+                let call = ::toolc_runtime::codegen::ToolCall::new(
+                    &self.guard,
+                    ctx,
+                    arguments,
+                    encoding,
+                );
+                let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                 match tool {
                     "list_meetings" => {
-                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::codegen::serve_tool(
+                        call.serve(
                                 &DESCRIPTORS[0usize],
-                                &self.guard,
-                                ctx,
-                                arguments,
-                                encoding,
                                 |params: &ListMeetingsParams| {
                                     self.inner.refine_list_meetings(params)
                                 },
@@ -256,13 +255,8 @@ pub mod toolboxes {
                             .await
                     }
                     "whoami" => {
-                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::codegen::serve_tool(
+                        call.serve(
                                 &DESCRIPTORS[1usize],
-                                &self.guard,
-                                ctx,
-                                arguments,
-                                encoding,
                                 |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
                                 move |_: ::toolc_runtime::codegen::NoParams| async move {
                                     self.inner.whoami(&cx).await
@@ -363,7 +357,6 @@ pub mod toolboxes {
         #[allow(clippy::needless_update)]
         pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 2usize] = [
             ::toolc_runtime::ToolDescriptor {
-                title: ::std::option::Option::None,
                 input_schema: "{\"type\":\"object\",\"properties\":{\"day\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"ISO date\"}},\"required\":[\"day\"]}",
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"description\":\"The meetings of one day.\",\"properties\":{\"meetings\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"pattern\":\"\\\\S\",\"description\":\"A meeting title.\"},\"description\":\"Meeting titles, in start order.\"}},\"required\":[\"meetings\"]}",
@@ -371,20 +364,7 @@ pub mod toolboxes {
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_MEETING_LIST,
                 ),
-                validate_returns: true,
-                terminal: false,
-                deprecated: false,
-                policy: ::toolc_runtime::Policy {
-                    auth: ::toolc_runtime::AuthLevel::None,
-                    roles: &[],
-                    rate_limit: ::std::option::Option::None,
-                    timeout_ms: ::std::option::Option::None,
-                    approval: false,
-                    ..::toolc_runtime::Policy::NONE
-                },
                 annotations: "{\"readOnlyHint\":true}",
-                icons: ::std::option::Option::None,
-                meta: ::std::option::Option::None,
                 ..::toolc_runtime::ToolDescriptor::new(
                     "list_meetings",
                     ::toolc_runtime::OperationKind::Tool,
@@ -393,26 +373,12 @@ pub mod toolboxes {
                 )
             },
             ::toolc_runtime::ToolDescriptor {
-                title: ::std::option::Option::None,
                 input_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
-                output_schema: ::std::option::Option::None,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_OPERATOR_SCOPE,
                 ),
                 validate_returns: false,
-                terminal: false,
-                deprecated: false,
-                policy: ::toolc_runtime::Policy {
-                    auth: ::toolc_runtime::AuthLevel::None,
-                    roles: &[],
-                    rate_limit: ::std::option::Option::None,
-                    timeout_ms: ::std::option::Option::None,
-                    approval: false,
-                    ..::toolc_runtime::Policy::NONE
-                },
                 annotations: "{\"readOnlyHint\":true}",
-                icons: ::std::option::Option::None,
-                meta: ::std::option::Option::None,
                 ..::toolc_runtime::ToolDescriptor::new(
                     "whoami",
                     ::toolc_runtime::OperationKind::Tool,
@@ -471,7 +437,7 @@ pub mod toolboxes {
             /// The order id, such as `A-1001`.
             pub order_id: ::std::string::String,
             /// Why the customer cancels, in their words.
-            #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+            #[serde(default)]
             pub reason: ::std::option::Option<::std::string::String>,
         }
         /// Result of `cancel_order`.
@@ -500,7 +466,7 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the tool `lookup_order` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
+            /// Checks the arguments of the tool `lookup_order` beyond its schema; accepts all unless implemented (see the trait's docs).
             fn refine_lookup_order(
                 &self,
                 params: &LookupOrderParams,
@@ -521,7 +487,7 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the tool `cancel_order` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
+            /// Checks the arguments of the tool `cancel_order` beyond its schema; accepts all unless implemented (see the trait's docs).
             fn refine_cancel_order(
                 &self,
                 params: &CancelOrderParams,
@@ -558,10 +524,7 @@ pub mod toolboxes {
             > {
                 match name {
                     "lookup_order" => {
-                        ::toolc_runtime::codegen::check_arguments_refined::<
-                            LookupOrderParams,
-                            _,
-                        >(
+                        ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[0usize],
                             arguments,
                             |params: &LookupOrderParams| {
@@ -570,10 +533,7 @@ pub mod toolboxes {
                         )
                     }
                     "cancel_order" => {
-                        ::toolc_runtime::codegen::check_arguments_refined::<
-                            CancelOrderParams,
-                            _,
-                        >(
+                        ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[1usize],
                             arguments,
                             |params: &CancelOrderParams| {
@@ -600,15 +560,17 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::Answer,
                 ::toolc_runtime::ToolError,
             > {
+                let call = ::toolc_runtime::codegen::ToolCall::new(
+                    &self.guard,
+                    ctx,
+                    arguments,
+                    encoding,
+                );
+                let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                 match tool {
                     "lookup_order" => {
-                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::codegen::serve_tool(
+                        call.serve(
                                 &DESCRIPTORS[0usize],
-                                &self.guard,
-                                ctx,
-                                arguments,
-                                encoding,
                                 |params: &LookupOrderParams| {
                                     self.inner.refine_lookup_order(params)
                                 },
@@ -619,13 +581,8 @@ pub mod toolboxes {
                             .await
                     }
                     "cancel_order" => {
-                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::codegen::serve_tool(
+                        call.serve(
                                 &DESCRIPTORS[1usize],
-                                &self.guard,
-                                ctx,
-                                arguments,
-                                encoding,
                                 |params: &CancelOrderParams| {
                                     self.inner.refine_cancel_order(params)
                                 },
@@ -736,20 +693,7 @@ pub mod toolboxes {
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::LOOKUP_ORDER_RETURNS,
                 ),
-                validate_returns: true,
-                terminal: false,
-                deprecated: false,
-                policy: ::toolc_runtime::Policy {
-                    auth: ::toolc_runtime::AuthLevel::None,
-                    roles: &[],
-                    rate_limit: ::std::option::Option::None,
-                    timeout_ms: ::std::option::Option::None,
-                    approval: false,
-                    ..::toolc_runtime::Policy::NONE
-                },
                 annotations: "{\"title\":\"Look up order\",\"readOnlyHint\":true,\"openWorldHint\":false}",
-                icons: ::std::option::Option::None,
-                meta: ::std::option::Option::None,
                 ..::toolc_runtime::ToolDescriptor::new(
                     "lookup_order",
                     ::toolc_runtime::OperationKind::Tool,
@@ -766,20 +710,11 @@ pub mod toolboxes {
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::CANCEL_ORDER_RETURNS,
                 ),
-                validate_returns: true,
-                terminal: false,
-                deprecated: false,
                 policy: ::toolc_runtime::Policy {
-                    auth: ::toolc_runtime::AuthLevel::None,
-                    roles: &[],
-                    rate_limit: ::std::option::Option::None,
-                    timeout_ms: ::std::option::Option::None,
                     approval: true,
                     ..::toolc_runtime::Policy::NONE
                 },
                 annotations: "{\"title\":\"Cancel order\",\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false}",
-                icons: ::std::option::Option::None,
-                meta: ::std::option::Option::None,
                 ..::toolc_runtime::ToolDescriptor::new(
                     "cancel_order",
                     ::toolc_runtime::OperationKind::Tool,
@@ -798,7 +733,7 @@ pub mod toolboxes {
             /// The customer's id.
             #[serde(rename = "customerId")]
             pub customer_id: ::std::string::String,
-            #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+            #[serde(default)]
             pub status: ::std::option::Option<super::super::types::TicketStatus>,
             /// At most this many tickets.
             #[serde(default = "ListTicketsParams::__default_limit")]
@@ -842,10 +777,10 @@ pub mod toolboxes {
         pub struct UpdateTicketParams {
             /// The ticket id.
             pub id: ::std::string::String,
-            #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+            #[serde(default)]
             pub status: ::std::option::Option<super::super::types::TicketStatus>,
             /// The new priority.
-            #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+            #[serde(default)]
             pub priority: ::std::option::Option<UpdateTicketParamsPriority>,
         }
         /// This toolbox reads no session scope.
@@ -865,7 +800,7 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the tool `list_tickets` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
+            /// Checks the arguments of the tool `list_tickets` beyond its schema; accepts all unless implemented (see the trait's docs).
             fn refine_list_tickets(
                 &self,
                 params: &ListTicketsParams,
@@ -884,7 +819,7 @@ pub mod toolboxes {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the tool `update_ticket` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
+            /// Checks the arguments of the tool `update_ticket` beyond its schema; accepts all unless implemented (see the trait's docs).
             fn refine_update_ticket(
                 &self,
                 params: &UpdateTicketParams,
@@ -921,10 +856,7 @@ pub mod toolboxes {
             > {
                 match name {
                     "list_tickets" => {
-                        ::toolc_runtime::codegen::check_arguments_refined::<
-                            ListTicketsParams,
-                            _,
-                        >(
+                        ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[0usize],
                             arguments,
                             |params: &ListTicketsParams| {
@@ -933,10 +865,7 @@ pub mod toolboxes {
                         )
                     }
                     "update_ticket" => {
-                        ::toolc_runtime::codegen::check_arguments_refined::<
-                            UpdateTicketParams,
-                            _,
-                        >(
+                        ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[1usize],
                             arguments,
                             |params: &UpdateTicketParams| {
@@ -963,15 +892,17 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::Answer,
                 ::toolc_runtime::ToolError,
             > {
+                let call = ::toolc_runtime::codegen::ToolCall::new(
+                    &self.guard,
+                    ctx,
+                    arguments,
+                    encoding,
+                );
+                let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                 match tool {
                     "list_tickets" => {
-                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::codegen::serve_tool(
+                        call.serve(
                                 &DESCRIPTORS[0usize],
-                                &self.guard,
-                                ctx,
-                                arguments,
-                                encoding,
                                 |params: &ListTicketsParams| {
                                     self.inner.refine_list_tickets(params)
                                 },
@@ -982,13 +913,8 @@ pub mod toolboxes {
                             .await
                     }
                     "update_ticket" => {
-                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::codegen::serve_tool(
+                        call.serve(
                                 &DESCRIPTORS[1usize],
-                                &self.guard,
-                                ctx,
-                                arguments,
-                                encoding,
                                 |params: &UpdateTicketParams| {
                                     self.inner.refine_update_ticket(params)
                                 },
@@ -1091,21 +1017,13 @@ pub mod toolboxes {
         #[allow(clippy::needless_update)]
         pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 2usize] = [
             ::toolc_runtime::ToolDescriptor {
-                title: ::std::option::Option::None,
-                input_schema: "{\"type\":\"object\",\"properties\":{\"customerId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"The customer's id.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":20,\"description\":\"At most this many tickets.\"}},\"required\":[\"customerId\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
-                output_schema: ::std::option::Option::None,
+                input_schema: super::super::__schemas::LIST_TICKETS_INPUT_SCHEMA,
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::LIST_TICKETS_RETURNS,
                 ),
-                validate_returns: true,
-                terminal: false,
-                deprecated: false,
                 policy: ::toolc_runtime::Policy {
                     auth: ::toolc_runtime::AuthLevel::User,
                     roles: &["support"],
-                    rate_limit: ::std::option::Option::None,
-                    timeout_ms: ::std::option::Option::None,
-                    approval: false,
                     ..::toolc_runtime::Policy::NONE
                 },
                 annotations: "{\"readOnlyHint\":true}",
@@ -1123,17 +1041,13 @@ pub mod toolboxes {
                 )
             },
             ::toolc_runtime::ToolDescriptor {
-                title: ::std::option::Option::None,
-                input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"The new priority.\"}},\"required\":[\"id\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
+                input_schema: super::super::__schemas::UPDATE_TICKET_INPUT_SCHEMA,
                 output_schema: ::std::option::Option::Some(
-                    "{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"],\"$defs\":{\"TicketStatus\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}}}",
+                    super::super::__schemas::UPDATE_TICKET_OUTPUT_SCHEMA,
                 ),
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::TYPE_TICKET,
                 ),
-                validate_returns: true,
-                terminal: false,
-                deprecated: false,
                 policy: ::toolc_runtime::Policy {
                     auth: ::toolc_runtime::AuthLevel::User,
                     roles: &["support", "admin"],
@@ -1141,12 +1055,9 @@ pub mod toolboxes {
                         ::toolc_runtime::RateLimit::new(30u32, 60u64),
                     ),
                     timeout_ms: ::std::option::Option::Some(5000u64),
-                    approval: false,
                     ..::toolc_runtime::Policy::NONE
                 },
                 annotations: "{\"destructiveHint\":true,\"idempotentHint\":true}",
-                icons: ::std::option::Option::None,
-                meta: ::std::option::Option::None,
                 ..::toolc_runtime::ToolDescriptor::new(
                     "update_ticket",
                     ::toolc_runtime::OperationKind::Tool,
@@ -1197,7 +1108,7 @@ pub mod playbooks {
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
-            /// Checks the arguments of the play `slug_and_span` beyond its schema; accepts everything unless implemented (see the trait's docs on refinements).
+            /// Checks the arguments of the play `slug_and_span` beyond its schema; accepts all unless implemented (see the trait's docs).
             fn refine_slug_and_span(
                 &self,
                 params: &SlugAndSpanParams,
@@ -1230,10 +1141,7 @@ pub mod playbooks {
             > {
                 match name {
                     "slug_and_span" => {
-                        ::toolc_runtime::codegen::check_arguments_refined::<
-                            SlugAndSpanParams,
-                            _,
-                        >(
+                        ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[0usize],
                             arguments,
                             |params: &SlugAndSpanParams| {
@@ -1358,7 +1266,6 @@ pub mod playbooks {
         #[allow(clippy::needless_update)]
         pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; 1usize] = [
             ::toolc_runtime::ToolDescriptor {
-                title: ::std::option::Option::None,
                 input_schema: "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"The title to slugify.\"},\"from\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"ISO date\"},\"to\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"ISO date\"}},\"required\":[\"title\",\"from\",\"to\"]}",
                 output_schema: ::std::option::Option::Some(
                     "{\"type\":\"object\",\"properties\":{\"slug\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]+(-[a-z0-9]+)*$\",\"description\":\"The title in kebab case.\"},\"days\":{\"type\":\"number\",\"description\":\"Whole days from `from` to `to`.\"}},\"required\":[\"slug\",\"days\"]}",
@@ -1366,20 +1273,6 @@ pub mod playbooks {
                 returns: ::std::option::Option::Some(
                     &super::super::__schemas::SLUG_AND_SPAN_RETURNS,
                 ),
-                validate_returns: true,
-                terminal: false,
-                deprecated: false,
-                policy: ::toolc_runtime::Policy {
-                    auth: ::toolc_runtime::AuthLevel::None,
-                    roles: &[],
-                    rate_limit: ::std::option::Option::None,
-                    timeout_ms: ::std::option::Option::None,
-                    approval: false,
-                    ..::toolc_runtime::Policy::NONE
-                },
-                annotations: "{}",
-                icons: ::std::option::Option::None,
-                meta: ::std::option::Option::None,
                 ..::toolc_runtime::ToolDescriptor::new(
                     "slug_and_span",
                     ::toolc_runtime::OperationKind::Play,
@@ -1535,12 +1428,19 @@ pub mod __schemas {
         required: &["order_id", "cancelled"],
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
+    /// The `$defs` entry `TicketStatus`, in 3 schema texts.
+    pub const DEF_TICKET_STATUS: &str = "{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"resolved\",\"closed\"],\"description\":\"Where a ticket is in its life.\"}";
     pub static LIST_MEETINGS_PARAMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
         types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[("day", &STRING_DATE)],
         required: &["day"],
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
+    /// A schema text with shared `$defs` entries.
+    pub const LIST_TICKETS_INPUT_SCHEMA: &str = ::toolc_runtime::codegen::join_str!(
+        "{\"type\":\"object\",\"properties\":{\"customerId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"The customer's id.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":20,\"description\":\"At most this many tickets.\"}},\"required\":[\"customerId\"],\"$defs\":{\"TicketStatus\":",
+        DEF_TICKET_STATUS, "}}"
+    );
     pub static LIST_TICKETS_PARAMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
         types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[
@@ -1717,6 +1617,16 @@ pub mod __schemas {
         ],
         ..::toolc_runtime::codegen::schema::Schema::ANY
     };
+    /// A schema text with shared `$defs` entries.
+    pub const UPDATE_TICKET_INPUT_SCHEMA: &str = ::toolc_runtime::codegen::join_str!(
+        "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"The new priority.\"}},\"required\":[\"id\"],\"$defs\":{\"TicketStatus\":",
+        DEF_TICKET_STATUS, "}}"
+    );
+    /// A schema text with shared `$defs` entries.
+    pub const UPDATE_TICKET_OUTPUT_SCHEMA: &str = ::toolc_runtime::codegen::join_str!(
+        "{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The ticket id.\"},\"subject\":{\"type\":\"string\",\"description\":\"One line on the problem.\"},\"status\":{\"$ref\":\"#/$defs/TicketStatus\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\",\"urgent\"],\"description\":\"How soon it needs an answer.\"}},\"required\":[\"id\",\"subject\",\"status\",\"priority\"],\"$defs\":{\"TicketStatus\":",
+        DEF_TICKET_STATUS, "}}"
+    );
     pub static UPDATE_TICKET_PARAMS: ::toolc_runtime::codegen::schema::Schema = ::toolc_runtime::codegen::schema::Schema {
         types: ::toolc_runtime::codegen::schema::Types::OBJECT,
         properties: &[

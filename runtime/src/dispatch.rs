@@ -298,6 +298,57 @@ where
     result
 }
 
+/// One call of a generated toolbox's `dispatch`, made once before it matches the tool's name:
+/// each arm then names only what is its own, `call.serve(&DESCRIPTORS[i], refine, handler)`.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct ToolCall<'a> {
+    guard: &'a Guard,
+    ctx: &'a CallContext,
+    arguments: &'a str,
+    encoding: Encoding,
+}
+
+impl<'a> ToolCall<'a> {
+    /// The call of `arguments` under `ctx`, through `guard`, answering in `encoding`.
+    pub fn new(
+        guard: &'a Guard,
+        ctx: &'a CallContext,
+        arguments: &'a str,
+        encoding: Encoding,
+    ) -> ToolCall<'a> {
+        ToolCall {
+            guard,
+            ctx,
+            arguments,
+            encoding,
+        }
+    }
+
+    /// [`serve_tool`] for this call.
+    pub async fn serve<P, R, C, F, Fut>(
+        self,
+        desc: &'static ToolDescriptor,
+        refine: C,
+        handler: F,
+    ) -> Result<Answer, ToolError>
+    where
+        P: DeserializeOwned,
+        R: Serialize,
+        C: FnOnce(&P) -> Result<(), Violations>,
+        F: FnOnce(P) -> Fut,
+        Fut: Future<Output = Result<R, HandlerError>> + Send,
+    {
+        let ToolCall {
+            guard,
+            ctx,
+            arguments,
+            encoding,
+        } = self;
+        serve_tool(desc, guard, ctx, arguments, encoding, refine, handler).await
+    }
+}
+
 /// The policies, the approval and the arguments of a tool call, then its handler.
 async fn checked_tool<P, R, C, F, Fut>(
     desc: &'static ToolDescriptor,

@@ -351,13 +351,14 @@ fn default_fn_name(variant: Option<&str>, field: &Field) -> Ident {
     }
 }
 
-/// Field tokens; `public` is false inside enum variants.
+/// Field tokens; `public` is false inside enum variants. `serializes`: the
+/// type derives `Serialize`, so an absent optional is skipped when written.
 fn field_tokens(
     owner: &str,
     variant: Option<&str>,
     f: &Field,
     paths: &Paths,
-    public: bool,
+    (public, serializes): (bool, bool),
 ) -> TokenStream {
     let id = ident(&f.ident);
     let ty = ty_tokens(&f.ty, paths);
@@ -372,15 +373,19 @@ fn field_tokens(
         let path = format!("{owner}::{}", default_fn_name(variant, f));
         serde_args.push(quote!(default = #path));
     } else if !f.required && matches!(f.ty, Ty::Option(_)) {
-        serde_args.push(quote!(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        ));
+        serde_args.push(quote!(default));
+        if serializes {
+            serde_args.push(quote!(
+                skip_serializing_if = "::std::option::Option::is_none"
+            ));
+        }
     } else if !f.required && f.ty == Ty::Json {
-        serde_args.push(quote!(
-            default,
-            skip_serializing_if = "::toolc_runtime::codegen::serde_json::Value::is_null"
-        ));
+        serde_args.push(quote!(default));
+        if serializes {
+            serde_args.push(quote!(
+                skip_serializing_if = "::toolc_runtime::codegen::serde_json::Value::is_null"
+            ));
+        }
     }
     let serde_attr = if serde_args.is_empty() {
         quote!()
@@ -590,7 +595,7 @@ pub fn item_tokens(
             let doc = doc.as_deref().map(doc_attrs).unwrap_or_default();
             let fs = fields
                 .iter()
-                .map(|f| field_tokens(name, None, f, paths, true));
+                .map(|f| field_tokens(name, None, f, paths, (true, dirs.serialize)));
             let extra_field = extra.as_ref().map(|t| {
                 let t = ty_tokens(t, paths);
                 quote! {
@@ -664,7 +669,7 @@ pub fn item_tokens(
                 let vid = ident(v);
                 let fs = fields
                     .iter()
-                    .map(|f| field_tokens(name, Some(v), f, paths, false));
+                    .map(|f| field_tokens(name, Some(v), f, paths, (false, dirs.serialize)));
                 let d = format!(" `{tag}: {value}`");
                 quote! {
                     #[doc = #d]

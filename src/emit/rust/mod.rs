@@ -10,6 +10,7 @@ mod docs;
 mod items;
 mod print;
 mod search;
+mod texts;
 mod validate;
 
 use crate::diag::{Code, Diagnostic};
@@ -88,7 +89,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 4;
+pub const RUNTIME_API: u32 = 5;
 
 /// Generates the Rust source of a toolset.
 // Over 80 lines: one step per section of the generated file, in the order the file has
@@ -126,6 +127,9 @@ pub fn generate(
         .operations()
         .enumerate()
         .map(|(i, tool)| {
+            if let Some(policy) = policy_value(tool) {
+                tables.count_policy(&policy);
+            }
             let entry = lowered.form(i, Dialect::Mcp).map(|f| f.entry(tool));
             let texts = McpTexts::of(entry.as_ref());
             tables.count_text(&texts.input_schema);
@@ -393,13 +397,6 @@ fn auth_tokens(a: AuthLevel) -> TokenStream {
     }
 }
 
-fn opt_str(s: Option<&str>) -> TokenStream {
-    match s {
-        Some(s) => quote!(::std::option::Option::Some(#s)),
-        None => quote!(::std::option::Option::None),
-    }
-}
-
 /// The MCP fields a tool's descriptor carries, as the JSON texts written into
 /// it: taken from the tool's MCP entry, which the lower stage made, so that
 /// the runtime's MCP server lists what `toolc dump --dialect mcp` prints.
@@ -434,83 +431,99 @@ impl McpTexts {
 }
 
 /// A tool's descriptor. Its schemas and annotations are the texts of the MCP form the
-/// lower stage made (`texts`), which the runtime's MCP server lists as it is.
+/// lower stage made (`texts`), which the runtime's MCP server lists as it is. Only the
+/// fields that differ from `ToolDescriptor::new`'s are written.
 fn descriptor(
     t: &Tool,
     texts: Option<&McpTexts>,
     is_play: bool,
     tables: &mut Tables<'_>,
 ) -> TokenStream {
-    let name = &t.name;
-    let description = &t.description;
-    let title = opt_str(t.title.as_deref());
+    let (name, description) = (&t.name, &t.description);
     let none = McpTexts::of(None);
     let texts = texts.unwrap_or(&none);
     let tool = validate::shout(name);
-    let input = tables.text(&texts.input_schema, &format!("{tool}_INPUT_SCHEMA"));
-    let output = match &texts.output_schema {
-        Some(o) => {
-            let o = tables.text(o, &format!("{tool}_OUTPUT_SCHEMA"));
-            quote!(::std::option::Option::Some(#o))
-        }
-        None => quote!(::std::option::Option::None),
-    };
+    let mut fields = Vec::new();
+    if let Some(title) = &t.title {
+        fields.push(quote!(title: ::std::option::Option::Some(#title)));
+    }
+    if texts.input_schema != DEFAULT_INPUT_SCHEMA {
+        let input = tables.text(&texts.input_schema, &format!("{tool}_INPUT_SCHEMA"));
+        fields.push(quote!(input_schema: #input));
+    }
+    if let Some(o) = &texts.output_schema {
+        let o = tables.text(o, &format!("{tool}_OUTPUT_SCHEMA"));
+        fields.push(quote!(output_schema: ::std::option::Option::Some(#o)));
+    }
     let params = tables.add(t.parameters);
-    let returns = match t.returns {
-        Some(r) => {
-            let p = tables.add(r);
-            quote!(::std::option::Option::Some(&super::super::#p))
+    if let Some(r) = t.returns {
+        let p = tables.add(r);
+        fields.push(quote!(returns: ::std::option::Option::Some(&super::super::#p)));
+    }
+    for (field, on) in [
+        (quote!(validate_returns: false), !t.validate_returns),
+        (quote!(terminal: true), t.terminal),
+        (quote!(deprecated: true), t.deprecated.is_some()),
+    ] {
+        if on {
+            fields.push(field);
         }
-        None => quote!(::std::option::Option::None),
-    };
+    }
+    if let Some(policy) = policy_value(t) {
+        let policy = tables.policy(policy, &format!("{tool}_POLICY"));
+        fields.push(quote!(policy: #policy));
+    }
+    if texts.annotations != "{}" {
+        let annotations = &texts.annotations;
+        fields.push(quote!(annotations: #annotations));
+    }
+    for (field, text) in [(quote!(icons), &texts.icons), (quote!(meta), &texts.meta)] {
+        if let Some(text) = text {
+            fields.push(quote!(#field: ::std::option::Option::Some(#text)));
+        }
+    }
     let kind = if is_play {
         quote!(::toolc_runtime::OperationKind::Play)
     } else {
         quote!(::toolc_runtime::OperationKind::Tool)
     };
-    let validate = t.validate_returns;
-    let terminal = t.terminal;
-    let deprecated = t.deprecated.is_some();
-    let auth = auth_tokens(t.policy.auth);
-    let roles = &t.policy.roles;
-    let rate = match t.policy.rate_limit {
-        Some(r) => {
-            let (count, period) = (r.count, r.period_secs);
-            quote!(::std::option::Option::Some(::toolc_runtime::RateLimit::new(#count, #period)))
-        }
-        None => quote!(::std::option::Option::None),
-    };
-    let timeout = match t.policy.timeout_ms {
-        Some(ms) => quote!(::std::option::Option::Some(#ms)),
-        None => quote!(::std::option::Option::None),
-    };
-    let approval = t.policy.approval;
-    let annotations = &texts.annotations;
-    let icons = opt_str(texts.icons.as_deref());
-    let meta = opt_str(texts.meta.as_deref());
-    quote! {
-        ::toolc_runtime::ToolDescriptor {
-            title: #title,
-            input_schema: #input,
-            output_schema: #output,
-            returns: #returns,
-            validate_returns: #validate,
-            terminal: #terminal,
-            deprecated: #deprecated,
-            policy: ::toolc_runtime::Policy {
-                auth: #auth,
-                roles: &[#(#roles),*],
-                rate_limit: #rate,
-                timeout_ms: #timeout,
-                approval: #approval,
-                ..::toolc_runtime::Policy::NONE
-            },
-            annotations: #annotations,
-            icons: #icons,
-            meta: #meta,
-            ..::toolc_runtime::ToolDescriptor::new(#name, #kind, #description, &super::super::#params)
-        }
+    let new = quote!(::toolc_runtime::ToolDescriptor::new(#name, #kind, #description, &super::super::#params));
+    if fields.is_empty() {
+        return new;
     }
+    quote!(::toolc_runtime::ToolDescriptor { #(#fields,)* ..#new })
+}
+
+/// The input schema `ToolDescriptor::new` sets, which a descriptor leaves unwritten.
+const DEFAULT_INPUT_SCHEMA: &str = "{\"type\":\"object\"}";
+
+/// A descriptor's policy, its fields that differ from `Policy::NONE` written;
+/// `None` when all are as there.
+fn policy_value(t: &Tool) -> Option<TokenStream> {
+    let p = &t.policy;
+    let mut fields = Vec::new();
+    if p.auth != AuthLevel::None {
+        let auth = auth_tokens(p.auth);
+        fields.push(quote!(auth: #auth));
+    }
+    if !p.roles.is_empty() {
+        let roles = &p.roles;
+        fields.push(quote!(roles: &[#(#roles),*]));
+    }
+    if let Some(r) = p.rate_limit {
+        let (count, period) = (r.count, r.period_secs);
+        fields.push(quote!(rate_limit: ::std::option::Option::Some(::toolc_runtime::RateLimit::new(#count, #period))));
+    }
+    if let Some(ms) = p.timeout_ms {
+        fields.push(quote!(timeout_ms: ::std::option::Option::Some(#ms)));
+    }
+    if p.approval {
+        fields.push(quote!(approval: true));
+    }
+    if fields.is_empty() {
+        return None;
+    }
+    Some(quote!(::toolc_runtime::Policy { #(#fields,)* ..::toolc_runtime::Policy::NONE }))
 }
 
 fn method_doc(t: &Tool) -> TokenStream {
@@ -808,8 +821,8 @@ fn refine_method(t: &Tool, params: &TokenStream, kind: Kind) -> TokenStream {
         Kind::Delegates => "delegate",
     };
     let doc = format!(
-        " Checks the arguments of the {one} `{name}` beyond its schema; accepts everything \
-         unless implemented (see the trait's docs on refinements).",
+        " Checks the arguments of the {one} `{name}` beyond its schema; accepts all unless \
+         implemented (see the trait's docs).",
         name = t.name
     );
     quote! {
@@ -895,14 +908,9 @@ fn server(
             };
             return quote! {
                 #op => {
-                    let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                     let target = ::toolc_runtime::codegen::delegation(&self.targets[#j], ctx);
-                    ::toolc_runtime::codegen::serve_tool(
+                    call.serve(
                         &DESCRIPTORS[#i],
-                        &self.guard,
-                        ctx,
-                        arguments,
-                        encoding,
                         #refine,
                         move |#bind| async move { self.inner.#m(#arg &target, &cx).await },
                     )
@@ -914,35 +922,21 @@ fn server(
             (Some(p), true) => {
                 let p = ty_tokens(p, paths);
                 quote! {
-                    #op => {
-                        let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                        ::toolc_runtime::codegen::serve_tool(
-                            &DESCRIPTORS[#i],
-                            &self.guard,
-                            ctx,
-                            arguments,
-                            encoding,
-                            |params: &#p| self.inner.#refine(params),
-                            move |params: #p| async move { self.inner.#m(params, &cx).await },
-                        )
-                        .await
-                    }
+                    #op => call.serve(
+                        &DESCRIPTORS[#i],
+                        |params: &#p| self.inner.#refine(params),
+                        move |params: #p| async move { self.inner.#m(params, &cx).await },
+                    )
+                    .await,
                 }
             }
             (None, true) => quote! {
-                #op => {
-                    let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                    ::toolc_runtime::codegen::serve_tool(
-                        &DESCRIPTORS[#i],
-                        &self.guard,
-                        ctx,
-                        arguments,
-                        encoding,
-                        |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
-                        move |_: ::toolc_runtime::codegen::NoParams| async move { self.inner.#m(&cx).await },
-                    )
-                    .await
-                }
+                #op => call.serve(
+                    &DESCRIPTORS[#i],
+                    |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
+                    move |_: ::toolc_runtime::codegen::NoParams| async move { self.inner.#m(&cx).await },
+                )
+                .await,
             },
             (Some(p), false) => {
                 let p = ty_tokens(p, paths);
@@ -989,7 +983,7 @@ fn server(
             Some(p) => {
                 let p = ty_tokens(p, paths);
                 quote! {
-                    #op => ::toolc_runtime::codegen::check_arguments_refined::<#p, _>(
+                    #op => ::toolc_runtime::codegen::check_arguments_refined(
                         &DESCRIPTORS[#i],
                         arguments,
                         |params: &#p| self.inner.#refine(params),
@@ -1016,6 +1010,15 @@ fn server(
     } else {
         format_ident!("T")
     };
+    // What every arm of a toolbox's dispatch shares, made once before the match.
+    let hoisted = if g.ops.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            let call = ::toolc_runtime::codegen::ToolCall::new(&self.guard, ctx, arguments, encoding);
+            let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+        }
+    };
     let dispatch = if is_toolbox {
         quote! {
                 /// Runs `tool` through the execution contract, answering in `encoding`.
@@ -1027,6 +1030,7 @@ fn server(
                     ctx: &::toolc_runtime::CallContext,
                     encoding: ::toolc_runtime::codegen::Encoding,
                 ) -> ::std::result::Result<::toolc_runtime::codegen::Answer, ::toolc_runtime::ToolError> {
+                    #hoisted
                     match tool {
                         #(#arms)*
                         _ => ::std::result::Result::Err(::toolc_runtime::ToolError::unknown_tool(tool)),

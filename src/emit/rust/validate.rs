@@ -4,6 +4,7 @@
 //! Integer schemas carry the bounds of their Rust type, as every advertised
 //! form does, so a value the type cannot hold is refused by the schema.
 
+use super::texts::{self, Piece};
 use crate::model::Toolset;
 use crate::model::rust::added_integer_bounds;
 use crate::model::schema::{JsonOptions, JsonType, Keyword, SchemaId, TypeRef};
@@ -40,6 +41,12 @@ pub struct Tables<'a> {
     /// Each schema text descriptors carry, with how many carry it and the
     /// constant that holds it once several do.
     texts: HashMap<String, (usize, Option<proc_macro2::Ident>)>,
+    /// Each `$defs` entry's value text, with how many distinct schema texts
+    /// carry it and the constant that holds it once several do.
+    defs: HashMap<String, (usize, Option<proc_macro2::Ident>)>,
+    /// Each descriptor's policy, as its tokens, with how many descriptors
+    /// carry it and the constant that holds it once several do.
+    policies: HashMap<String, (usize, Option<proc_macro2::Ident>)>,
 }
 
 fn rt() -> TokenStream {
@@ -121,6 +128,8 @@ impl<'a> Tables<'a> {
             seen: HashMap::new(),
             roots: HashMap::new(),
             texts: HashMap::new(),
+            defs: HashMap::new(),
+            policies: HashMap::new(),
         };
         // One static per definition, named after its Rust type, distinct.
         for (n, _) in set.schemas.named_types() {
@@ -157,39 +166,145 @@ impl<'a> Tables<'a> {
         fresh(&mut self.taken, base)
     }
 
-    /// Counts one more descriptor that carries the schema text `text`.
+    /// Counts one more descriptor that carries the schema text `text`, and,
+    /// the first time, one more text that carries each of its `$defs` entries.
     pub fn count_text(&mut self, text: &str) {
-        self.texts.entry(text.to_string()).or_default().0 += 1;
+        let count = &mut self.texts.entry(text.to_string()).or_default().0;
+        *count += 1;
+        if *count > 1 {
+            return;
+        }
+        for piece in texts::cut(text).unwrap_or_default() {
+            if let Piece::Def { value, .. } = piece {
+                self.defs.entry(value).or_default().0 += 1;
+            }
+        }
     }
 
     /// A schema text of a descriptor in a module two levels below the root:
-    /// the literal where no other descriptor carries it, else the constant
-    /// that holds it once, named `name` after the first descriptor that
-    /// asked for it.
+    /// the literal where no other descriptor carries it and it has no
+    /// `$defs` entry another text carries, else the constant that holds it
+    /// once, named `name` after the first descriptor that asked for it.
     pub fn text(&mut self, text: &str, name: &str) -> TokenStream {
-        let ident = match self.texts.get(text) {
-            Some((count, ident)) if *count > 1 => ident.clone(),
-            _ => return quote!(#text),
+        let (count, ident) = self.texts.get(text).cloned().unwrap_or((1, None));
+        if let Some(ident) = ident {
+            return quote!(super::super::__schemas::#ident);
+        }
+        let parts = self.shared_parts(text);
+        if count < 2 && parts.is_none() {
+            return quote!(#text);
+        }
+        let ident = self.fresh(name);
+        let (doc, value) = match parts {
+            Some(parts) if count < 2 => (
+                " A schema text with shared `$defs` entries.".to_string(),
+                quote!(::toolc_runtime::codegen::join_str!(#(#parts),*)),
+            ),
+            Some(parts) => (
+                format!(" A schema text {count} descriptors carry, with shared `$defs` entries."),
+                quote!(::toolc_runtime::codegen::join_str!(#(#parts),*)),
+            ),
+            None => (
+                format!(" A schema text {count} descriptors carry."),
+                quote!(#text),
+            ),
         };
+        self.statics.insert(
+            ident.to_string(),
+            quote! {
+                #[doc = #doc]
+                pub const #ident: &str = #value;
+            },
+        );
+        if let Some(entry) = self.texts.get_mut(text) {
+            entry.1 = Some(ident.clone());
+        }
+        quote!(super::super::__schemas::#ident)
+    }
+
+    /// Counts one more descriptor with the policy `policy` (its tokens).
+    pub fn count_policy(&mut self, policy: &TokenStream) {
+        self.policies.entry(policy.to_string()).or_default().0 += 1;
+    }
+
+    /// A descriptor's policy: the expression where no other descriptor has
+    /// the same, else the constant that holds it once, named `name` after
+    /// the first descriptor that asked for it.
+    pub fn policy(&mut self, policy: TokenStream, name: &str) -> TokenStream {
+        let key = policy.to_string();
+        let (count, ident) = self.policies.get(&key).cloned().unwrap_or((1, None));
+        if count < 2 {
+            return policy;
+        }
         let ident = match ident {
-            Some(i) => i,
+            Some(ident) => ident,
             None => {
-                let i = self.fresh(name);
-                let doc = format!(" A schema text {} descriptors carry.", self.texts[text].0);
+                let ident = self.fresh(name);
+                let doc = format!(" A policy {count} descriptors carry.");
                 self.statics.insert(
-                    i.to_string(),
+                    ident.to_string(),
                     quote! {
                         #[doc = #doc]
-                        pub const #i: &str = #text;
+                        pub const #ident: ::toolc_runtime::Policy = #policy;
                     },
                 );
-                if let Some(entry) = self.texts.get_mut(text) {
-                    entry.1 = Some(i.clone());
+                if let Some(entry) = self.policies.get_mut(&key) {
+                    entry.1 = Some(ident.clone());
                 }
-                i
+                ident
             }
         };
         quote!(super::super::__schemas::#ident)
+    }
+
+    /// The parts of `text` as `join_str!` takes them, each `$defs` entry that
+    /// other texts carry too named by its constant; `None` when it has none.
+    fn shared_parts(&mut self, text: &str) -> Option<Vec<TokenStream>> {
+        let pieces = texts::cut(text)?;
+        let shared = |v: &String| self.defs.get(v).is_some_and(|d| d.0 > 1);
+        if !pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Def { value, .. } if shared(value)))
+        {
+            return None;
+        }
+        let mut parts = Vec::new();
+        let mut literal = String::new();
+        for piece in pieces {
+            match piece {
+                Piece::Def { name, value } if self.defs[&value].0 > 1 => {
+                    parts.push(quote!(#literal));
+                    literal.clear();
+                    let ident = self.def_const(&name, &value);
+                    parts.push(quote!(#ident));
+                }
+                Piece::Def { value: text, .. } | Piece::Text(text) => literal.push_str(&text),
+            }
+        }
+        parts.push(quote!(#literal));
+        Some(parts)
+    }
+
+    /// The constant holding the value of the `$defs` entry `name`, written
+    /// the first time it is asked for.
+    fn def_const(&mut self, name: &str, value: &str) -> proc_macro2::Ident {
+        let (count, ident) = self.defs[value].clone();
+        if let Some(ident) = ident {
+            return ident;
+        }
+        let ident = self.fresh(&format!("DEF_{}", shout(name)));
+        let doc = format!(" The `$defs` entry `{name}`, in {count} schema texts.");
+        self.statics.insert(
+            ident.to_string(),
+            quote! {
+                #[doc = #doc]
+                pub const #ident: &str = #value;
+            },
+        );
+        if let Some(entry) = self.defs.get_mut(value) {
+            entry.1 = Some(ident.clone());
+        }
+        ident
     }
 
     /// The path of the static of an operation's parameters or returns from
