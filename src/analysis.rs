@@ -253,7 +253,7 @@ impl<'a> Tool<'a> {
             .form(self.op, dialect)
             .expect("every dialect is lowered");
         ToolForm {
-            entry: form.entry.clone(),
+            entry: form.entry(self.tool),
             parameters: form.parameters.as_ref().map(|p| p.json.clone()),
             findings: findings
                 .iter()
