@@ -3,6 +3,7 @@
 //! binary; the tests of the stages themselves are in the library (`src/tests/`).
 
 mod support {
+    pub mod manifest_text;
     pub mod scratch_crate;
 }
 

@@ -3,6 +3,7 @@
 //! docs/diff.md) and the comparison by meaning. The command is tested from the
 //! outside, in tests/toolchain/diff.rs.
 
+use super::manifest_text::{param, tool};
 use super::repo;
 use crate::Dialect;
 use crate::ResolveOptions;
@@ -53,25 +54,6 @@ fn only(old: &str, new: &str) -> (ChangeKind, Class, String) {
     let all = changes(old, new);
     assert_eq!(all.len(), 1, "{all:#?}");
     all.into_iter().next().unwrap()
-}
-
-/// A toolset with one tool `a` whose other keys are `body` (indented under the tool).
-fn tool(body: &str) -> String {
-    format!(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools.\n    tools:\n      a:\n        description: Does a.\n{body}"
-    )
-}
-
-/// A tool taking the parameter `p` with schema `schema` (flow YAML), `required` or not.
-fn param(schema: &str, required: bool) -> String {
-    tool(&format!(
-        "        parameters:\n          type: object\n          properties:\n            p: {schema}\n{}",
-        if required {
-            "          required: [p]\n"
-        } else {
-            ""
-        }
-    ))
 }
 
 /// A tool returning `schema` (flow YAML).

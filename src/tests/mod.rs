@@ -12,6 +12,8 @@ mod lint_config;
 mod lint_rules;
 mod lint_similar;
 mod lowering;
+#[path = "../../tests/support/manifest_text.rs"]
+mod manifest_text;
 mod mutations;
 mod sarif;
 mod schema_keys;

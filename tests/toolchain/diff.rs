@@ -3,26 +3,8 @@
 //! (`src/tests/diff.rs`).
 
 use super::{text, toolc_in};
+use crate::support::manifest_text::param;
 use std::path::Path;
-
-/// A toolset with one tool `a` whose other keys are `body` (indented under the tool).
-fn tool(body: &str) -> String {
-    format!(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools.\n    tools:\n      a:\n        description: Does a.\n{body}"
-    )
-}
-
-/// A tool taking the parameter `p` with schema `schema` (flow YAML), `required` or not.
-fn param(schema: &str, required: bool) -> String {
-    tool(&format!(
-        "        parameters:\n          type: object\n          properties:\n            p: {schema}\n{}",
-        if required {
-            "          required: [p]\n"
-        } else {
-            ""
-        }
-    ))
-}
 
 const TWO_TOOLS: &str = "version: 1
 toolboxes:
