@@ -148,6 +148,7 @@ pub struct Config {
 impl Config {
     /// The folder paths in the file are relative to: the file's own, or
     /// `.` when there is no file.
+    #[cfg(feature = "cli")]
     pub fn dir(&self) -> PathBuf {
         self.path
             .as_deref()
@@ -157,6 +158,7 @@ impl Config {
     }
 
     /// `[emit] out_dir` resolved against [`Config::dir`].
+    #[cfg(feature = "cli")]
     pub fn out_dir(&self) -> PathBuf {
         let rel = self
             .options

@@ -21,9 +21,7 @@
 //! private. With the `cli` feature (on by default), `cli::main` is the `toolc` command line.
 
 #![warn(missing_docs)]
-// What only the command line calls (`toolc diff`, SARIF, `toolc build`'s file writing) is unused
-// in a build script's toolc, built without it.
-#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
+#![cfg_attr(all(test, not(feature = "cli")), allow(dead_code))]
 
 mod analysis;
 mod builder;
@@ -31,6 +29,9 @@ mod builder;
 pub mod cli;
 mod config;
 mod diag;
+// `toolc diff`, SARIF, the tool-list files and `toolc build`'s output folder are the command
+// line's alone: a build script's toolc, built without it, leaves them out.
+#[cfg(feature = "cli")]
 mod diff;
 mod emit;
 mod lint;
@@ -38,7 +39,9 @@ mod lower;
 mod manifest;
 mod model;
 mod pipeline;
-#[cfg(test)]
+// The stages' tests reach the command line's parts too (`toolc diff`, SARIF, the outputs), so
+// they need the `cli` feature (on by default); without it the helpers only they call are unused.
+#[cfg(all(test, feature = "cli"))]
 mod tests;
 mod write;
 

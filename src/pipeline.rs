@@ -6,10 +6,12 @@
 
 use crate::config::{self, Config, Options};
 use crate::diag::{Diagnostic, SourceMap};
+#[cfg(feature = "cli")]
 use crate::emit::rust::RustOptions;
 use crate::lint::{Finding, LintSettings};
 use crate::lower::{Dialect, Lowered};
 use crate::model::{ResolveOptions, Toolset};
+#[cfg(feature = "cli")]
 use crate::write::Output;
 use std::path::PathBuf;
 
@@ -28,7 +30,9 @@ pub struct Analyzed {
     pub findings: Vec<Finding>,
     pub config: Config,
     /// Whether the config and the options are usable (no error in them).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub config_ok: bool,
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub manifest_count: usize,
 }
 
@@ -56,6 +60,7 @@ impl Analyzed {
 pub enum ConfigSource {
     #[default]
     Discover,
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     File(PathBuf),
 }
 
@@ -135,6 +140,7 @@ fn load_config(
 /// Every file `toolc build` writes, relative to the output folder: the Rust
 /// (`rust/toolset.rs`), the reference (`docs/reference.md`), and each
 /// agent's tool list per linted dialect (`tools/<agent>/<dialect>.json`).
+#[cfg(feature = "cli")]
 pub fn outputs(analyzed: &Analyzed, rust: &RustOptions) -> Result<Vec<Output>, Vec<Diagnostic>> {
     let set = &analyzed.toolset;
     let code = crate::emit::rust::generate(set, &analyzed.lowered, rust)?;
@@ -221,4 +227,5 @@ pub fn tool_list(
 
 /// The folders of the output folder whose every file `toolc build` writes:
 /// a file there that no output produces is stale, and `toolc build` removes it.
+#[cfg(feature = "cli")]
 pub const OWNED_DIRS: &[&str] = &["rust", "docs", "tools"];

@@ -2,9 +2,12 @@
 //! or say which checked-in outputs are stale.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(feature = "cli")]
+use std::path::PathBuf;
 
 /// One output file, its path relative to the output folder.
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
     pub path: PathBuf,
@@ -12,6 +15,7 @@ pub struct Output {
 }
 
 /// Why a checked-in output does not match what would be written.
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stale {
     Missing(PathBuf),
@@ -20,6 +24,7 @@ pub enum Stale {
     Extra(PathBuf),
 }
 
+#[cfg(feature = "cli")]
 impl std::fmt::Display for Stale {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -62,6 +67,7 @@ pub fn write_if_changed(path: &Path, contents: &str) -> io::Result<bool> {
 }
 
 /// What [`write_all`] changed on disk.
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Written {
     /// Outputs written because they were missing or their bytes changed.
@@ -73,6 +79,7 @@ pub struct Written {
 /// Writes every output under `out_dir`, then removes the files in the folders
 /// listed in `owned` (toolc's alone) that no output produces, and the folders
 /// that leaves empty.
+#[cfg(feature = "cli")]
 pub fn write_all(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::Result<Written> {
     let mut done = Written::default();
     for o in outputs {
@@ -94,6 +101,7 @@ pub fn write_all(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::R
 /// Compares outputs with what is on disk under `out_dir`. Folders listed in
 /// `owned` are toolc's alone: files there that no output produces are stale.
 /// A file that exists but cannot be read is an error, not a missing output.
+#[cfg(feature = "cli")]
 pub fn check_all(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::Result<Vec<Stale>> {
     let mut stale = Vec::new();
     for o in outputs {
@@ -113,6 +121,7 @@ pub fn check_all(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::R
 }
 
 /// The files in the owned folders that no output produces, sorted.
+#[cfg(feature = "cli")]
 fn orphans(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::Result<Vec<PathBuf>> {
     let produced: std::collections::HashSet<PathBuf> =
         outputs.iter().map(|o| out_dir.join(&o.path)).collect();
@@ -125,6 +134,7 @@ fn orphans(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::Result<
 }
 
 /// The entries of `dir`, sorted; none when it does not exist.
+#[cfg(feature = "cli")]
 fn entries(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let read = match std::fs::read_dir(dir) {
         Ok(read) => read,
@@ -139,6 +149,7 @@ fn entries(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(paths)
 }
 
+#[cfg(feature = "cli")]
 fn list_files(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
     for p in entries(dir)? {
         if p.is_dir() {
@@ -151,6 +162,7 @@ fn list_files(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
 }
 
 /// Removes the empty folders at and below `dir`, deepest first.
+#[cfg(feature = "cli")]
 fn remove_empty_dirs(dir: &Path) -> io::Result<()> {
     if !dir.is_dir() {
         return Ok(());
@@ -166,7 +178,7 @@ fn remove_empty_dirs(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::*;
 

@@ -3,5 +3,6 @@
 //! could go wrong was reported by resolve, lower or lint.
 
 pub mod docs;
+#[cfg(feature = "cli")]
 pub mod lists;
 pub mod rust;

@@ -17,12 +17,15 @@
 pub(crate) mod checks;
 pub(crate) mod list;
 pub mod rules;
+#[cfg(feature = "cli")]
 pub mod sarif;
 pub mod similar;
 pub(crate) mod walk;
 
 use crate::lower::{Dialect, Role};
-pub use rules::{Check, RULES, Rule, RuleId, named, rule};
+#[cfg(feature = "cli")]
+pub use rules::named;
+pub use rules::{Check, RULES, Rule, RuleId, rule};
 
 use crate::diag::{Code, Diagnostic, Label, Severity, Span};
 use crate::lower::{Form, Lowered, RefusalKind};

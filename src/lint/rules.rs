@@ -65,6 +65,7 @@ pub struct Rule {
     /// How to fix it, when the finding has no more precise help.
     pub help: &'static str,
     /// Where the provider behaviour was observed.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub source: &'static str,
     /// Off unless turned on (`deny`, or `require_describe` for
     /// `missing-description`).
@@ -85,6 +86,7 @@ impl Rule {
     }
 
     /// The dialects the rule is checked for.
+    #[cfg(feature = "cli")]
     pub fn dialects(&self) -> Vec<Dialect> {
         match self.grades {
             Grades::Any(_) => Dialect::ALL.to_vec(),
@@ -99,6 +101,7 @@ pub fn rule(id: RuleId) -> &'static Rule {
 }
 
 /// The rule a user names (`allow`, `deny`, a SARIF id); `None` for no rule.
+#[cfg(feature = "cli")]
 pub fn named(text: &str) -> Option<&'static Rule> {
     RuleId::parse(text).map(rule)
 }

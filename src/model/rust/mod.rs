@@ -11,7 +11,9 @@ mod plan;
 mod variants;
 
 pub use literal::{FormatLit, Lit};
-pub use plan::{added_integer_bounds, integer_range, plan};
+#[cfg(feature = "cli")]
+pub use plan::integer_range;
+pub use plan::{added_integer_bounds, plan};
 
 use std::collections::BTreeSet;
 

@@ -19,10 +19,12 @@ pub mod read;
 
 pub use check::null_default_unapplied;
 pub use json::{JsonOptions, RefStyle};
-pub use keyword::{Keyword, Shape, Takes};
-pub use node::{
-    Entry, JsonType, Property, RustTypeHint, SchemaId, SchemaNode, Step, TypeRef, is_integral,
-};
+#[cfg(feature = "cli")]
+pub use keyword::Takes;
+pub use keyword::{Keyword, Shape};
+#[cfg(feature = "cli")]
+pub use node::Property;
+pub use node::{Entry, JsonType, RustTypeHint, SchemaId, SchemaNode, Step, TypeRef, is_integral};
 
 use std::collections::{BTreeMap, BTreeSet};
 
