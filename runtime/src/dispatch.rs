@@ -246,56 +246,10 @@ where
     F: FnOnce(P) -> Fut,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
-    serve_tool(
-        desc,
-        guard,
-        ctx,
-        arguments,
-        Encoding::Value,
-        refine,
-        handler,
-    )
-    .await
-    .map(Answer::into_value)
-}
-
-/// [`run_tool_refined`] answering in the [`Encoding`] asked for: what generated toolboxes
-/// call from both [`Toolbox::call`] and [`Toolbox::call_json`].
-///
-/// On the way the arguments are validated while they are deserialized, and the result while
-/// it is serialized, straight into the encoding asked for; whenever that fast path cannot
-/// vouch for a value (invalid, or a case only the full walk decides) the call takes the full
-/// walk over a `serde_json::Value`, which lists every violation with its pointer, so the
-/// outcome is the same either way.
-#[doc(hidden)]
-#[allow(clippy::too_many_arguments)]
-pub async fn serve_tool<P, R, C, F, Fut>(
-    desc: &'static ToolDescriptor,
-    guard: &Guard,
-    ctx: &CallContext,
-    arguments: &str,
-    encoding: Encoding,
-    refine: C,
-    handler: F,
-) -> Result<Answer, ToolError>
-where
-    P: DeserializeOwned,
-    R: Serialize,
-    C: FnOnce(&P) -> Result<(), Violations>,
-    F: FnOnce(P) -> Fut,
-    Fut: Future<Output = Result<R, HandlerError>> + Send,
-{
-    let start = Instant::now();
-    trace::started(ctx.call_id(), desc.name);
-    let result = checked_tool(desc, guard, ctx, arguments, encoding, refine, handler).await;
-    match &result {
-        Ok(value) => trace::completed(ctx.call_id(), desc, start.elapsed(), value),
-        Err(error) if error.kind() == ErrorKind::ApprovalRequired => {
-            trace::held(ctx.call_id(), desc.name, start.elapsed());
-        }
-        Err(error) => trace::failed(ctx.call_id(), desc.name, start.elapsed(), error),
-    }
-    result
+    ToolCall::new(guard, ctx, arguments, Encoding::Value)
+        .serve(desc, refine, handler)
+        .await
+        .map(Answer::into_value)
 }
 
 /// One call of a generated toolbox's `dispatch`, made once before it matches the tool's name:
@@ -325,7 +279,14 @@ impl<'a> ToolCall<'a> {
         }
     }
 
-    /// [`serve_tool`] for this call.
+    /// [`run_tool_refined`] for this call, answering in its [`Encoding`]: what generated
+    /// toolboxes call from both [`Toolbox::call`] and [`Toolbox::call_json`].
+    ///
+    /// On the way the arguments are validated while they are deserialized, and the result while
+    /// it is serialized, straight into the encoding asked for; whenever that fast path cannot
+    /// vouch for a value (invalid, or a case only the full walk decides) the call takes the full
+    /// walk over a `serde_json::Value`, which lists every violation with its pointer, so the
+    /// outcome is the same either way.
     pub async fn serve<P, R, C, F, Fut>(
         self,
         desc: &'static ToolDescriptor,
@@ -345,7 +306,17 @@ impl<'a> ToolCall<'a> {
             arguments,
             encoding,
         } = self;
-        serve_tool(desc, guard, ctx, arguments, encoding, refine, handler).await
+        let start = Instant::now();
+        trace::started(ctx.call_id(), desc.name);
+        let result = checked_tool(desc, guard, ctx, arguments, encoding, refine, handler).await;
+        match &result {
+            Ok(value) => trace::completed(ctx.call_id(), desc, start.elapsed(), value),
+            Err(error) if error.kind() == ErrorKind::ApprovalRequired => {
+                trace::held(ctx.call_id(), desc.name, start.elapsed());
+            }
+            Err(error) => trace::failed(ctx.call_id(), desc.name, start.elapsed(), error),
+        }
+        result
     }
 }
 
@@ -436,7 +407,7 @@ where
         .map(Answer::into_value)
 }
 
-/// [`run_play_refined`] answering in the [`Encoding`] asked for, as [`serve_tool`]: what
+/// [`run_play_refined`] answering in the [`Encoding`] asked for, as [`ToolCall::serve`]: what
 /// generated playbooks call from both [`Playbook::call`] and [`Playbook::call_json`].
 #[doc(hidden)]
 pub async fn serve_play<P, R, C, F, Fut>(

@@ -82,7 +82,7 @@ pub mod codegen {
     pub use crate::delegation::delegation;
     pub use crate::dispatch::{
         Answer, Encoding, NoParams, ToolCall, check_arguments, check_arguments_refined, run_play,
-        run_play_refined, run_tool, run_tool_refined, serve_play, serve_tool, unknown_play,
+        run_play_refined, run_tool, run_tool_refined, serve_play, unknown_play,
     };
     pub use crate::join::{joined, joined_len, utf8};
     pub use crate::policy::Guard;

@@ -57,15 +57,6 @@ const FILES: &[(&str, &str)] = &[
 /// Where the manifests' `$schema` modelines point.
 const SCHEMA_FILE: &str = "schemas/manifest.schema.json";
 
-/// Rust keywords, which cannot name a crate that tests `use`.
-const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
-    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
-    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
-    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
-];
-
 fn fail(output: OutputArgs, diags: Vec<Diagnostic>) -> ExitCode {
     Reporter::new(output, Stdout::Report).diagnostics(&SourceMap::new(), &diags);
     ExitCode::from(2)
@@ -87,7 +78,7 @@ fn package_name(dir: &Path, given: Option<&str>) -> Result<String, Box<Diagnosti
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        && !KEYWORDS.contains(&name.replace('-', "_").as_str());
+        && !crate::model::names::KEYWORDS.contains(&name.replace('-', "_").as_str());
     if valid {
         return Ok(name);
     }

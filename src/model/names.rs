@@ -89,7 +89,8 @@ pub fn is_type_name(name: &str) -> bool {
         && name.len() <= MAX_NAME_LEN
 }
 
-const KEYWORDS: &[&str] = &[
+/// Rust's keywords, strict and reserved.
+pub(crate) const KEYWORDS: &[&str] = &[
     "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
     "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
     "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
