@@ -145,10 +145,10 @@ pub mod toolboxes {
         /// Each `refine_<tool>` method checks the arguments of its tool beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
         pub trait Meetings: ::std::marker::Send + ::std::marker::Sync + 'static {
             /// List meetings for a day
-            fn list_meetings(
-                &self,
+            fn list_meetings<'a>(
+                &'a self,
                 params: ListMeetingsParams,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     super::super::types::MeetingList,
@@ -164,9 +164,9 @@ pub mod toolboxes {
                 ::std::result::Result::Ok(())
             }
             /// Who this run is acting on behalf of.
-            fn whoami(
-                &self,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+            fn whoami<'a>(
+                &'a self,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     super::super::types::OperatorScope,
@@ -436,10 +436,10 @@ pub mod toolboxes {
         /// Each `refine_<tool>` method checks the arguments of its tool beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
         pub trait Orders: ::std::marker::Send + ::std::marker::Sync + 'static {
             /// Look up an order by id.
-            fn lookup_order(
-                &self,
+            fn lookup_order<'a>(
+                &'a self,
                 params: LookupOrderParams,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     LookupOrderReturns,
@@ -457,10 +457,10 @@ pub mod toolboxes {
             /// Cancel an order that has not been delivered.
             ///
             /// Runs only once a person approved the call: until then the call is held and answers `approval_required` with a token (see `toolc_runtime::approval`).
-            fn cancel_order(
-                &self,
+            fn cancel_order<'a>(
+                &'a self,
                 params: CancelOrderParams,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     CancelOrderReturns,
@@ -750,10 +750,10 @@ pub mod toolboxes {
         /// Each `refine_<tool>` method checks the arguments of its tool beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
         pub trait Support: ::std::marker::Send + ::std::marker::Sync + 'static {
             /// Return open support tickets for a customer
-            fn list_tickets(
-                &self,
+            fn list_tickets<'a>(
+                &'a self,
                 params: ListTicketsParams,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     ::std::vec::Vec<super::super::types::Ticket>,
@@ -769,10 +769,10 @@ pub mod toolboxes {
                 ::std::result::Result::Ok(())
             }
             /// Change a ticket's status or priority.
-            fn update_ticket(
-                &self,
+            fn update_ticket<'a>(
+                &'a self,
                 params: UpdateTicketParams,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     super::super::types::Ticket,

@@ -675,9 +675,15 @@ impl GroupEmitter<'_, '_> {
             }
             None => quote!(),
         };
-        let ctx_param = has_ctx.then(|| quote!(ctx: &::toolc_runtime::ToolContext<'_, Scope>));
-        let target_param =
-            (g.kind == Kind::Delegates).then(|| quote!(target: &::toolc_runtime::Delegation<'_>));
+        // One lifetime for the receiver and every borrowed argument: the future a method returns
+        // captures each lifetime of its signature, and rustc checks every such future against
+        // every method of the trait, at a cost that grows with the lifetimes captured (a trait of
+        // 1,000 tools took 11.6 s with three, BENCHMARKS.md). Implementations still write
+        // `&ToolContext<'_, Scope>`: a method more general than the trait's implements it.
+        let ctx_param = has_ctx.then(|| quote!(ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>));
+        let target_param = (g.kind == Kind::Delegates)
+            .then(|| quote!(target: &'a ::toolc_runtime::Delegation<'a>));
+        let one_lifetime = has_ctx || g.kind == Kind::Delegates;
         let send = self.send;
         let methods = g.ops.iter().zip(sigs).enumerate().map(move |(i, (t, s))| {
             let m = ident(&t.idents.snake);
@@ -716,10 +722,15 @@ impl GroupEmitter<'_, '_> {
                 .params
                 .as_ref()
                 .map(|p| refine_method(t, &ty_tokens(p, paths), g.kind));
+            let sig = if one_lifetime {
+                quote!(fn #m<'a>(&'a self, #(#args),*) -> #ret;)
+            } else {
+                quote!(fn #m(&self, #(#args),*) -> #ret;)
+            };
             quote! {
                 #doc
                 #dep
-                fn #m(&self, #(#args),*) -> #ret;
+                #sig
 
                 #refine
             }
