@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__toolc_require_api!(5, "0.1.0");
+::toolc_runtime::__toolc_require_api!(6, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -145,10 +145,10 @@ pub mod toolboxes {
         /// Each `refine_<tool>` method checks the arguments of its tool beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
         pub trait Meetings: ::std::marker::Send + ::std::marker::Sync + 'static {
             /// List meetings for a day
-            fn list_meetings(
-                &self,
+            fn list_meetings<'a>(
+                &'a self,
                 params: ListMeetingsParams,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     super::super::types::MeetingList,
@@ -164,9 +164,9 @@ pub mod toolboxes {
                 ::std::result::Result::Ok(())
             }
             /// Who this run is acting on behalf of.
-            fn whoami(
-                &self,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+            fn whoami<'a>(
+                &'a self,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     super::super::types::OperatorScope,
@@ -222,28 +222,19 @@ pub mod toolboxes {
                     }
                 }
             }
-            /// Runs `tool` through the execution contract, answering in `encoding`.
+            /// The tool named `name` bound to this implementation for one call in `ctx`, or
+            /// `None` when no tool here has that name.
             #[allow(deprecated)]
-            async fn dispatch(
-                &self,
-                tool: &str,
-                arguments: &str,
-                ctx: &::toolc_runtime::CallContext,
-                encoding: ::toolc_runtime::codegen::Encoding,
-            ) -> ::std::result::Result<
-                ::toolc_runtime::codegen::Answer,
-                ::toolc_runtime::ToolError,
-            > {
-                let call = ::toolc_runtime::codegen::ToolCall::new(
-                    &self.guard,
-                    ctx,
-                    arguments,
-                    encoding,
-                );
+            fn bind<'a>(
+                &'a self,
+                name: &str,
+                ctx: &'a ::toolc_runtime::CallContext,
+            ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
                 let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                match tool {
-                    "list_meetings" => {
-                        call.serve(
+                ::std::option::Option::Some(
+                    match name {
+                        "list_meetings" => {
+                            ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
                                 |params: &ListMeetingsParams| {
                                     self.inner.refine_list_meetings(params)
@@ -252,24 +243,19 @@ pub mod toolboxes {
                                     self.inner.list_meetings(params, &cx).await
                                 },
                             )
-                            .await
-                    }
-                    "whoami" => {
-                        call.serve(
+                        }
+                        "whoami" => {
+                            ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[1usize],
                                 |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
                                 move |_: ::toolc_runtime::codegen::NoParams| async move {
                                     self.inner.whoami(&cx).await
                                 },
                             )
-                            .await
-                    }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::toolc_runtime::ToolError::unknown_tool(tool),
-                        )
-                    }
-                }
+                        }
+                        _ => return ::std::option::Option::None,
+                    },
+                )
             }
         }
         #[allow(deprecated)]
@@ -292,16 +278,13 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::std::boxed::Box::pin(async move {
-                    self.dispatch(
-                            tool,
-                            arguments,
-                            ctx,
-                            ::toolc_runtime::codegen::Encoding::Value,
-                        )
-                        .await
-                        .map(::toolc_runtime::codegen::Answer::into_value)
-                })
+                ::toolc_runtime::codegen::tool_value(
+                    self.bind(tool, ctx),
+                    tool,
+                    arguments,
+                    ctx,
+                    &self.guard,
+                )
             }
             fn call_json<'a>(
                 &'a self,
@@ -315,16 +298,13 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::std::boxed::Box::pin(async move {
-                    self.dispatch(
-                            tool,
-                            arguments,
-                            ctx,
-                            ::toolc_runtime::codegen::Encoding::Json,
-                        )
-                        .await
-                        .map(::toolc_runtime::codegen::Answer::into_json)
-                })
+                ::toolc_runtime::codegen::tool_json(
+                    self.bind(tool, ctx),
+                    tool,
+                    arguments,
+                    ctx,
+                    &self.guard,
+                )
             }
         }
         /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here). It knows no implementation, so it does not run the trait's `refine_<tool>` methods; the `check_arguments` method of the server that wraps an implementation does.
@@ -456,10 +436,10 @@ pub mod toolboxes {
         /// Each `refine_<tool>` method checks the arguments of its tool beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
         pub trait Orders: ::std::marker::Send + ::std::marker::Sync + 'static {
             /// Look up an order by id.
-            fn lookup_order(
-                &self,
+            fn lookup_order<'a>(
+                &'a self,
                 params: LookupOrderParams,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     LookupOrderReturns,
@@ -477,10 +457,10 @@ pub mod toolboxes {
             /// Cancel an order that has not been delivered.
             ///
             /// Runs only once a person approved the call: until then the call is held and answers `approval_required` with a token (see `toolc_runtime::approval`).
-            fn cancel_order(
-                &self,
+            fn cancel_order<'a>(
+                &'a self,
                 params: CancelOrderParams,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     CancelOrderReturns,
@@ -548,28 +528,19 @@ pub mod toolboxes {
                     }
                 }
             }
-            /// Runs `tool` through the execution contract, answering in `encoding`.
+            /// The tool named `name` bound to this implementation for one call in `ctx`, or
+            /// `None` when no tool here has that name.
             #[allow(deprecated)]
-            async fn dispatch(
-                &self,
-                tool: &str,
-                arguments: &str,
-                ctx: &::toolc_runtime::CallContext,
-                encoding: ::toolc_runtime::codegen::Encoding,
-            ) -> ::std::result::Result<
-                ::toolc_runtime::codegen::Answer,
-                ::toolc_runtime::ToolError,
-            > {
-                let call = ::toolc_runtime::codegen::ToolCall::new(
-                    &self.guard,
-                    ctx,
-                    arguments,
-                    encoding,
-                );
+            fn bind<'a>(
+                &'a self,
+                name: &str,
+                ctx: &'a ::toolc_runtime::CallContext,
+            ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
                 let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                match tool {
-                    "lookup_order" => {
-                        call.serve(
+                ::std::option::Option::Some(
+                    match name {
+                        "lookup_order" => {
+                            ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
                                 |params: &LookupOrderParams| {
                                     self.inner.refine_lookup_order(params)
@@ -578,10 +549,9 @@ pub mod toolboxes {
                                     self.inner.lookup_order(params, &cx).await
                                 },
                             )
-                            .await
-                    }
-                    "cancel_order" => {
-                        call.serve(
+                        }
+                        "cancel_order" => {
+                            ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[1usize],
                                 |params: &CancelOrderParams| {
                                     self.inner.refine_cancel_order(params)
@@ -590,14 +560,10 @@ pub mod toolboxes {
                                     self.inner.cancel_order(params, &cx).await
                                 },
                             )
-                            .await
-                    }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::toolc_runtime::ToolError::unknown_tool(tool),
-                        )
-                    }
-                }
+                        }
+                        _ => return ::std::option::Option::None,
+                    },
+                )
             }
         }
         #[allow(deprecated)]
@@ -620,16 +586,13 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::std::boxed::Box::pin(async move {
-                    self.dispatch(
-                            tool,
-                            arguments,
-                            ctx,
-                            ::toolc_runtime::codegen::Encoding::Value,
-                        )
-                        .await
-                        .map(::toolc_runtime::codegen::Answer::into_value)
-                })
+                ::toolc_runtime::codegen::tool_value(
+                    self.bind(tool, ctx),
+                    tool,
+                    arguments,
+                    ctx,
+                    &self.guard,
+                )
             }
             fn call_json<'a>(
                 &'a self,
@@ -643,16 +606,13 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::std::boxed::Box::pin(async move {
-                    self.dispatch(
-                            tool,
-                            arguments,
-                            ctx,
-                            ::toolc_runtime::codegen::Encoding::Json,
-                        )
-                        .await
-                        .map(::toolc_runtime::codegen::Answer::into_json)
-                })
+                ::toolc_runtime::codegen::tool_json(
+                    self.bind(tool, ctx),
+                    tool,
+                    arguments,
+                    ctx,
+                    &self.guard,
+                )
             }
         }
         /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here). It knows no implementation, so it does not run the trait's `refine_<tool>` methods; the `check_arguments` method of the server that wraps an implementation does.
@@ -790,10 +750,10 @@ pub mod toolboxes {
         /// Each `refine_<tool>` method checks the arguments of its tool beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the toolbox's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
         pub trait Support: ::std::marker::Send + ::std::marker::Sync + 'static {
             /// Return open support tickets for a customer
-            fn list_tickets(
-                &self,
+            fn list_tickets<'a>(
+                &'a self,
                 params: ListTicketsParams,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     ::std::vec::Vec<super::super::types::Ticket>,
@@ -809,10 +769,10 @@ pub mod toolboxes {
                 ::std::result::Result::Ok(())
             }
             /// Change a ticket's status or priority.
-            fn update_ticket(
-                &self,
+            fn update_ticket<'a>(
+                &'a self,
                 params: UpdateTicketParams,
-                ctx: &::toolc_runtime::ToolContext<'_, Scope>,
+                ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
                     super::super::types::Ticket,
@@ -880,28 +840,19 @@ pub mod toolboxes {
                     }
                 }
             }
-            /// Runs `tool` through the execution contract, answering in `encoding`.
+            /// The tool named `name` bound to this implementation for one call in `ctx`, or
+            /// `None` when no tool here has that name.
             #[allow(deprecated)]
-            async fn dispatch(
-                &self,
-                tool: &str,
-                arguments: &str,
-                ctx: &::toolc_runtime::CallContext,
-                encoding: ::toolc_runtime::codegen::Encoding,
-            ) -> ::std::result::Result<
-                ::toolc_runtime::codegen::Answer,
-                ::toolc_runtime::ToolError,
-            > {
-                let call = ::toolc_runtime::codegen::ToolCall::new(
-                    &self.guard,
-                    ctx,
-                    arguments,
-                    encoding,
-                );
+            fn bind<'a>(
+                &'a self,
+                name: &str,
+                ctx: &'a ::toolc_runtime::CallContext,
+            ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
                 let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
-                match tool {
-                    "list_tickets" => {
-                        call.serve(
+                ::std::option::Option::Some(
+                    match name {
+                        "list_tickets" => {
+                            ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
                                 |params: &ListTicketsParams| {
                                     self.inner.refine_list_tickets(params)
@@ -910,10 +861,9 @@ pub mod toolboxes {
                                     self.inner.list_tickets(params, &cx).await
                                 },
                             )
-                            .await
-                    }
-                    "update_ticket" => {
-                        call.serve(
+                        }
+                        "update_ticket" => {
+                            ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[1usize],
                                 |params: &UpdateTicketParams| {
                                     self.inner.refine_update_ticket(params)
@@ -922,14 +872,10 @@ pub mod toolboxes {
                                     self.inner.update_ticket(params, &cx).await
                                 },
                             )
-                            .await
-                    }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::toolc_runtime::ToolError::unknown_tool(tool),
-                        )
-                    }
-                }
+                        }
+                        _ => return ::std::option::Option::None,
+                    },
+                )
             }
         }
         #[allow(deprecated)]
@@ -952,16 +898,13 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::std::boxed::Box::pin(async move {
-                    self.dispatch(
-                            tool,
-                            arguments,
-                            ctx,
-                            ::toolc_runtime::codegen::Encoding::Value,
-                        )
-                        .await
-                        .map(::toolc_runtime::codegen::Answer::into_value)
-                })
+                ::toolc_runtime::codegen::tool_value(
+                    self.bind(tool, ctx),
+                    tool,
+                    arguments,
+                    ctx,
+                    &self.guard,
+                )
             }
             fn call_json<'a>(
                 &'a self,
@@ -975,16 +918,13 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::std::boxed::Box::pin(async move {
-                    self.dispatch(
-                            tool,
-                            arguments,
-                            ctx,
-                            ::toolc_runtime::codegen::Encoding::Json,
-                        )
-                        .await
-                        .map(::toolc_runtime::codegen::Answer::into_json)
-                })
+                ::toolc_runtime::codegen::tool_json(
+                    self.bind(tool, ctx),
+                    tool,
+                    arguments,
+                    ctx,
+                    &self.guard,
+                )
             }
         }
         /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here). It knows no implementation, so it does not run the trait's `refine_<tool>` methods; the `check_arguments` method of the server that wraps an implementation does.
@@ -1156,23 +1096,18 @@ pub mod playbooks {
                     }
                 }
             }
-            /// Runs `play`, answering in `encoding`.
+            /// The play named `name` bound to this implementation for one call, or `None` when
+            /// no play here has that name.
             #[allow(deprecated)]
-            async fn dispatch(
+            fn bind(
                 &self,
-                play: &str,
-                arguments: &str,
-                encoding: ::toolc_runtime::codegen::Encoding,
-            ) -> ::std::result::Result<
-                ::toolc_runtime::codegen::Answer,
-                ::toolc_runtime::ToolError,
-            > {
-                match play {
-                    "slug_and_span" => {
-                        ::toolc_runtime::codegen::serve_play(
+                name: &str,
+            ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'_>> {
+                ::std::option::Option::Some(
+                    match name {
+                        "slug_and_span" => {
+                            ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
-                                arguments,
-                                encoding,
                                 |params: &SlugAndSpanParams| {
                                     self.inner.refine_slug_and_span(params)
                                 },
@@ -1180,14 +1115,10 @@ pub mod playbooks {
                                     self.inner.slug_and_span(params).await
                                 },
                             )
-                            .await
-                    }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::toolc_runtime::codegen::unknown_play(play),
-                        )
-                    }
-                }
+                        }
+                        _ => return ::std::option::Option::None,
+                    },
+                )
             }
         }
         #[allow(deprecated)]
@@ -1209,15 +1140,7 @@ pub mod playbooks {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::std::boxed::Box::pin(async move {
-                    self.dispatch(
-                            play,
-                            arguments,
-                            ::toolc_runtime::codegen::Encoding::Value,
-                        )
-                        .await
-                        .map(::toolc_runtime::codegen::Answer::into_value)
-                })
+                ::toolc_runtime::codegen::play_value(self.bind(play), play, arguments)
             }
             fn call_json<'a>(
                 &'a self,
@@ -1230,15 +1153,7 @@ pub mod playbooks {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::std::boxed::Box::pin(async move {
-                    self.dispatch(
-                            play,
-                            arguments,
-                            ::toolc_runtime::codegen::Encoding::Json,
-                        )
-                        .await
-                        .map(::toolc_runtime::codegen::Answer::into_json)
-                })
+                ::toolc_runtime::codegen::play_json(self.bind(play), play, arguments)
             }
         }
         /// Checks arguments for one of these plays as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no play here). It knows no implementation, so it does not run the trait's `refine_<play>` methods; the `check_arguments` method of the server that wraps an implementation does.

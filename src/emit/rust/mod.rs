@@ -89,7 +89,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 5;
+pub const RUNTIME_API: u32 = 6;
 
 /// Generates the Rust source of a toolset.
 // Over 80 lines: one step per section of the generated file, in the order the file has
@@ -675,9 +675,15 @@ impl GroupEmitter<'_, '_> {
             }
             None => quote!(),
         };
-        let ctx_param = has_ctx.then(|| quote!(ctx: &::toolc_runtime::ToolContext<'_, Scope>));
-        let target_param =
-            (g.kind == Kind::Delegates).then(|| quote!(target: &::toolc_runtime::Delegation<'_>));
+        // One lifetime for the receiver and every borrowed argument: the future a method returns
+        // captures each lifetime of its signature, and rustc checks every such future against
+        // every method of the trait, at a cost that grows with the lifetimes captured (a trait of
+        // 1,000 tools took 11.6 s with three, BENCHMARKS.md). Implementations still write
+        // `&ToolContext<'_, Scope>`: a method more general than the trait's implements it.
+        let ctx_param = has_ctx.then(|| quote!(ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>));
+        let target_param = (g.kind == Kind::Delegates)
+            .then(|| quote!(target: &'a ::toolc_runtime::Delegation<'a>));
+        let one_lifetime = has_ctx || g.kind == Kind::Delegates;
         let send = self.send;
         let methods = g.ops.iter().zip(sigs).enumerate().map(move |(i, (t, s))| {
             let m = ident(&t.idents.snake);
@@ -716,10 +722,15 @@ impl GroupEmitter<'_, '_> {
                 .params
                 .as_ref()
                 .map(|p| refine_method(t, &ty_tokens(p, paths), g.kind));
+            let sig = if one_lifetime {
+                quote!(fn #m<'a>(&'a self, #(#args),*) -> #ret;)
+            } else {
+                quote!(fn #m(&self, #(#args),*) -> #ret;)
+            };
             quote! {
                 #doc
                 #dep
-                fn #m(&self, #(#args),*) -> #ret;
+                #sig
 
                 #refine
             }
@@ -888,79 +899,46 @@ fn server(
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
         let op = &t.name;
         let m = ident(&t.idents.snake);
-        let refine = format_ident!("{}", t.refine_method());
+        let refine_m = format_ident!("{}", t.refine_method());
+        let (refine, bind, arg) = match &s.params {
+            Some(p) => {
+                let p = ty_tokens(p, paths);
+                (
+                    quote!(|params: &#p| self.inner.#refine_m(params)),
+                    quote!(params: #p),
+                    quote!(params,),
+                )
+            }
+            None => (
+                quote!(|_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(())),
+                quote!(_: ::toolc_runtime::codegen::NoParams),
+                quote!(),
+            ),
+        };
         if let Some((of, _)) = &g.targets {
             let j = of.get(i).copied().unwrap_or_default();
-            let (params_ty, bind, arg) = match &s.params {
-                Some(p) => {
-                    let p = ty_tokens(p, paths);
-                    (p.clone(), quote!(params: #p), quote!(params,))
-                }
-                None => (
-                    quote!(::toolc_runtime::codegen::NoParams),
-                    quote!(_: ::toolc_runtime::codegen::NoParams),
-                    quote!(),
-                ),
-            };
-            let refine = match &s.params {
-                Some(_) => quote!(|params: &#params_ty| self.inner.#refine(params)),
-                None => quote!(|_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(())),
-            };
             return quote! {
                 #op => {
                     let target = ::toolc_runtime::codegen::delegation(&self.targets[#j], ctx);
-                    call.serve(
+                    ::toolc_runtime::codegen::bind(
                         &DESCRIPTORS[#i],
                         #refine,
                         move |#bind| async move { self.inner.#m(#arg &target, &cx).await },
                     )
-                    .await
                 }
             };
         }
-        match (&s.params, is_toolbox) {
-            (Some(p), true) => {
-                let p = ty_tokens(p, paths);
-                quote! {
-                    #op => call.serve(
-                        &DESCRIPTORS[#i],
-                        |params: &#p| self.inner.#refine(params),
-                        move |params: #p| async move { self.inner.#m(params, &cx).await },
-                    )
-                    .await,
-                }
-            }
-            (None, true) => quote! {
-                #op => call.serve(
-                    &DESCRIPTORS[#i],
-                    |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
-                    move |_: ::toolc_runtime::codegen::NoParams| async move { self.inner.#m(&cx).await },
-                )
-                .await,
-            },
-            (Some(p), false) => {
-                let p = ty_tokens(p, paths);
-                quote! {
-                    #op => ::toolc_runtime::codegen::serve_play(
-                        &DESCRIPTORS[#i],
-                        arguments,
-                        encoding,
-                        |params: &#p| self.inner.#refine(params),
-                        move |params: #p| async move { self.inner.#m(params).await },
-                    )
-                    .await,
-                }
-            }
-            (None, false) => quote! {
-                #op => ::toolc_runtime::codegen::serve_play(
-                    &DESCRIPTORS[#i],
-                    arguments,
-                    encoding,
-                    |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
-                    move |_: ::toolc_runtime::codegen::NoParams| async move { self.inner.#m().await },
-                )
-                .await,
-            },
+        let call = if is_toolbox {
+            quote!(self.inner.#m(#arg &cx))
+        } else {
+            quote!(self.inner.#m(#arg))
+        };
+        quote! {
+            #op => ::toolc_runtime::codegen::bind(
+                &DESCRIPTORS[#i],
+                #refine,
+                move |#bind| async move { #call.await },
+            ),
         }
     });
     let (one, noun, unknown) = if is_toolbox {
@@ -1010,48 +988,52 @@ fn server(
     } else {
         format_ident!("T")
     };
-    // What every arm of a toolbox's dispatch shares, made once before the match.
-    let hoisted = if g.ops.is_empty() {
-        quote!()
-    } else {
+    // The body of `bind`: the match, with what its arms share made once before it.
+    let bind_body = if g.ops.is_empty() {
+        let unused = if is_toolbox {
+            quote!(let _ = (name, ctx);)
+        } else {
+            quote!(let _ = name;)
+        };
         quote! {
-            let call = ::toolc_runtime::codegen::ToolCall::new(&self.guard, ctx, arguments, encoding);
-            let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
+            #unused
+            ::std::option::Option::None
+        }
+    } else {
+        let cx = if is_toolbox {
+            quote!(let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);)
+        } else {
+            quote!()
+        };
+        quote! {
+            #cx
+            ::std::option::Option::Some(match name {
+                #(#arms)*
+                _ => return ::std::option::Option::None,
+            })
         }
     };
-    let dispatch = if is_toolbox {
+    let bind_fn = if is_toolbox {
         quote! {
-                /// Runs `tool` through the execution contract, answering in `encoding`.
-                #[allow(deprecated)]
-                async fn dispatch(
-                    &self,
-                    tool: &str,
-                    arguments: &str,
-                    ctx: &::toolc_runtime::CallContext,
-                    encoding: ::toolc_runtime::codegen::Encoding,
-                ) -> ::std::result::Result<::toolc_runtime::codegen::Answer, ::toolc_runtime::ToolError> {
-                    #hoisted
-                    match tool {
-                        #(#arms)*
-                        _ => ::std::result::Result::Err(::toolc_runtime::ToolError::unknown_tool(tool)),
-                    }
-                }
+            /// The tool named `name` bound to this implementation for one call in `ctx`, or
+            /// `None` when no tool here has that name.
+            #[allow(deprecated)]
+            fn bind<'a>(
+                &'a self,
+                name: &str,
+                ctx: &'a ::toolc_runtime::CallContext,
+            ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
+                #bind_body
+            }
         }
     } else {
         quote! {
-                /// Runs `play`, answering in `encoding`.
-                #[allow(deprecated)]
-                async fn dispatch(
-                    &self,
-                    play: &str,
-                    arguments: &str,
-                    encoding: ::toolc_runtime::codegen::Encoding,
-                ) -> ::std::result::Result<::toolc_runtime::codegen::Answer, ::toolc_runtime::ToolError> {
-                    match play {
-                        #(#arms)*
-                        _ => ::std::result::Result::Err(::toolc_runtime::codegen::unknown_play(play)),
-                    }
-                }
+            /// The play named `name` bound to this implementation for one call, or `None` when
+            /// no play here has that name.
+            #[allow(deprecated)]
+            fn bind(&self, name: &str) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'_>> {
+                #bind_body
+            }
         }
     };
     let (doc, guard_field, guard_init, runtime_impl) = if is_toolbox {
@@ -1075,11 +1057,7 @@ fn server(
                         arguments: &'a str,
                         ctx: &'a ::toolc_runtime::CallContext,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError>> {
-                        ::std::boxed::Box::pin(async move {
-                            self.dispatch(tool, arguments, ctx, ::toolc_runtime::codegen::Encoding::Value)
-                                .await
-                                .map(::toolc_runtime::codegen::Answer::into_value)
-                        })
+                        ::toolc_runtime::codegen::tool_value(self.bind(tool, ctx), tool, arguments, ctx, &self.guard)
                     }
 
                     fn call_json<'a>(
@@ -1088,11 +1066,7 @@ fn server(
                         arguments: &'a str,
                         ctx: &'a ::toolc_runtime::CallContext,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::std::boxed::Box<::toolc_runtime::RawValue>, ::toolc_runtime::ToolError>> {
-                        ::std::boxed::Box::pin(async move {
-                            self.dispatch(tool, arguments, ctx, ::toolc_runtime::codegen::Encoding::Json)
-                                .await
-                                .map(::toolc_runtime::codegen::Answer::into_json)
-                        })
+                        ::toolc_runtime::codegen::tool_json(self.bind(tool, ctx), tool, arguments, ctx, &self.guard)
                     }
                 }
             },
@@ -1119,11 +1093,7 @@ fn server(
                         play: &'a str,
                         arguments: &'a str,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError>> {
-                        ::std::boxed::Box::pin(async move {
-                            self.dispatch(play, arguments, ::toolc_runtime::codegen::Encoding::Value)
-                                .await
-                                .map(::toolc_runtime::codegen::Answer::into_value)
-                        })
+                        ::toolc_runtime::codegen::play_value(self.bind(play), play, arguments)
                     }
 
                     fn call_json<'a>(
@@ -1131,11 +1101,7 @@ fn server(
                         play: &'a str,
                         arguments: &'a str,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::std::boxed::Box<::toolc_runtime::RawValue>, ::toolc_runtime::ToolError>> {
-                        ::std::boxed::Box::pin(async move {
-                            self.dispatch(play, arguments, ::toolc_runtime::codegen::Encoding::Json)
-                                .await
-                                .map(::toolc_runtime::codegen::Answer::into_json)
-                        })
+                        ::toolc_runtime::codegen::play_json(self.bind(play), play, arguments)
                     }
                 }
             },
@@ -1204,7 +1170,7 @@ fn server(
                 }
             }
 
-            #dispatch
+            #bind_fn
         }
 
         #[allow(deprecated)]

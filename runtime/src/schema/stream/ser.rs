@@ -1,6 +1,6 @@
-//! Results validated while they are serialized: a `Serializer` that wraps serde_json's (the
-//! text writer, or the `Value` builder) and checks each value against the returns schema as
-//! it is written, so what is validated is exactly what the host receives.
+//! Results validated while they are serialized: a `Serializer` that wraps serde_json's text
+//! writer and checks each value against the returns schema as it is written, so what is
+//! validated is exactly what the host receives.
 //!
 //! Anything it cannot vouch for (a violation, a case only the full walk decides, a duplicate
 //! key, serde_json's own markers, a number it cannot read as the host will) stops it with an
@@ -27,33 +27,7 @@ pub(crate) fn to_json<R: Serialize + ?Sized>(
         None => serde_json::value::to_raw_value(value).ok(),
         Some(schema) => {
             let conj = Conj::root(schema, false).ok()?;
-            serde_json::value::to_raw_value(&Root {
-                value,
-                conj,
-                text: true,
-            })
-            .ok()
-        }
-    }
-}
-
-/// `value` as a `serde_json::Value`, checked against `schema` as it is built (unchecked
-/// without one); `None` when the fast path cannot vouch for it.
-pub(crate) fn to_value<R: Serialize + ?Sized>(
-    schema: Option<&'static Schema>,
-    value: &R,
-) -> Option<serde_json::Value> {
-    match schema {
-        None => serde_json::to_value(value).ok(),
-        Some(schema) => {
-            let conj = Conj::root(schema, false).ok()?;
-            value
-                .serialize(Checked {
-                    inner: serde_json::value::Serializer,
-                    conj,
-                    text: false,
-                })
-                .ok()
+            serde_json::value::to_raw_value(&Root { value, conj }).ok()
         }
     }
 }
@@ -61,7 +35,6 @@ pub(crate) fn to_value<R: Serialize + ?Sized>(
 struct Root<'a, R: ?Sized> {
     value: &'a R,
     conj: Conj,
-    text: bool,
 }
 
 impl<R: Serialize + ?Sized> Serialize for Root<'_, R> {
@@ -69,7 +42,6 @@ impl<R: Serialize + ?Sized> Serialize for Root<'_, R> {
         self.value.serialize(Checked {
             inner: s,
             conj: self.conj,
-            text: self.text,
         })
     }
 }
@@ -78,7 +50,6 @@ impl<R: Serialize + ?Sized> Serialize for Root<'_, R> {
 struct At<'a, T: ?Sized> {
     value: &'a T,
     conj: Conj,
-    text: bool,
 }
 
 impl<T: Serialize + ?Sized> Serialize for At<'_, T> {
@@ -86,7 +57,6 @@ impl<T: Serialize + ?Sized> Serialize for At<'_, T> {
         self.value.serialize(Checked {
             inner: s,
             conj: self.conj,
-            text: self.text,
         })
     }
 }
@@ -109,8 +79,6 @@ fn is_marker(name: &str) -> bool {
 struct Checked<S> {
     inner: S,
     conj: Conj,
-    /// Writing text (rather than building a `Value`): how an `f32` reaches the host.
-    text: bool,
 }
 
 impl<S> Checked<S> {
@@ -119,11 +87,7 @@ impl<S> Checked<S> {
     }
 
     fn at<'a, T: ?Sized>(&self, value: &'a T, conj: Conj) -> At<'a, T> {
-        At {
-            value,
-            conj,
-            text: self.text,
-        }
+        At { value, conj }
     }
 
     fn float(&self, v: f64) -> Scalar<'static> {
@@ -207,7 +171,7 @@ impl<S: Serializer> Serializer for Checked<S> {
     }
 
     fn serialize_f32(self, v: f32) -> Result<S::Ok, S::Error> {
-        let read = if self.text && v.is_finite() {
+        let read = if v.is_finite() {
             // The host reads the shortest decimal that is this f32, not the f32 widened.
             v.to_string().parse::<f64>().map_err(|_| stopped())?
         } else {
@@ -308,7 +272,6 @@ impl<S: Serializer> Serializer for Checked<S> {
         Ok(Items {
             inner: self.inner.serialize_seq(len)?,
             arr,
-            text: self.text,
         })
     }
 
@@ -317,7 +280,6 @@ impl<S: Serializer> Serializer for Checked<S> {
         Ok(Items {
             inner: self.inner.serialize_tuple(len)?,
             arr,
-            text: self.text,
         })
     }
 
@@ -330,7 +292,6 @@ impl<S: Serializer> Serializer for Checked<S> {
         Ok(Items {
             inner: self.inner.serialize_tuple_struct(name, len)?,
             arr,
-            text: self.text,
         })
     }
 
@@ -350,7 +311,6 @@ impl<S: Serializer> Serializer for Checked<S> {
                 .serialize_tuple_variant(name, index, variant, len)?,
             obj,
             arr,
-            text: self.text,
         })
     }
 
@@ -360,7 +320,6 @@ impl<S: Serializer> Serializer for Checked<S> {
             inner: self.inner.serialize_map(len)?,
             obj,
             pending: None,
-            text: self.text,
         })
     }
 
@@ -376,7 +335,6 @@ impl<S: Serializer> Serializer for Checked<S> {
         Ok(Fields {
             inner: self.inner.serialize_struct(name, len)?,
             obj,
-            text: self.text,
         })
     }
 
@@ -396,7 +354,6 @@ impl<S: Serializer> Serializer for Checked<S> {
                 .serialize_struct_variant(name, index, variant, len)?,
             outer,
             obj,
-            text: self.text,
         })
     }
 
@@ -409,7 +366,6 @@ impl<S: Serializer> Serializer for Checked<S> {
 pub(crate) struct Items<I> {
     inner: I,
     arr: Arr,
-    text: bool,
 }
 
 impl<I> Items<I> {
@@ -417,7 +373,6 @@ impl<I> Items<I> {
         Ok(At {
             value,
             conj: self.arr.item().map_err(stop)?,
-            text: self.text,
         })
     }
 }
@@ -472,7 +427,6 @@ pub(crate) struct VariantItems<I> {
     inner: I,
     obj: Obj,
     arr: Arr,
-    text: bool,
 }
 
 impl<I: SerializeTupleVariant> SerializeTupleVariant for VariantItems<I> {
@@ -483,7 +437,6 @@ impl<I: SerializeTupleVariant> SerializeTupleVariant for VariantItems<I> {
         let at = At {
             value,
             conj: self.arr.item().map_err(stop)?,
-            text: self.text,
         };
         self.inner.serialize_field(&at)
     }
@@ -500,7 +453,6 @@ impl<I: SerializeTupleVariant> SerializeTupleVariant for VariantItems<I> {
 pub(crate) struct Fields<I> {
     inner: I,
     obj: Obj,
-    text: bool,
 }
 
 impl<I: SerializeStruct> SerializeStruct for Fields<I> {
@@ -515,7 +467,6 @@ impl<I: SerializeStruct> SerializeStruct for Fields<I> {
         let at = At {
             value,
             conj: self.obj.key(key).map_err(stop)?,
-            text: self.text,
         };
         self.inner.serialize_field(key, &at)
     }
@@ -535,7 +486,6 @@ pub(crate) struct VariantFields<I> {
     inner: I,
     outer: Obj,
     obj: Obj,
-    text: bool,
 }
 
 impl<I: SerializeStructVariant> SerializeStructVariant for VariantFields<I> {
@@ -550,7 +500,6 @@ impl<I: SerializeStructVariant> SerializeStructVariant for VariantFields<I> {
         let at = At {
             value,
             conj: self.obj.key(key).map_err(stop)?,
-            text: self.text,
         };
         self.inner.serialize_field(key, &at)
     }
@@ -571,7 +520,6 @@ pub(crate) struct Entries<I> {
     inner: I,
     obj: Obj,
     pending: Option<Conj>,
-    text: bool,
 }
 
 impl<I: SerializeMap> SerializeMap for Entries<I> {
@@ -588,11 +536,7 @@ impl<I: SerializeMap> SerializeMap for Entries<I> {
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), I::Error> {
         let conj = self.pending.take().ok_or_else(stopped)?;
-        let at = At {
-            value,
-            conj,
-            text: self.text,
-        };
+        let at = At { value, conj };
         self.inner.serialize_value(&at)
     }
 

@@ -218,17 +218,12 @@ fn results_written_fast_are_what_the_full_walk_accepts() {
             for (i, (s, decided)) in schemas.iter().enumerate() {
                 let valid = s.is_valid(&v);
                 let text = ser::to_json(Some(s), &v);
-                let built = ser::to_value(Some(s), &v);
-                prop_assert_eq!(text.is_some(), built.is_some());
                 if let Some(text) = text {
                     prop_assert!(valid, "accepted fast, refused by the full walk: {v}");
                     let back: Value = serde_json::from_str(text.get()).expect("json");
                     prop_assert_eq!(&back, &v);
                     prop_assert_eq!(text.get(), v.to_string());
                     accepted[i].set(accepted[i].get() + 1);
-                }
-                if let Some(built) = built {
-                    prop_assert_eq!(&built, &v);
                 }
                 if *decided {
                     prop_assert_eq!(

@@ -1,0 +1,157 @@
+//! The execution contract around a [`Bound`] operation: events, policies, approvals, the
+//! arguments read, the handler under its timeout with panics contained, the result written.
+//! Nothing here knows a tool's types, so it is compiled once, whatever the number of tools.
+
+use std::time::Instant;
+
+use super::operation::{Bound, Operation, read_value};
+use super::{Answer, Encoding};
+use crate::approval::{self, ApprovalDecision};
+use crate::context::CallContext;
+use crate::descriptor::{OperationKind, ToolDescriptor};
+use crate::errors::{ErrorKind, HandlerError, ToolError};
+use crate::panic::{catch_panic, panicked};
+use crate::policy::{Guard, check_access, check_policy};
+use crate::trace;
+use std::pin::Pin;
+
+/// Serves one tool call through the contract (see [`run_tool`](super::run_tool) for the
+/// order of its steps); `None` is a name no tool answers to.
+pub(crate) async fn serve_tool(
+    bound: Option<Bound<'_>>,
+    tool: &str,
+    arguments: &str,
+    ctx: &CallContext,
+    guard: &Guard,
+    encoding: Encoding,
+) -> Result<Answer, ToolError> {
+    let Some(Bound { desc, mut op }) = bound else {
+        return Err(ToolError::unknown_tool(tool));
+    };
+    let start = Instant::now();
+    trace::started(ctx.call_id(), desc.name);
+    let result = checked_tool(desc, guard, ctx, arguments, encoding, op.as_mut()).await;
+    match &result {
+        Ok(value) => trace::completed(ctx.call_id(), desc, start.elapsed(), value),
+        Err(error) if error.kind() == ErrorKind::ApprovalRequired => {
+            trace::held(ctx.call_id(), desc.name, start.elapsed());
+        }
+        Err(error) => trace::failed(ctx.call_id(), desc.name, start.elapsed(), error),
+    }
+    result
+}
+
+/// The policies, the approval and the arguments of a tool call, then its handler.
+async fn checked_tool(
+    desc: &'static ToolDescriptor,
+    guard: &Guard,
+    ctx: &CallContext,
+    arguments: &str,
+    encoding: Encoding,
+    mut op: Pin<&mut (dyn Operation + '_)>,
+) -> Result<Answer, ToolError> {
+    let store = guard.store_for(ctx);
+    match (desc.policy.approval, ctx.approval()) {
+        // A denial never runs anything, whatever the tool or the arguments.
+        (_, Some((token, ApprovalDecision::Deny))) => {
+            Err(approval::deny(desc, &**store, ctx, token).await)
+        }
+        (false, _) => {
+            check_policy(desc, guard, ctx).await?;
+            op.as_mut().prepare(desc, arguments)?;
+            execute(desc, op, encoding).await
+        }
+        // Held: checked as far as a person needs (who calls, with what), and nothing spent.
+        (true, None) => {
+            check_access(desc, ctx)?;
+            let value = read_value(desc, arguments)?;
+            op.as_mut().prepare(desc, arguments)?;
+            Err(approval::hold(desc, &**store, ctx, value).await)
+        }
+        (true, Some((token, ApprovalDecision::Approve))) => {
+            check_policy(desc, guard, ctx).await?;
+            let value = read_value(desc, arguments)?;
+            op.as_mut().prepare(desc, arguments)?;
+            approval::redeem(desc, &**store, ctx, token, &value).await?;
+            execute(desc, op, encoding).await
+        }
+    }
+}
+
+/// Serves one play: the arguments, the handler and the result, with events carrying an empty
+/// `call_id`; `None` is a name no play answers to.
+pub(crate) async fn serve_play(
+    bound: Option<Bound<'_>>,
+    play: &str,
+    arguments: &str,
+    encoding: Encoding,
+) -> Result<Answer, ToolError> {
+    let Some(Bound { desc, mut op }) = bound else {
+        return Err(super::unknown_play(play));
+    };
+    let start = Instant::now();
+    trace::started("", desc.name);
+    let result = match op.as_mut().prepare(desc, arguments) {
+        Ok(()) => execute(desc, op.as_mut(), encoding).await,
+        Err(e) => Err(e),
+    };
+    match &result {
+        Ok(value) => trace::completed("", desc, start.elapsed(), value),
+        Err(error) => trace::failed("", desc.name, start.elapsed(), error),
+    }
+    result
+}
+
+/// The handler run on prepared parameters: under the timeout, panics contained, then the
+/// result written and validated.
+async fn execute(
+    desc: &'static ToolDescriptor,
+    mut op: Pin<&mut (dyn Operation + '_)>,
+    encoding: Encoding,
+) -> Result<Answer, ToolError> {
+    let kind = desc.kind;
+    let timeout = desc.timeout();
+    let outcome = {
+        let run = std::future::poll_fn(|cx| op.as_mut().poll_run(cx));
+        let guarded = async move {
+            match timeout {
+                None => Some(run.await),
+                // On elapse the handler's future stops being polled; it is dropped with the
+                // operation, before the call answers.
+                Some(limit) => tokio::time::timeout(limit, run).await.ok(),
+            }
+        };
+        catch_panic(guarded).await
+    };
+    match outcome {
+        Ok(Some(Ok(()))) => op.write(desc, encoding),
+        Ok(Some(Err(error))) => Err(handler_failure(kind, desc.name, error)),
+        Ok(None) => Err(ToolError::new(
+            ErrorKind::Timeout,
+            desc.name,
+            format!(
+                "{} '{}' timed out after {} ms",
+                kind.as_str(),
+                desc.name,
+                desc.policy.timeout_ms.unwrap_or_default()
+            ),
+        )),
+        Err(payload) => Err(panicked(kind, desc.name, &*payload)),
+    }
+}
+
+/// A handler's error as a tool error: `scope_unavailable` from `require_scope` keeps its
+/// kind; anything else is kind `handler` with the original kept.
+fn handler_failure(kind: OperationKind, name: &str, error: HandlerError) -> ToolError {
+    let is_scope = error
+        .downcast_ref::<ToolError>()
+        .is_some_and(|e| e.kind() == ErrorKind::ScopeUnavailable);
+    if !is_scope {
+        return ToolError::handler_of(kind, name, error);
+    }
+    let type_name = error.type_name();
+    match error.into_inner().downcast::<ToolError>() {
+        Ok(tool_error) => (*tool_error).with_operation(kind, name),
+        Err(other) => ToolError::handler_of(kind, name, HandlerError::from_boxed(other, type_name)),
+    }
+}
