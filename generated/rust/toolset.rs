@@ -308,6 +308,7 @@ pub mod toolboxes {
             }
         }
         /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here). It knows no implementation, so it does not run the trait's `refine_<tool>` methods; the `check_arguments` method of the server that wraps an implementation does.
+        #[inline]
         pub fn check_arguments(
             name: &str,
             arguments: &str,
@@ -616,6 +617,7 @@ pub mod toolboxes {
             }
         }
         /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here). It knows no implementation, so it does not run the trait's `refine_<tool>` methods; the `check_arguments` method of the server that wraps an implementation does.
+        #[inline]
         pub fn check_arguments(
             name: &str,
             arguments: &str,
@@ -928,6 +930,7 @@ pub mod toolboxes {
             }
         }
         /// Checks arguments for one of these tools as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no tool here). It knows no implementation, so it does not run the trait's `refine_<tool>` methods; the `check_arguments` method of the server that wraps an implementation does.
+        #[inline]
         pub fn check_arguments(
             name: &str,
             arguments: &str,
@@ -1157,6 +1160,7 @@ pub mod playbooks {
             }
         }
         /// Checks arguments for one of these plays as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no play here). It knows no implementation, so it does not run the trait's `refine_<play>` methods; the `check_arguments` method of the server that wraps an implementation does.
+        #[inline]
         pub fn check_arguments(
             name: &str,
             arguments: &str,

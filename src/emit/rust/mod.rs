@@ -869,8 +869,13 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
          `refine_<{one}>` methods; the `check_arguments` method of the server that wraps an \
          implementation does."
     );
+    // `#[inline]`: compiled in the crates that call it, as a generic function would be, and not
+    // in every crate that includes the module. Its arms read each parameters type with
+    // serde_json, a third of a debug build of the module of 1,000 tools (BENCHMARKS.md), for a
+    // function most crates never call.
     quote! {
         #[doc = #doc]
+        #[inline]
         pub fn check_arguments(
             name: &str,
             arguments: &str,
