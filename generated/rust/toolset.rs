@@ -230,10 +230,11 @@ pub mod toolboxes {
                 name: &str,
                 ctx: &'a ::toolc_runtime::CallContext,
             ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
+                let i = DESCRIPTORS.iter().position(|d| d.name == name)?;
                 let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                 ::std::option::Option::Some(
-                    match name {
-                        "list_meetings" => {
+                    match i {
+                        0usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
                                 |params: &ListMeetingsParams| {
@@ -244,7 +245,7 @@ pub mod toolboxes {
                                 },
                             )
                         }
-                        "whoami" => {
+                        1usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[1usize],
                                 |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
@@ -537,10 +538,11 @@ pub mod toolboxes {
                 name: &str,
                 ctx: &'a ::toolc_runtime::CallContext,
             ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
+                let i = DESCRIPTORS.iter().position(|d| d.name == name)?;
                 let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                 ::std::option::Option::Some(
-                    match name {
-                        "lookup_order" => {
+                    match i {
+                        0usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
                                 |params: &LookupOrderParams| {
@@ -551,7 +553,7 @@ pub mod toolboxes {
                                 },
                             )
                         }
-                        "cancel_order" => {
+                        1usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[1usize],
                                 |params: &CancelOrderParams| {
@@ -850,10 +852,11 @@ pub mod toolboxes {
                 name: &str,
                 ctx: &'a ::toolc_runtime::CallContext,
             ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
+                let i = DESCRIPTORS.iter().position(|d| d.name == name)?;
                 let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                 ::std::option::Option::Some(
-                    match name {
-                        "list_tickets" => {
+                    match i {
+                        0usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
                                 |params: &ListTicketsParams| {
@@ -864,7 +867,7 @@ pub mod toolboxes {
                                 },
                             )
                         }
-                        "update_ticket" => {
+                        1usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[1usize],
                                 |params: &UpdateTicketParams| {
@@ -1106,9 +1109,10 @@ pub mod playbooks {
                 &self,
                 name: &str,
             ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'_>> {
+                let i = DESCRIPTORS.iter().position(|d| d.name == name)?;
                 ::std::option::Option::Some(
-                    match name {
-                        "slug_and_span" => {
+                    match i {
+                        0usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
                                 |params: &SlugAndSpanParams| {

@@ -42,5 +42,10 @@ fn main() -> Result<(), toolc::Error> {
         .file_name("delegation.rs")
         .toolset_name("delegation")
         .compile()?;
+    toolc::configure()
+        .manifest("../fixtures/codegen/many.yaml")
+        .file_name("many.rs")
+        .toolset_name("many")
+        .compile()?;
     Ok(())
 }

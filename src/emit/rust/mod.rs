@@ -888,6 +888,116 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
     }
 }
 
+/// The arms of a dispatcher's `bind` per function: rustc type-checks a function with a
+/// closure and an async block per arm in time that grows faster than its arms (3.0 s for one
+/// `bind` of 1,000 tools, 0.85 s for the same arms in functions of 64; BENCHMARKS.md).
+const BIND_ARMS: usize = 64;
+
+/// A dispatcher's `bind` (the operation named `name`, bound to the implementation for one call)
+/// and, for a group of more than [`BIND_ARMS`] operations, the functions it hands each range of
+/// them to. `arms` match an operation's index in `DESCRIPTORS`.
+fn bind_fns(is_toolbox: bool, arms: Vec<TokenStream>) -> TokenStream {
+    let (ctx_param, ctx_arg, lifetime, bound) = if is_toolbox {
+        (
+            quote!(ctx: &'a ::toolc_runtime::CallContext,),
+            quote!(ctx),
+            quote!(<'a>),
+            quote!(::toolc_runtime::codegen::Bound<'a>),
+        )
+    } else {
+        (
+            quote!(),
+            quote!(),
+            quote!(),
+            quote!(::toolc_runtime::codegen::Bound<'_>),
+        )
+    };
+    let receiver = if is_toolbox {
+        quote!(&'a self)
+    } else {
+        quote!(&self)
+    };
+    let doc = if is_toolbox {
+        quote! {
+            /// The tool named `name` bound to this implementation for one call in `ctx`, or
+            /// `None` when no tool here has that name.
+        }
+    } else {
+        quote! {
+            /// The play named `name` bound to this implementation for one call, or `None` when
+            /// no play here has that name.
+        }
+    };
+    if arms.is_empty() {
+        let unused = if is_toolbox {
+            quote!(let _ = (name, ctx);)
+        } else {
+            quote!(let _ = name;)
+        };
+        return quote! {
+            #doc
+            fn bind #lifetime(#receiver, name: &str, #ctx_param) -> ::std::option::Option<#bound> {
+                #unused
+                ::std::option::Option::None
+            }
+        };
+    }
+    let cx = if is_toolbox {
+        quote!(let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);)
+    } else {
+        quote!()
+    };
+    let matching = |arms: &[TokenStream]| {
+        quote! {
+            #cx
+            ::std::option::Option::Some(match i {
+                #(#arms)*
+                _ => return ::std::option::Option::None,
+            })
+        }
+    };
+    let find = quote!(let i = DESCRIPTORS.iter().position(|d| d.name == name)?;);
+    if arms.len() <= BIND_ARMS {
+        let body = matching(&arms);
+        return quote! {
+            #doc
+            #[allow(deprecated)]
+            fn bind #lifetime(#receiver, name: &str, #ctx_param) -> ::std::option::Option<#bound> {
+                #find
+                #body
+            }
+        };
+    }
+    let parts = arms.chunks(BIND_ARMS).enumerate().map(|(k, arms)| {
+        let f = format_ident!("bind_{k}");
+        let (first, last) = (k * BIND_ARMS, k * BIND_ARMS + arms.len() - 1);
+        let part_doc = format!(" [`Self::bind`] for the operations {first} to {last}, by index.");
+        let body = matching(arms);
+        (
+            quote!(#k => self.#f(i, #ctx_arg),),
+            quote! {
+                #[doc = #part_doc]
+                #[allow(deprecated)]
+                fn #f #lifetime(#receiver, i: usize, #ctx_param) -> ::std::option::Option<#bound> {
+                    #body
+                }
+            },
+        )
+    });
+    let (calls, fns): (Vec<_>, Vec<_>) = parts.unzip();
+    quote! {
+        #doc
+        fn bind #lifetime(#receiver, name: &str, #ctx_param) -> ::std::option::Option<#bound> {
+            #find
+            match i / #BIND_ARMS {
+                #(#calls)*
+                _ => ::std::option::Option::None,
+            }
+        }
+        #(#fns)*
+    }
+}
+
 /// The dispatcher of a group: a wrapper implementing the runtime's
 /// object-safe `Toolbox` or `Playbook` trait by matching on the name.
 // Over 80 lines: one `quote!` template of the dispatcher, kept whole so that it reads
@@ -902,7 +1012,6 @@ fn server(
     let name = g.name;
     let is_toolbox = g.kind != Kind::Playbook;
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
-        let op = &t.name;
         let m = ident(&t.idents.snake);
         let refine_m = format_ident!("{}", t.refine_method());
         let (refine, bind, arg) = match &s.params {
@@ -923,7 +1032,7 @@ fn server(
         if let Some((of, _)) = &g.targets {
             let j = of.get(i).copied().unwrap_or_default();
             return quote! {
-                #op => {
+                #i => {
                     let target = ::toolc_runtime::codegen::delegation(&self.targets[#j], ctx);
                     ::toolc_runtime::codegen::bind(
                         &DESCRIPTORS[#i],
@@ -939,7 +1048,7 @@ fn server(
             quote!(self.inner.#m(#arg))
         };
         quote! {
-            #op => ::toolc_runtime::codegen::bind(
+            #i => ::toolc_runtime::codegen::bind(
                 &DESCRIPTORS[#i],
                 #refine,
                 move |#bind| async move { #call.await },
@@ -993,54 +1102,7 @@ fn server(
     } else {
         format_ident!("T")
     };
-    // The body of `bind`: the match, with what its arms share made once before it.
-    let bind_body = if g.ops.is_empty() {
-        let unused = if is_toolbox {
-            quote!(let _ = (name, ctx);)
-        } else {
-            quote!(let _ = name;)
-        };
-        quote! {
-            #unused
-            ::std::option::Option::None
-        }
-    } else {
-        let cx = if is_toolbox {
-            quote!(let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);)
-        } else {
-            quote!()
-        };
-        quote! {
-            #cx
-            ::std::option::Option::Some(match name {
-                #(#arms)*
-                _ => return ::std::option::Option::None,
-            })
-        }
-    };
-    let bind_fn = if is_toolbox {
-        quote! {
-            /// The tool named `name` bound to this implementation for one call in `ctx`, or
-            /// `None` when no tool here has that name.
-            #[allow(deprecated)]
-            fn bind<'a>(
-                &'a self,
-                name: &str,
-                ctx: &'a ::toolc_runtime::CallContext,
-            ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
-                #bind_body
-            }
-        }
-    } else {
-        quote! {
-            /// The play named `name` bound to this implementation for one call, or `None` when
-            /// no play here has that name.
-            #[allow(deprecated)]
-            fn bind(&self, name: &str) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'_>> {
-                #bind_body
-            }
-        }
-    };
+    let bind_fn = bind_fns(is_toolbox, arms.collect());
     let (doc, guard_field, guard_init, runtime_impl) = if is_toolbox {
         (
             format!(" Serves a [`{trait_name}`] implementation through the execution contract."),

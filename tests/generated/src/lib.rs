@@ -37,3 +37,9 @@ pub mod search {
 pub mod delegation {
     toolc_runtime::include_toolset!("delegation");
 }
+
+/// `tests/fixtures/codegen/many.yaml`: more operations in a toolbox and a playbook than a
+/// dispatcher's `bind` holds in one function.
+pub mod many {
+    toolc_runtime::include_toolset!("many");
+}

@@ -5,6 +5,7 @@ mod coverage;
 mod defaults;
 mod delegation;
 mod formats;
+mod many;
 mod numbers;
 mod refinements;
 mod search;
