@@ -279,7 +279,7 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::toolc_runtime::codegen::tool_value(
+                ::toolc_runtime::codegen::call_tool(
                     self.bind(tool, ctx),
                     tool,
                     arguments,
@@ -299,7 +299,7 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::toolc_runtime::codegen::tool_json(
+                ::toolc_runtime::codegen::call_tool(
                     self.bind(tool, ctx),
                     tool,
                     arguments,
@@ -589,7 +589,7 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::toolc_runtime::codegen::tool_value(
+                ::toolc_runtime::codegen::call_tool(
                     self.bind(tool, ctx),
                     tool,
                     arguments,
@@ -609,7 +609,7 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::toolc_runtime::codegen::tool_json(
+                ::toolc_runtime::codegen::call_tool(
                     self.bind(tool, ctx),
                     tool,
                     arguments,
@@ -903,7 +903,7 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::toolc_runtime::codegen::tool_value(
+                ::toolc_runtime::codegen::call_tool(
                     self.bind(tool, ctx),
                     tool,
                     arguments,
@@ -923,7 +923,7 @@ pub mod toolboxes {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::toolc_runtime::codegen::tool_json(
+                ::toolc_runtime::codegen::call_tool(
                     self.bind(tool, ctx),
                     tool,
                     arguments,
@@ -1147,7 +1147,7 @@ pub mod playbooks {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::toolc_runtime::codegen::play_value(self.bind(play), play, arguments)
+                ::toolc_runtime::codegen::call_play(self.bind(play), play, arguments)
             }
             fn call_json<'a>(
                 &'a self,
@@ -1160,7 +1160,7 @@ pub mod playbooks {
                     ::toolc_runtime::ToolError,
                 >,
             > {
-                ::toolc_runtime::codegen::play_json(self.bind(play), play, arguments)
+                ::toolc_runtime::codegen::call_play(self.bind(play), play, arguments)
             }
         }
         /// Checks arguments for one of these plays as a call would, without running it: parsed, read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an integer), validated and read into the parameters type. Returns the arguments as read, or the `arguments_invalid` error the call would fail with (`unknown_tool` for a name that is no play here). It knows no implementation, so it does not run the trait's `refine_<play>` methods; the `check_arguments` method of the server that wraps an implementation does.

@@ -81,9 +81,8 @@ pub mod codegen {
     pub use crate::__toolc_require_feature as require_feature;
     pub use crate::delegation::delegation;
     pub use crate::dispatch::{
-        Bound, NoParams, bind, check_arguments, check_arguments_refined, play_json, play_value,
-        run_play, run_play_refined, run_tool, run_tool_refined, tool_json, tool_value,
-        unknown_play,
+        Bound, NoParams, bind, call_play, call_tool, check_arguments, check_arguments_refined,
+        run_play, run_play_refined, run_tool, run_tool_refined, unknown_play,
     };
     pub use crate::join::{joined, joined_len, utf8};
     pub use crate::policy::Guard;
@@ -172,7 +171,7 @@ mod missing {
 /// generated files; API 5 writes a `$defs` entry several schema texts carry once, the texts
 /// joined from parts at compile time (`codegen::join_str!`); API 6 has a generated dispatcher
 /// bind each tool to its refinement and handler (`codegen::bind`) and hand the bound operation
-/// to one contract compiled once for every tool (`codegen::tool_json` and friends). An API gets a new number whenever generated code needs something of the
+/// to one contract compiled once for every tool (`codegen::call_tool` and `call_play`). An API gets a new number whenever generated code needs something of the
 /// runtime that an older runtime lacks.
 #[doc(hidden)]
 #[macro_export]

@@ -256,65 +256,59 @@ where
     .map(Answer::into_value)
 }
 
-/// A generated toolbox's [`Toolbox::call_json`]: `bound` is the tool its dispatcher bound to
-/// the name `tool` (`None` for a name it does not know), served through the contract.
+/// What a generated dispatcher's method answers: a `Value` ([`Toolbox::call`]) or JSON text
+/// ([`Toolbox::call_json`]), and the [`Encoding`] the contract writes the result in for it.
 #[doc(hidden)]
-pub fn tool_json<'a>(
+pub trait Answered: Sized + Send {
+    /// The encoding the contract writes the result in.
+    const ENCODING: Encoding;
+    /// The contract's answer in this form.
+    fn from_answer(answer: Answer) -> Self;
+}
+
+impl Answered for Value {
+    const ENCODING: Encoding = Encoding::Value;
+    fn from_answer(answer: Answer) -> Value {
+        answer.into_value()
+    }
+}
+
+impl Answered for Box<RawValue> {
+    const ENCODING: Encoding = Encoding::Json;
+    fn from_answer(answer: Answer) -> Box<RawValue> {
+        answer.into_json()
+    }
+}
+
+/// A generated toolbox's [`Toolbox::call`] and [`Toolbox::call_json`]: `bound` is the tool its
+/// dispatcher bound to the name `tool` (`None` for a name it does not know), served through
+/// the contract and answered in the form the method returns.
+#[doc(hidden)]
+pub fn call_tool<'a, A: Answered>(
     bound: Option<Bound<'a>>,
     tool: &'a str,
     arguments: &'a str,
     ctx: &'a CallContext,
     guard: &'a Guard,
-) -> BoxFuture<'a, Result<Box<RawValue>, ToolError>> {
+) -> BoxFuture<'a, Result<A, ToolError>> {
     Box::pin(async move {
-        contract::serve_tool(bound, tool, arguments, ctx, guard, Encoding::Json)
+        contract::serve_tool(bound, tool, arguments, ctx, guard, A::ENCODING)
             .await
-            .map(Answer::into_json)
+            .map(A::from_answer)
     })
 }
 
-/// A generated toolbox's [`Toolbox::call`], as [`tool_json`].
+/// A generated playbook's [`Playbook::call`] and [`Playbook::call_json`], as [`call_tool`].
 #[doc(hidden)]
-pub fn tool_value<'a>(
-    bound: Option<Bound<'a>>,
-    tool: &'a str,
-    arguments: &'a str,
-    ctx: &'a CallContext,
-    guard: &'a Guard,
-) -> BoxFuture<'a, Result<Value, ToolError>> {
-    Box::pin(async move {
-        contract::serve_tool(bound, tool, arguments, ctx, guard, Encoding::Value)
-            .await
-            .map(Answer::into_value)
-    })
-}
-
-/// A generated playbook's [`Playbook::call_json`]: `bound` is the play its dispatcher bound
-/// to the name `play` (`None` for a name it does not know), served through the contract.
-#[doc(hidden)]
-pub fn play_json<'a>(
+pub fn call_play<'a, A: Answered>(
     bound: Option<Bound<'a>>,
     play: &'a str,
     arguments: &'a str,
-) -> BoxFuture<'a, Result<Box<RawValue>, ToolError>> {
+) -> BoxFuture<'a, Result<A, ToolError>> {
     Box::pin(async move {
-        contract::serve_play(bound, play, arguments, Encoding::Json)
+        contract::serve_play(bound, play, arguments, A::ENCODING)
             .await
-            .map(Answer::into_json)
-    })
-}
-
-/// A generated playbook's [`Playbook::call`], as [`play_json`].
-#[doc(hidden)]
-pub fn play_value<'a>(
-    bound: Option<Bound<'a>>,
-    play: &'a str,
-    arguments: &'a str,
-) -> BoxFuture<'a, Result<Value, ToolError>> {
-    Box::pin(async move {
-        contract::serve_play(bound, play, arguments, Encoding::Value)
-            .await
-            .map(Answer::into_value)
+            .map(A::from_answer)
     })
 }
 

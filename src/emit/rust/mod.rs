@@ -1124,7 +1124,7 @@ fn server(
                         arguments: &'a str,
                         ctx: &'a ::toolc_runtime::CallContext,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError>> {
-                        ::toolc_runtime::codegen::tool_value(self.bind(tool, ctx), tool, arguments, ctx, &self.guard)
+                        ::toolc_runtime::codegen::call_tool(self.bind(tool, ctx), tool, arguments, ctx, &self.guard)
                     }
 
                     fn call_json<'a>(
@@ -1133,7 +1133,7 @@ fn server(
                         arguments: &'a str,
                         ctx: &'a ::toolc_runtime::CallContext,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::std::boxed::Box<::toolc_runtime::RawValue>, ::toolc_runtime::ToolError>> {
-                        ::toolc_runtime::codegen::tool_json(self.bind(tool, ctx), tool, arguments, ctx, &self.guard)
+                        ::toolc_runtime::codegen::call_tool(self.bind(tool, ctx), tool, arguments, ctx, &self.guard)
                     }
                 }
             },
@@ -1160,7 +1160,7 @@ fn server(
                         play: &'a str,
                         arguments: &'a str,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError>> {
-                        ::toolc_runtime::codegen::play_value(self.bind(play), play, arguments)
+                        ::toolc_runtime::codegen::call_play(self.bind(play), play, arguments)
                     }
 
                     fn call_json<'a>(
@@ -1168,7 +1168,7 @@ fn server(
                         play: &'a str,
                         arguments: &'a str,
                     ) -> ::toolc_runtime::BoxFuture<'a, ::std::result::Result<::std::boxed::Box<::toolc_runtime::RawValue>, ::toolc_runtime::ToolError>> {
-                        ::toolc_runtime::codegen::play_json(self.bind(play), play, arguments)
+                        ::toolc_runtime::codegen::call_play(self.bind(play), play, arguments)
                     }
                 }
             },
