@@ -28,7 +28,6 @@ pub mod types {
         PartialOrd,
         Ord,
         ::toolc_runtime::codegen::serde::Serialize,
-        ::toolc_runtime::codegen::serde::Deserialize,
     )]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub enum OperatorScopeTier {
@@ -41,6 +40,20 @@ pub mod types {
         /// `enterprise`
         #[serde(rename = "enterprise")]
         Enterprise,
+    }
+    impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de> for OperatorScopeTier {
+        fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            const VALUES: &[&str] = &["free", "pro", "enterprise"];
+            ::std::result::Result::Ok(
+                match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
+                    0usize => OperatorScopeTier::Free,
+                    1usize => OperatorScopeTier::Pro,
+                    _ => OperatorScopeTier::Enterprise,
+                },
+            )
+        }
     }
     /// Who a run acts on behalf of.
     #[derive(
@@ -107,7 +120,6 @@ pub mod types {
         PartialOrd,
         Ord,
         ::toolc_runtime::codegen::serde::Serialize,
-        ::toolc_runtime::codegen::serde::Deserialize,
     )]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub enum TicketStatus {
@@ -123,6 +135,21 @@ pub mod types {
         /// `closed`
         #[serde(rename = "closed")]
         Closed,
+    }
+    impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de> for TicketStatus {
+        fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            const VALUES: &[&str] = &["open", "pending", "resolved", "closed"];
+            ::std::result::Result::Ok(
+                match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
+                    0usize => TicketStatus::Open,
+                    1usize => TicketStatus::Pending,
+                    2usize => TicketStatus::Resolved,
+                    _ => TicketStatus::Closed,
+                },
+            )
+        }
     }
 }
 /// One module per toolbox: parameter and return types, the trait to
@@ -709,31 +736,32 @@ pub mod toolboxes {
             }
         }
         /// The new priority.
-        #[derive(
-            Debug,
-            Clone,
-            Copy,
-            PartialEq,
-            Eq,
-            Hash,
-            PartialOrd,
-            Ord,
-            ::toolc_runtime::codegen::serde::Deserialize,
-        )]
-        #[serde(crate = "::toolc_runtime::codegen::serde")]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum UpdateTicketParamsPriority {
             /// `low`
-            #[serde(rename = "low")]
             Low,
             /// `medium`
-            #[serde(rename = "medium")]
             Medium,
             /// `high`
-            #[serde(rename = "high")]
             High,
             /// `urgent`
-            #[serde(rename = "urgent")]
             Urgent,
+        }
+        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
+        for UpdateTicketParamsPriority {
+            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const VALUES: &[&str] = &["low", "medium", "high", "urgent"];
+                ::std::result::Result::Ok(
+                    match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
+                        0usize => UpdateTicketParamsPriority::Low,
+                        1usize => UpdateTicketParamsPriority::Medium,
+                        2usize => UpdateTicketParamsPriority::High,
+                        _ => UpdateTicketParamsPriority::Urgent,
+                    },
+                )
+            }
         }
         /// Parameters of `update_ticket`.
         #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]

@@ -24,6 +24,7 @@ mod context;
 mod delegation;
 mod descriptor;
 mod dispatch;
+mod enum_value;
 mod errors;
 pub mod formats;
 mod join;
@@ -84,6 +85,7 @@ pub mod codegen {
         Bound, NoParams, bind, call_play, call_tool, check_arguments, check_arguments_refined,
         run_play, run_play_refined, run_tool, run_tool_refined, unknown_play,
     };
+    pub use crate::enum_value::enum_value;
     pub use crate::join::{joined, joined_len, utf8};
     pub use crate::policy::Guard;
 

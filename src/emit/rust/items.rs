@@ -539,6 +539,50 @@ fn tagged_debug(id: &Ident, variants: &[(String, String, Vec<Field>)]) -> TokenS
     }
 }
 
+/// `Deserialize` for a string enum: the runtime's `enum_value` finds the string among the
+/// enum's values, and a `match` on its index picks the variant. serde's derive writes an enum
+/// visitor, a variant identifier and its visitor for each enum, which made these impls a large
+/// part of a generated module's compile time.
+fn enum_deserialize(id: &proc_macro2::Ident, variants: &[(String, String)]) -> TokenStream {
+    let serde = serde_path();
+    let values = variants.iter().map(|(_, value)| value);
+    let last = variants.len().saturating_sub(1);
+    let arms = variants.iter().enumerate().map(|(i, (v, _))| {
+        let v = ident(v);
+        if i == last {
+            quote!(_ => #id::#v,)
+        } else {
+            quote!(#i => #id::#v,)
+        }
+    });
+    let read = quote!(::toolc_runtime::codegen::enum_value(deserializer, VALUES)?);
+    // One value: the `match` would have one arm, which clippy refuses.
+    let body = match variants {
+        [(v, _)] => {
+            let v = ident(v);
+            quote! {
+                #read;
+                ::std::result::Result::Ok(#id::#v)
+            }
+        }
+        _ => quote! {
+            ::std::result::Result::Ok(match #read {
+                #(#arms)*
+            })
+        },
+    };
+    quote! {
+        impl<'de> #serde::Deserialize<'de> for #id {
+            fn deserialize<D: #serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const VALUES: &[&str] = &[#(#values),*];
+                #body
+            }
+        }
+    }
+}
+
 /// The tokens of one generated item. `sensitive`: its value is sensitive as
 /// a whole, so its `Debug` prints `Name(<redacted>)`; an item with sensitive
 /// fields gets a `Debug` that prints `<redacted>` for those. Either way
@@ -638,23 +682,30 @@ pub fn item_tokens(
         } => {
             let id = ident(name);
             let doc = doc.as_deref().map(doc_attrs).unwrap_or_default();
+            // serde's attributes only where serde's derive reads them: `Deserialize` is
+            // written out below, through the runtime's one visitor of enum values.
+            let rename = |value: &str| dirs.serialize.then(|| quote!(#[serde(rename = #value)]));
             let vs = variants.iter().map(|(v, value)| {
                 let v = ident(v);
                 let d = format!(" `{value}`");
+                let rename = rename(value);
                 quote! {
                     #[doc = #d]
-                    #[serde(rename = #value)]
+                    #rename
                     #v
                 }
             });
+            let serde_crate = dirs.serialize.then_some(serde_crate);
+            let read = dirs.deserialize.then(|| enum_deserialize(&id, variants));
             quote! {
                 #doc
-                #[derive(#debug Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, #ser #de)]
+                #[derive(#debug Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, #ser)]
                 #serde_crate
                 #user
                 pub enum #id {
                     #(#vs,)*
                 }
+                #read
             }
         }
         Item::Tagged {
