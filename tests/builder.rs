@@ -74,16 +74,25 @@ fn send_off_drops_send_bounds_and_dispatchers() {
     assert!(without.contains("pub trait Meetings {"));
 }
 
-/// The derive list right above `pub struct <name>` or `pub enum <name>`.
+/// The derive list right above `pub struct <name>` or `pub enum <name>`,
+/// followed by `serde::Deserialize (written out)` when the code implements
+/// `Deserialize` for the item by hand instead of deriving it.
 fn derives_of(code: &str, item: &str) -> String {
     let at = code.find(item).expect("the item");
     let before = &code[..at];
     let start = before.rfind("#[derive(").expect("a derive");
-    before[start..]
+    let mut derives = before[start..]
         .split(")]")
         .next()
         .unwrap_or_default()
-        .to_string()
+        .to_string();
+    let name = item.rsplit(' ').next().unwrap_or_default();
+    let words: Vec<&str> = code.split_whitespace().collect();
+    let written = format!("::toolc_runtime::codegen::serde::Deserialize<'de> for {name} {{");
+    if words.join(" ").contains(&written) {
+        derives.push_str(" serde::Deserialize (written out)");
+    }
+    derives
 }
 
 #[test]

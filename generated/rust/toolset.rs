@@ -48,27 +48,76 @@ pub mod types {
             const VALUES: &[&str] = &["free", "pro", "enterprise"];
             ::std::result::Result::Ok(
                 match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
-                    0usize => OperatorScopeTier::Free,
-                    1usize => OperatorScopeTier::Pro,
+                    0 => OperatorScopeTier::Free,
+                    1 => OperatorScopeTier::Pro,
                     _ => OperatorScopeTier::Enterprise,
                 },
             )
         }
     }
     /// Who a run acts on behalf of.
-    #[derive(
-        Debug,
-        Clone,
-        PartialEq,
-        ::toolc_runtime::codegen::serde::Serialize,
-        ::toolc_runtime::codegen::serde::Deserialize,
-    )]
+    #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
     pub struct OperatorScope {
         /// The operator's login.
         pub operator: ::std::string::String,
         /// The operator's plan.
         pub tier: OperatorScopeTier,
+    }
+    impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de> for OperatorScope {
+        fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            const FIELDS: &[&str] = &["operator", "tier"];
+            struct V;
+            impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
+                type Value = OperatorScope;
+                fn expecting(
+                    &self,
+                    f: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    f.write_str("struct OperatorScope")
+                }
+                fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
+                    self,
+                    mut __map: A,
+                ) -> ::std::result::Result<OperatorScope, A::Error> {
+                    let mut __f_operator = ::std::option::Option::None;
+                    let mut __f_tier = ::std::option::Option::None;
+                    while let ::std::option::Option::Some(__key) = __map
+                        .next_key_seed(
+                            ::toolc_runtime::codegen::Keys::new(FIELDS, false),
+                        )?
+                    {
+                        match __key {
+                            ::std::option::Option::Some(0) => {
+                                ::toolc_runtime::codegen::field(
+                                    &mut __map,
+                                    &mut __f_operator,
+                                    "operator",
+                                )?
+                            }
+                            ::std::option::Option::Some(1) => {
+                                ::toolc_runtime::codegen::field(
+                                    &mut __map,
+                                    &mut __f_tier,
+                                    "tier",
+                                )?
+                            }
+                            _ => ::toolc_runtime::codegen::skip(&mut __map)?,
+                        }
+                    }
+                    ::std::result::Result::Ok(OperatorScope {
+                        operator: ::toolc_runtime::codegen::required(
+                            __f_operator,
+                            "operator",
+                        )?,
+                        tier: ::toolc_runtime::codegen::required(__f_tier, "tier")?,
+                    })
+                }
+            }
+            deserializer.deserialize_struct("OperatorScope", FIELDS, V)
+        }
     }
     /// How soon it needs an answer.
     #[derive(
@@ -143,9 +192,9 @@ pub mod types {
             const VALUES: &[&str] = &["open", "pending", "resolved", "closed"];
             ::std::result::Result::Ok(
                 match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
-                    0usize => TicketStatus::Open,
-                    1usize => TicketStatus::Pending,
-                    2usize => TicketStatus::Resolved,
+                    0 => TicketStatus::Open,
+                    1 => TicketStatus::Pending,
+                    2 => TicketStatus::Resolved,
                     _ => TicketStatus::Closed,
                 },
             )
@@ -159,11 +208,54 @@ pub mod toolboxes {
     /// Toolbox `meetings`: Meeting management tools
     pub mod meetings {
         /// Parameters of `list_meetings`.
-        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
-        #[serde(crate = "::toolc_runtime::codegen::serde")]
+        #[derive(Debug, Clone, PartialEq)]
         pub struct ListMeetingsParams {
             /// ISO date
             pub day: ::std::string::String,
+        }
+        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
+        for ListMeetingsParams {
+            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const FIELDS: &[&str] = &["day"];
+                struct V;
+                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
+                    type Value = ListMeetingsParams;
+                    fn expecting(
+                        &self,
+                        f: &mut ::std::fmt::Formatter<'_>,
+                    ) -> ::std::fmt::Result {
+                        f.write_str("struct ListMeetingsParams")
+                    }
+                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
+                        self,
+                        mut __map: A,
+                    ) -> ::std::result::Result<ListMeetingsParams, A::Error> {
+                        let mut __f_day = ::std::option::Option::None;
+                        while let ::std::option::Option::Some(__key) = __map
+                            .next_key_seed(
+                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
+                            )?
+                        {
+                            match __key {
+                                ::std::option::Option::Some(0) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_day,
+                                        "day",
+                                    )?
+                                }
+                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
+                            }
+                        }
+                        ::std::result::Result::Ok(ListMeetingsParams {
+                            day: ::toolc_runtime::codegen::required(__f_day, "day")?,
+                        })
+                    }
+                }
+                deserializer.deserialize_struct("ListMeetingsParams", FIELDS, V)
+            }
         }
         /// The session scope this toolbox's tools read: `OperatorScope`.
         pub type Scope = super::super::types::OperatorScope;
@@ -400,11 +492,57 @@ pub mod toolboxes {
     /// Toolbox `orders`: Order lookup tools
     pub mod orders {
         /// Parameters of `lookup_order`.
-        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
-        #[serde(crate = "::toolc_runtime::codegen::serde")]
+        #[derive(Debug, Clone, PartialEq)]
         pub struct LookupOrderParams {
             /// The order id, such as `A-1001`.
             pub order_id: ::std::string::String,
+        }
+        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
+        for LookupOrderParams {
+            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const FIELDS: &[&str] = &["order_id"];
+                struct V;
+                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
+                    type Value = LookupOrderParams;
+                    fn expecting(
+                        &self,
+                        f: &mut ::std::fmt::Formatter<'_>,
+                    ) -> ::std::fmt::Result {
+                        f.write_str("struct LookupOrderParams")
+                    }
+                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
+                        self,
+                        mut __map: A,
+                    ) -> ::std::result::Result<LookupOrderParams, A::Error> {
+                        let mut __f_order_id = ::std::option::Option::None;
+                        while let ::std::option::Option::Some(__key) = __map
+                            .next_key_seed(
+                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
+                            )?
+                        {
+                            match __key {
+                                ::std::option::Option::Some(0) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_order_id,
+                                        "order_id",
+                                    )?
+                                }
+                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
+                            }
+                        }
+                        ::std::result::Result::Ok(LookupOrderParams {
+                            order_id: ::toolc_runtime::codegen::required(
+                                __f_order_id,
+                                "order_id",
+                            )?,
+                        })
+                    }
+                }
+                deserializer.deserialize_struct("LookupOrderParams", FIELDS, V)
+            }
         }
         /// Where the order is.
         #[derive(
@@ -440,14 +578,68 @@ pub mod toolboxes {
             pub status: LookupOrderReturnsStatus,
         }
         /// Parameters of `cancel_order`.
-        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
-        #[serde(crate = "::toolc_runtime::codegen::serde")]
+        #[derive(Debug, Clone, PartialEq)]
         pub struct CancelOrderParams {
             /// The order id, such as `A-1001`.
             pub order_id: ::std::string::String,
             /// Why the customer cancels, in their words.
-            #[serde(default)]
             pub reason: ::std::option::Option<::std::string::String>,
+        }
+        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
+        for CancelOrderParams {
+            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const FIELDS: &[&str] = &["order_id", "reason"];
+                struct V;
+                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
+                    type Value = CancelOrderParams;
+                    fn expecting(
+                        &self,
+                        f: &mut ::std::fmt::Formatter<'_>,
+                    ) -> ::std::fmt::Result {
+                        f.write_str("struct CancelOrderParams")
+                    }
+                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
+                        self,
+                        mut __map: A,
+                    ) -> ::std::result::Result<CancelOrderParams, A::Error> {
+                        let mut __f_order_id = ::std::option::Option::None;
+                        let mut __f_reason = ::std::option::Option::None;
+                        while let ::std::option::Option::Some(__key) = __map
+                            .next_key_seed(
+                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
+                            )?
+                        {
+                            match __key {
+                                ::std::option::Option::Some(0) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_order_id,
+                                        "order_id",
+                                    )?
+                                }
+                                ::std::option::Option::Some(1) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_reason,
+                                        "reason",
+                                    )?
+                                }
+                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
+                            }
+                        }
+                        ::std::result::Result::Ok(CancelOrderParams {
+                            order_id: ::toolc_runtime::codegen::required(
+                                __f_order_id,
+                                "order_id",
+                            )?,
+                            reason: __f_reason.unwrap_or_default(),
+                        })
+                    }
+                }
+                deserializer.deserialize_struct("CancelOrderParams", FIELDS, V)
+            }
         }
         /// Result of `cancel_order`.
         #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
@@ -718,21 +910,83 @@ pub mod toolboxes {
     /// Toolbox `support`: Support ticket tools
     pub mod support {
         /// Parameters of `list_tickets`.
-        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
-        #[serde(crate = "::toolc_runtime::codegen::serde")]
+        #[derive(Debug, Clone, PartialEq)]
         pub struct ListTicketsParams {
             /// The customer's id.
-            #[serde(rename = "customerId")]
             pub customer_id: ::std::string::String,
-            #[serde(default)]
             pub status: ::std::option::Option<super::super::types::TicketStatus>,
             /// At most this many tickets.
-            #[serde(default = "ListTicketsParams::__default_limit")]
             pub limit: i64,
         }
         impl ListTicketsParams {
             fn __default_limit() -> i64 {
                 20i64
+            }
+        }
+        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
+        for ListTicketsParams {
+            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const FIELDS: &[&str] = &["customerId", "status", "limit"];
+                struct V;
+                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
+                    type Value = ListTicketsParams;
+                    fn expecting(
+                        &self,
+                        f: &mut ::std::fmt::Formatter<'_>,
+                    ) -> ::std::fmt::Result {
+                        f.write_str("struct ListTicketsParams")
+                    }
+                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
+                        self,
+                        mut __map: A,
+                    ) -> ::std::result::Result<ListTicketsParams, A::Error> {
+                        let mut __f_customer_id = ::std::option::Option::None;
+                        let mut __f_status = ::std::option::Option::None;
+                        let mut __f_limit = ::std::option::Option::None;
+                        while let ::std::option::Option::Some(__key) = __map
+                            .next_key_seed(
+                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
+                            )?
+                        {
+                            match __key {
+                                ::std::option::Option::Some(0) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_customer_id,
+                                        "customerId",
+                                    )?
+                                }
+                                ::std::option::Option::Some(1) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_status,
+                                        "status",
+                                    )?
+                                }
+                                ::std::option::Option::Some(2) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_limit,
+                                        "limit",
+                                    )?
+                                }
+                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
+                            }
+                        }
+                        ::std::result::Result::Ok(ListTicketsParams {
+                            customer_id: ::toolc_runtime::codegen::required(
+                                __f_customer_id,
+                                "customerId",
+                            )?,
+                            status: __f_status.unwrap_or_default(),
+                            limit: __f_limit
+                                .unwrap_or_else(ListTicketsParams::__default_limit),
+                        })
+                    }
+                }
+                deserializer.deserialize_struct("ListTicketsParams", FIELDS, V)
             }
         }
         /// The new priority.
@@ -755,25 +1009,84 @@ pub mod toolboxes {
                 const VALUES: &[&str] = &["low", "medium", "high", "urgent"];
                 ::std::result::Result::Ok(
                     match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
-                        0usize => UpdateTicketParamsPriority::Low,
-                        1usize => UpdateTicketParamsPriority::Medium,
-                        2usize => UpdateTicketParamsPriority::High,
+                        0 => UpdateTicketParamsPriority::Low,
+                        1 => UpdateTicketParamsPriority::Medium,
+                        2 => UpdateTicketParamsPriority::High,
                         _ => UpdateTicketParamsPriority::Urgent,
                     },
                 )
             }
         }
         /// Parameters of `update_ticket`.
-        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
-        #[serde(crate = "::toolc_runtime::codegen::serde")]
+        #[derive(Debug, Clone, PartialEq)]
         pub struct UpdateTicketParams {
             /// The ticket id.
             pub id: ::std::string::String,
-            #[serde(default)]
             pub status: ::std::option::Option<super::super::types::TicketStatus>,
             /// The new priority.
-            #[serde(default)]
             pub priority: ::std::option::Option<UpdateTicketParamsPriority>,
+        }
+        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
+        for UpdateTicketParams {
+            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const FIELDS: &[&str] = &["id", "status", "priority"];
+                struct V;
+                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
+                    type Value = UpdateTicketParams;
+                    fn expecting(
+                        &self,
+                        f: &mut ::std::fmt::Formatter<'_>,
+                    ) -> ::std::fmt::Result {
+                        f.write_str("struct UpdateTicketParams")
+                    }
+                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
+                        self,
+                        mut __map: A,
+                    ) -> ::std::result::Result<UpdateTicketParams, A::Error> {
+                        let mut __f_id = ::std::option::Option::None;
+                        let mut __f_status = ::std::option::Option::None;
+                        let mut __f_priority = ::std::option::Option::None;
+                        while let ::std::option::Option::Some(__key) = __map
+                            .next_key_seed(
+                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
+                            )?
+                        {
+                            match __key {
+                                ::std::option::Option::Some(0) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_id,
+                                        "id",
+                                    )?
+                                }
+                                ::std::option::Option::Some(1) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_status,
+                                        "status",
+                                    )?
+                                }
+                                ::std::option::Option::Some(2) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_priority,
+                                        "priority",
+                                    )?
+                                }
+                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
+                            }
+                        }
+                        ::std::result::Result::Ok(UpdateTicketParams {
+                            id: ::toolc_runtime::codegen::required(__f_id, "id")?,
+                            status: __f_status.unwrap_or_default(),
+                            priority: __f_priority.unwrap_or_default(),
+                        })
+                    }
+                }
+                deserializer.deserialize_struct("UpdateTicketParams", FIELDS, V)
+            }
         }
         /// This toolbox reads no session scope.
         pub type Scope = ();
@@ -1049,8 +1362,7 @@ pub mod playbooks {
     /// Playbook `recipes`: Named multi-step recipes
     pub mod recipes {
         /// Parameters of `slug_and_span`.
-        #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Deserialize)]
-        #[serde(crate = "::toolc_runtime::codegen::serde")]
+        #[derive(Debug, Clone, PartialEq)]
         pub struct SlugAndSpanParams {
             /// The title to slugify.
             pub title: ::std::string::String,
@@ -1058,6 +1370,71 @@ pub mod playbooks {
             pub from: ::std::string::String,
             /// ISO date
             pub to: ::std::string::String,
+        }
+        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
+        for SlugAndSpanParams {
+            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const FIELDS: &[&str] = &["title", "from", "to"];
+                struct V;
+                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
+                    type Value = SlugAndSpanParams;
+                    fn expecting(
+                        &self,
+                        f: &mut ::std::fmt::Formatter<'_>,
+                    ) -> ::std::fmt::Result {
+                        f.write_str("struct SlugAndSpanParams")
+                    }
+                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
+                        self,
+                        mut __map: A,
+                    ) -> ::std::result::Result<SlugAndSpanParams, A::Error> {
+                        let mut __f_title = ::std::option::Option::None;
+                        let mut __f_from = ::std::option::Option::None;
+                        let mut __f_to = ::std::option::Option::None;
+                        while let ::std::option::Option::Some(__key) = __map
+                            .next_key_seed(
+                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
+                            )?
+                        {
+                            match __key {
+                                ::std::option::Option::Some(0) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_title,
+                                        "title",
+                                    )?
+                                }
+                                ::std::option::Option::Some(1) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_from,
+                                        "from",
+                                    )?
+                                }
+                                ::std::option::Option::Some(2) => {
+                                    ::toolc_runtime::codegen::field(
+                                        &mut __map,
+                                        &mut __f_to,
+                                        "to",
+                                    )?
+                                }
+                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
+                            }
+                        }
+                        ::std::result::Result::Ok(SlugAndSpanParams {
+                            title: ::toolc_runtime::codegen::required(
+                                __f_title,
+                                "title",
+                            )?,
+                            from: ::toolc_runtime::codegen::required(__f_from, "from")?,
+                            to: ::toolc_runtime::codegen::required(__f_to, "to")?,
+                        })
+                    }
+                }
+                deserializer.deserialize_struct("SlugAndSpanParams", FIELDS, V)
+            }
         }
         /// Result of `slug_and_span`.
         #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]

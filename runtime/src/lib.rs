@@ -37,6 +37,7 @@ mod result;
 mod schema;
 mod search;
 pub mod store;
+mod struct_fields;
 mod trace;
 
 pub use agent::{Agent, AgentError, Capability};
@@ -88,6 +89,7 @@ pub mod codegen {
     pub use crate::enum_value::enum_value;
     pub use crate::join::{joined, joined_len, utf8};
     pub use crate::policy::Guard;
+    pub use crate::struct_fields::{Keys, field, required, skip};
 
     /// The validation tables generated code writes as `static`s, and the validator that walks
     /// them.

@@ -1,6 +1,7 @@
 //! Rust tokens for the type model: types, structs and enums with their serde
 //! attributes and docs.
 
+use super::deserialize::{enum_deserialize, struct_deserialize};
 use super::directions::Directions;
 use super::docs::doc_attrs;
 use crate::model::names::RustIdent;
@@ -343,7 +344,7 @@ fn json_tokens(v: &Value) -> TokenStream {
 
 /// The function giving a field's default; `variant` names the variant of a
 /// tagged union the field belongs to.
-fn default_fn_name(variant: Option<&str>, field: &Field) -> Ident {
+pub(super) fn default_fn_name(variant: Option<&str>, field: &Field) -> Ident {
     let field = field.ident.word();
     match variant {
         Some(v) => format_ident!("__default_{}_{field}", heck::ToSnakeCase::to_snake_case(v)),
@@ -351,25 +352,39 @@ fn default_fn_name(variant: Option<&str>, field: &Field) -> Ident {
     }
 }
 
-/// Field tokens; `public` is false inside enum variants. `serializes`: the
-/// type derives `Serialize`, so an absent optional is skipped when written.
+/// Field tokens; `public` is false inside enum variants. `derived`: the serde
+/// traits the type derives, whose attributes the field carries: its JSON name
+/// for either, its default for `Deserialize`, and for `Serialize` that an absent
+/// optional is skipped when written.
 fn field_tokens(
     owner: &str,
     variant: Option<&str>,
     f: &Field,
     paths: &Paths,
-    (public, serializes): (bool, bool),
+    (public, derived): (bool, Directions),
 ) -> TokenStream {
     let id = ident(&f.ident);
     let ty = ty_tokens(&f.ty, paths);
     let doc = f.doc.as_deref().map(doc_attrs).unwrap_or_default();
     let mut serde_args = Vec::new();
     let bare = f.ident.word();
-    if bare != f.name {
+    let serializes = derived.serialize;
+    if bare != f.name && (serializes || derived.deserialize) {
         let name = &f.name;
         serde_args.push(quote!(rename = #name));
     }
-    if let Some(_d) = &f.default {
+    if !derived.deserialize {
+        // Written out by `deserialize::struct_deserialize`, which reads the defaults itself.
+        if serializes && !f.required && matches!(f.ty, Ty::Option(_)) {
+            serde_args.push(quote!(
+                skip_serializing_if = "::std::option::Option::is_none"
+            ));
+        } else if serializes && !f.required && f.ty == Ty::Json {
+            serde_args.push(quote!(
+                skip_serializing_if = "::toolc_runtime::codegen::serde_json::Value::is_null"
+            ));
+        }
+    } else if let Some(_d) = &f.default {
         let path = format!("{owner}::{}", default_fn_name(variant, f));
         serde_args.push(quote!(default = #path));
     } else if !f.required && matches!(f.ty, Ty::Option(_)) {
@@ -539,50 +554,6 @@ fn tagged_debug(id: &Ident, variants: &[(String, String, Vec<Field>)]) -> TokenS
     }
 }
 
-/// `Deserialize` for a string enum: the runtime's `enum_value` finds the string among the
-/// enum's values, and a `match` on its index picks the variant. serde's derive writes an enum
-/// visitor, a variant identifier and its visitor for each enum, which made these impls a large
-/// part of a generated module's compile time.
-fn enum_deserialize(id: &proc_macro2::Ident, variants: &[(String, String)]) -> TokenStream {
-    let serde = serde_path();
-    let values = variants.iter().map(|(_, value)| value);
-    let last = variants.len().saturating_sub(1);
-    let arms = variants.iter().enumerate().map(|(i, (v, _))| {
-        let v = ident(v);
-        if i == last {
-            quote!(_ => #id::#v,)
-        } else {
-            quote!(#i => #id::#v,)
-        }
-    });
-    let read = quote!(::toolc_runtime::codegen::enum_value(deserializer, VALUES)?);
-    // One value: the `match` would have one arm, which clippy refuses.
-    let body = match variants {
-        [(v, _)] => {
-            let v = ident(v);
-            quote! {
-                #read;
-                ::std::result::Result::Ok(#id::#v)
-            }
-        }
-        _ => quote! {
-            ::std::result::Result::Ok(match #read {
-                #(#arms)*
-            })
-        },
-    };
-    quote! {
-        impl<'de> #serde::Deserialize<'de> for #id {
-            fn deserialize<D: #serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                const VALUES: &[&str] = &[#(#values),*];
-                #body
-            }
-        }
-    }
-}
-
 /// The tokens of one generated item. `sensitive`: its value is sensitive as
 /// a whole, so its `Debug` prints `Name(<redacted>)`; an item with sensitive
 /// fields gets a `Debug` that prints `<redacted>` for those. Either way
@@ -637,9 +608,16 @@ pub fn item_tokens(
         } => {
             let id = ident(name);
             let doc = doc.as_deref().map(doc_attrs).unwrap_or_default();
+            // `Deserialize` is written out below, unless other properties flatten into a map
+            // (serde's derive buffers the rest of the object for that).
+            let lean = dirs.deserialize && extra.is_none();
+            let derived = Directions {
+                serialize: dirs.serialize,
+                deserialize: dirs.deserialize && !lean,
+            };
             let fs = fields
                 .iter()
-                .map(|f| field_tokens(name, None, f, paths, (true, dirs.serialize)));
+                .map(|f| field_tokens(name, None, f, paths, (true, derived)));
             let extra_field = extra.as_ref().map(|t| {
                 let t = ty_tokens(t, paths);
                 quote! {
@@ -648,11 +626,16 @@ pub fn item_tokens(
                     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, #t>,
                 }
             });
-            let deny = if *deny_unknown {
+            let deny = if *deny_unknown && derived.deserialize {
                 quote!(#[serde(deny_unknown_fields)])
             } else {
                 quote!()
             };
+            let ser = derived.serialize.then(|| quote!(#serde::Serialize,));
+            let de = derived.deserialize.then(|| quote!(#serde::Deserialize,));
+            let derive = quote!(#[derive(#debug Clone, PartialEq, #ser #de)]);
+            let serde_crate = (derived.serialize || derived.deserialize).then_some(&serde_crate);
+            let read = lean.then(|| struct_deserialize(&id, fields, *deny_unknown));
             let with_variant: Vec<(Option<&str>, &Field)> =
                 fields.iter().map(|f| (None, f)).collect();
             let defaults = default_fns(&id, &with_variant, paths);
@@ -673,6 +656,7 @@ pub fn item_tokens(
                     #extra_field
                 }
                 #defaults
+                #read
             }
         }
         Item::Enum {
@@ -720,7 +704,7 @@ pub fn item_tokens(
                 let vid = ident(v);
                 let fs = fields
                     .iter()
-                    .map(|f| field_tokens(name, Some(v), f, paths, (false, dirs.serialize)));
+                    .map(|f| field_tokens(name, Some(v), f, paths, (false, dirs)));
                 let d = format!(" `{tag}: {value}`");
                 quote! {
                     #[doc = #d]

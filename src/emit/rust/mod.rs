@@ -5,6 +5,7 @@
 //! Tokens are built with `quote`, parsed with `syn` and printed with
 //! `prettyplease`, so the output is always valid, formatted Rust.
 
+mod deserialize;
 mod directions;
 mod docs;
 mod items;
