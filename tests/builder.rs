@@ -76,7 +76,8 @@ fn send_off_drops_send_bounds_and_dispatchers() {
 
 /// The derive list right above `pub struct <name>` or `pub enum <name>`,
 /// followed by `serde::Deserialize (written out)` when the code implements
-/// `Deserialize` for the item by hand instead of deriving it.
+/// `Deserialize` for the item instead of deriving it: by hand for an enum,
+/// through the runtime's `deserialize_struct!` for a struct.
 fn derives_of(code: &str, item: &str) -> String {
     let at = code.find(item).expect("the item");
     let before = &code[..at];
@@ -87,9 +88,15 @@ fn derives_of(code: &str, item: &str) -> String {
         .unwrap_or_default()
         .to_string();
     let name = item.rsplit(' ').next().unwrap_or_default();
-    let words: Vec<&str> = code.split_whitespace().collect();
-    let written = format!("::toolc_runtime::codegen::serde::Deserialize<'de> for {name} {{");
-    if words.join(" ").contains(&written) {
+    // Compared without whitespace, which the printer places by line length.
+    let code: String = code.split_whitespace().collect();
+    let by_hand = format!("::toolc_runtime::codegen::serde::Deserialize<'de>for{name}{{");
+    let by_macro = format!("::toolc_runtime::codegen::deserialize_struct!({name},");
+    let bare = format!("::toolc_runtime::codegen::deserialize_struct!({name});");
+    if [by_hand, by_macro, bare]
+        .iter()
+        .any(|w| code.contains(w.as_str()))
+    {
         derives.push_str(" serde::Deserialize (written out)");
     }
     derives

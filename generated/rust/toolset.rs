@@ -64,61 +64,9 @@ pub mod types {
         /// The operator's plan.
         pub tier: OperatorScopeTier,
     }
-    impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de> for OperatorScope {
-        fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            const FIELDS: &[&str] = &["operator", "tier"];
-            struct V;
-            impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
-                type Value = OperatorScope;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("struct OperatorScope")
-                }
-                fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
-                    self,
-                    mut __map: A,
-                ) -> ::std::result::Result<OperatorScope, A::Error> {
-                    let mut __f_operator = ::std::option::Option::None;
-                    let mut __f_tier = ::std::option::Option::None;
-                    while let ::std::option::Option::Some(__key) = __map
-                        .next_key_seed(
-                            ::toolc_runtime::codegen::Keys::new(FIELDS, false),
-                        )?
-                    {
-                        match __key {
-                            ::std::option::Option::Some(0) => {
-                                ::toolc_runtime::codegen::field(
-                                    &mut __map,
-                                    &mut __f_operator,
-                                    "operator",
-                                )?
-                            }
-                            ::std::option::Option::Some(1) => {
-                                ::toolc_runtime::codegen::field(
-                                    &mut __map,
-                                    &mut __f_tier,
-                                    "tier",
-                                )?
-                            }
-                            _ => ::toolc_runtime::codegen::skip(&mut __map)?,
-                        }
-                    }
-                    ::std::result::Result::Ok(OperatorScope {
-                        operator: ::toolc_runtime::codegen::required(
-                            __f_operator,
-                            "operator",
-                        )?,
-                        tier: ::toolc_runtime::codegen::required(__f_tier, "tier")?,
-                    })
-                }
-            }
-            deserializer.deserialize_struct("OperatorScope", FIELDS, V)
-        }
-    }
+    ::toolc_runtime::codegen::deserialize_struct!(
+        OperatorScope, operator = required("operator"), tier = required("tier")
+    );
     /// How soon it needs an answer.
     #[derive(
         Debug,
@@ -213,50 +161,9 @@ pub mod toolboxes {
             /// ISO date
             pub day: ::std::string::String,
         }
-        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
-        for ListMeetingsParams {
-            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &["day"];
-                struct V;
-                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
-                    type Value = ListMeetingsParams;
-                    fn expecting(
-                        &self,
-                        f: &mut ::std::fmt::Formatter<'_>,
-                    ) -> ::std::fmt::Result {
-                        f.write_str("struct ListMeetingsParams")
-                    }
-                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
-                        self,
-                        mut __map: A,
-                    ) -> ::std::result::Result<ListMeetingsParams, A::Error> {
-                        let mut __f_day = ::std::option::Option::None;
-                        while let ::std::option::Option::Some(__key) = __map
-                            .next_key_seed(
-                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
-                            )?
-                        {
-                            match __key {
-                                ::std::option::Option::Some(0) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_day,
-                                        "day",
-                                    )?
-                                }
-                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
-                            }
-                        }
-                        ::std::result::Result::Ok(ListMeetingsParams {
-                            day: ::toolc_runtime::codegen::required(__f_day, "day")?,
-                        })
-                    }
-                }
-                deserializer.deserialize_struct("ListMeetingsParams", FIELDS, V)
-            }
-        }
+        ::toolc_runtime::codegen::deserialize_struct!(
+            ListMeetingsParams, day = required("day")
+        );
         /// The session scope this toolbox's tools read: `OperatorScope`.
         pub type Scope = super::super::types::OperatorScope;
         /// Meeting management tools
@@ -497,53 +404,9 @@ pub mod toolboxes {
             /// The order id, such as `A-1001`.
             pub order_id: ::std::string::String,
         }
-        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
-        for LookupOrderParams {
-            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &["order_id"];
-                struct V;
-                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
-                    type Value = LookupOrderParams;
-                    fn expecting(
-                        &self,
-                        f: &mut ::std::fmt::Formatter<'_>,
-                    ) -> ::std::fmt::Result {
-                        f.write_str("struct LookupOrderParams")
-                    }
-                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
-                        self,
-                        mut __map: A,
-                    ) -> ::std::result::Result<LookupOrderParams, A::Error> {
-                        let mut __f_order_id = ::std::option::Option::None;
-                        while let ::std::option::Option::Some(__key) = __map
-                            .next_key_seed(
-                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
-                            )?
-                        {
-                            match __key {
-                                ::std::option::Option::Some(0) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_order_id,
-                                        "order_id",
-                                    )?
-                                }
-                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
-                            }
-                        }
-                        ::std::result::Result::Ok(LookupOrderParams {
-                            order_id: ::toolc_runtime::codegen::required(
-                                __f_order_id,
-                                "order_id",
-                            )?,
-                        })
-                    }
-                }
-                deserializer.deserialize_struct("LookupOrderParams", FIELDS, V)
-            }
-        }
+        ::toolc_runtime::codegen::deserialize_struct!(
+            LookupOrderParams, order_id = required("order_id")
+        );
         /// Where the order is.
         #[derive(
             Debug,
@@ -585,62 +448,10 @@ pub mod toolboxes {
             /// Why the customer cancels, in their words.
             pub reason: ::std::option::Option<::std::string::String>,
         }
-        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
-        for CancelOrderParams {
-            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &["order_id", "reason"];
-                struct V;
-                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
-                    type Value = CancelOrderParams;
-                    fn expecting(
-                        &self,
-                        f: &mut ::std::fmt::Formatter<'_>,
-                    ) -> ::std::fmt::Result {
-                        f.write_str("struct CancelOrderParams")
-                    }
-                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
-                        self,
-                        mut __map: A,
-                    ) -> ::std::result::Result<CancelOrderParams, A::Error> {
-                        let mut __f_order_id = ::std::option::Option::None;
-                        let mut __f_reason = ::std::option::Option::None;
-                        while let ::std::option::Option::Some(__key) = __map
-                            .next_key_seed(
-                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
-                            )?
-                        {
-                            match __key {
-                                ::std::option::Option::Some(0) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_order_id,
-                                        "order_id",
-                                    )?
-                                }
-                                ::std::option::Option::Some(1) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_reason,
-                                        "reason",
-                                    )?
-                                }
-                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
-                            }
-                        }
-                        ::std::result::Result::Ok(CancelOrderParams {
-                            order_id: ::toolc_runtime::codegen::required(
-                                __f_order_id,
-                                "order_id",
-                            )?,
-                            reason: __f_reason.unwrap_or_default(),
-                        })
-                    }
-                }
-                deserializer.deserialize_struct("CancelOrderParams", FIELDS, V)
-            }
-        }
+        ::toolc_runtime::codegen::deserialize_struct!(
+            CancelOrderParams, order_id = required("order_id"), reason =
+            optional("reason")
+        );
         /// Result of `cancel_order`.
         #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
@@ -923,72 +734,11 @@ pub mod toolboxes {
                 20i64
             }
         }
-        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
-        for ListTicketsParams {
-            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &["customerId", "status", "limit"];
-                struct V;
-                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
-                    type Value = ListTicketsParams;
-                    fn expecting(
-                        &self,
-                        f: &mut ::std::fmt::Formatter<'_>,
-                    ) -> ::std::fmt::Result {
-                        f.write_str("struct ListTicketsParams")
-                    }
-                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
-                        self,
-                        mut __map: A,
-                    ) -> ::std::result::Result<ListTicketsParams, A::Error> {
-                        let mut __f_customer_id = ::std::option::Option::None;
-                        let mut __f_status = ::std::option::Option::None;
-                        let mut __f_limit = ::std::option::Option::None;
-                        while let ::std::option::Option::Some(__key) = __map
-                            .next_key_seed(
-                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
-                            )?
-                        {
-                            match __key {
-                                ::std::option::Option::Some(0) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_customer_id,
-                                        "customerId",
-                                    )?
-                                }
-                                ::std::option::Option::Some(1) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_status,
-                                        "status",
-                                    )?
-                                }
-                                ::std::option::Option::Some(2) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_limit,
-                                        "limit",
-                                    )?
-                                }
-                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
-                            }
-                        }
-                        ::std::result::Result::Ok(ListTicketsParams {
-                            customer_id: ::toolc_runtime::codegen::required(
-                                __f_customer_id,
-                                "customerId",
-                            )?,
-                            status: __f_status.unwrap_or_default(),
-                            limit: __f_limit
-                                .unwrap_or_else(ListTicketsParams::__default_limit),
-                        })
-                    }
-                }
-                deserializer.deserialize_struct("ListTicketsParams", FIELDS, V)
-            }
-        }
+        ::toolc_runtime::codegen::deserialize_struct!(
+            ListTicketsParams, customer_id = required("customerId"), status =
+            optional("status"), limit = default("limit",
+            ListTicketsParams::__default_limit)
+        );
         /// The new priority.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum UpdateTicketParamsPriority {
@@ -1026,68 +776,10 @@ pub mod toolboxes {
             /// The new priority.
             pub priority: ::std::option::Option<UpdateTicketParamsPriority>,
         }
-        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
-        for UpdateTicketParams {
-            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &["id", "status", "priority"];
-                struct V;
-                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
-                    type Value = UpdateTicketParams;
-                    fn expecting(
-                        &self,
-                        f: &mut ::std::fmt::Formatter<'_>,
-                    ) -> ::std::fmt::Result {
-                        f.write_str("struct UpdateTicketParams")
-                    }
-                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
-                        self,
-                        mut __map: A,
-                    ) -> ::std::result::Result<UpdateTicketParams, A::Error> {
-                        let mut __f_id = ::std::option::Option::None;
-                        let mut __f_status = ::std::option::Option::None;
-                        let mut __f_priority = ::std::option::Option::None;
-                        while let ::std::option::Option::Some(__key) = __map
-                            .next_key_seed(
-                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
-                            )?
-                        {
-                            match __key {
-                                ::std::option::Option::Some(0) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_id,
-                                        "id",
-                                    )?
-                                }
-                                ::std::option::Option::Some(1) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_status,
-                                        "status",
-                                    )?
-                                }
-                                ::std::option::Option::Some(2) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_priority,
-                                        "priority",
-                                    )?
-                                }
-                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
-                            }
-                        }
-                        ::std::result::Result::Ok(UpdateTicketParams {
-                            id: ::toolc_runtime::codegen::required(__f_id, "id")?,
-                            status: __f_status.unwrap_or_default(),
-                            priority: __f_priority.unwrap_or_default(),
-                        })
-                    }
-                }
-                deserializer.deserialize_struct("UpdateTicketParams", FIELDS, V)
-            }
-        }
+        ::toolc_runtime::codegen::deserialize_struct!(
+            UpdateTicketParams, id = required("id"), status = optional("status"),
+            priority = optional("priority")
+        );
         /// This toolbox reads no session scope.
         pub type Scope = ();
         /// Support ticket tools
@@ -1371,71 +1063,10 @@ pub mod playbooks {
             /// ISO date
             pub to: ::std::string::String,
         }
-        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
-        for SlugAndSpanParams {
-            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &["title", "from", "to"];
-                struct V;
-                impl<'de> ::toolc_runtime::codegen::serde::de::Visitor<'de> for V {
-                    type Value = SlugAndSpanParams;
-                    fn expecting(
-                        &self,
-                        f: &mut ::std::fmt::Formatter<'_>,
-                    ) -> ::std::fmt::Result {
-                        f.write_str("struct SlugAndSpanParams")
-                    }
-                    fn visit_map<A: ::toolc_runtime::codegen::serde::de::MapAccess<'de>>(
-                        self,
-                        mut __map: A,
-                    ) -> ::std::result::Result<SlugAndSpanParams, A::Error> {
-                        let mut __f_title = ::std::option::Option::None;
-                        let mut __f_from = ::std::option::Option::None;
-                        let mut __f_to = ::std::option::Option::None;
-                        while let ::std::option::Option::Some(__key) = __map
-                            .next_key_seed(
-                                ::toolc_runtime::codegen::Keys::new(FIELDS, false),
-                            )?
-                        {
-                            match __key {
-                                ::std::option::Option::Some(0) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_title,
-                                        "title",
-                                    )?
-                                }
-                                ::std::option::Option::Some(1) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_from,
-                                        "from",
-                                    )?
-                                }
-                                ::std::option::Option::Some(2) => {
-                                    ::toolc_runtime::codegen::field(
-                                        &mut __map,
-                                        &mut __f_to,
-                                        "to",
-                                    )?
-                                }
-                                _ => ::toolc_runtime::codegen::skip(&mut __map)?,
-                            }
-                        }
-                        ::std::result::Result::Ok(SlugAndSpanParams {
-                            title: ::toolc_runtime::codegen::required(
-                                __f_title,
-                                "title",
-                            )?,
-                            from: ::toolc_runtime::codegen::required(__f_from, "from")?,
-                            to: ::toolc_runtime::codegen::required(__f_to, "to")?,
-                        })
-                    }
-                }
-                deserializer.deserialize_struct("SlugAndSpanParams", FIELDS, V)
-            }
-        }
+        ::toolc_runtime::codegen::deserialize_struct!(
+            SlugAndSpanParams, title = required("title"), from = required("from"), to =
+            required("to")
+        );
         /// Result of `slug_and_span`.
         #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]

@@ -79,6 +79,7 @@ pub mod codegen {
     pub use serde;
     pub use serde_json;
 
+    pub use crate::__toolc_deserialize_struct as deserialize_struct;
     pub use crate::__toolc_join_str as join_str;
     pub use crate::__toolc_require_feature as require_feature;
     pub use crate::delegation::delegation;
@@ -175,7 +176,9 @@ mod missing {
 /// generated files; API 5 writes a `$defs` entry several schema texts carry once, the texts
 /// joined from parts at compile time (`codegen::join_str!`); API 6 has a generated dispatcher
 /// bind each tool to its refinement and handler (`codegen::bind`) and hand the bound operation
-/// to one contract compiled once for every tool (`codegen::call_tool` and `call_play`). An API gets a new number whenever generated code needs something of the
+/// to one contract compiled once for every tool (`codegen::call_tool` and `call_play`), and has string
+/// enums and structs read themselves through the runtime (`codegen::enum_value`,
+/// `codegen::deserialize_struct!`) instead of serde's derive. An API gets a new number whenever generated code needs something of the
 /// runtime that an older runtime lacks.
 #[doc(hidden)]
 #[macro_export]

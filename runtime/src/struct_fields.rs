@@ -106,85 +106,170 @@ pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<
     slot.ok_or_else(|| E::missing_field(name))
 }
 
+/// `Deserialize` for a generated struct of named fields, the struct's own part of it: one map
+/// visitor that reads each key as its field's index ([`Keys`]), each field's value into a slot
+/// ([`field`]), skips other keys (or, after `deny_unknown`, refuses them), and fills each
+/// field the map did not give as its kind says:
+///
+/// - `required("name")`: a `missing field` error;
+/// - `default("name", path)`: the value the function at `path` returns;
+/// - `optional("name")`: the type's `Default` (`None`, or `null` for a JSON value).
+///
+/// A generated file writes `codegen::deserialize_struct!(Name, id = required("id"), limit =
+/// default("limit", Name::__default_limit), mode = optional("mode"));`, in the order of the
+/// struct's fields.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolc_deserialize_struct {
+    (@impl $ty:ident, $deny:literal, $($field:ident = $kind:ident($name:literal $(, $default:path)?)),*) => {
+        #[allow(deprecated)]
+        impl<'de> $crate::codegen::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $crate::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                const __FIELDS: &[&str] = &[$($name),*];
+                // The fields' indexes in `__FIELDS`.
+                #[allow(non_camel_case_types, clippy::enum_variant_names)]
+                enum __Field { $($field),* }
+                struct __Visitor;
+                impl<'de> $crate::codegen::serde::de::Visitor<'de> for __Visitor {
+                    type Value = $ty;
+
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(::core::concat!("struct ", ::core::stringify!($ty)))
+                    }
+
+                    fn visit_map<A: $crate::codegen::serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> ::core::result::Result<$ty, A::Error> {
+                        $(let mut $field = ::core::option::Option::None;)*
+                        while let ::core::option::Option::Some(key) =
+                            map.next_key_seed($crate::codegen::Keys::new(__FIELDS, $deny))?
+                        {
+                            match key {
+                                $(::core::option::Option::Some(i) if i == __Field::$field as usize => {
+                                    $crate::codegen::field(&mut map, &mut $field, $name)?
+                                })*
+                                _ => $crate::codegen::skip(&mut map)?,
+                            }
+                        }
+                        ::core::result::Result::Ok($ty {
+                            $($field: $crate::__toolc_deserialize_struct!(@fill $kind $field, $name $(, $default)?),)*
+                        })
+                    }
+                }
+                deserializer.deserialize_struct(::core::stringify!($ty), __FIELDS, __Visitor)
+            }
+        }
+    };
+    (@fill required $field:ident, $name:literal) => {
+        $crate::codegen::required($field, $name)?
+    };
+    (@fill default $field:ident, $name:literal, $default:path) => {
+        $field.unwrap_or_else($default)
+    };
+    (@fill optional $field:ident, $name:literal) => {
+        $field.unwrap_or_default()
+    };
+    ($ty:ident, deny_unknown $(, $field:ident = $kind:ident($($how:tt)*))* $(,)?) => {
+        $crate::__toolc_deserialize_struct!(@impl $ty, true, $($field = $kind($($how)*)),*);
+    };
+    ($ty:ident $(, $field:ident = $kind:ident($($how:tt)*))* $(,)?) => {
+        $crate::__toolc_deserialize_struct!(@impl $ty, false, $($field = $kind($($how)*)),*);
+    };
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Keys, field, required, skip};
-    use serde::de::{self, Deserializer, MapAccess, Visitor};
-    use std::fmt;
+    use super::Keys;
+    use serde::de::{self, Visitor};
 
     const FIELDS: &[&str] = &["id", "type"];
 
-    /// A struct read the way generated code reads one: `id` required, `type` optional.
+    /// A struct read the way generated code reads one: `id` required, `type` optional,
+    /// `limit` with a default.
     #[derive(Debug, PartialEq)]
     struct Read {
         id: u32,
-        kind: Option<String>,
+        r#type: Option<String>,
+        limit: u32,
     }
 
-    struct V(bool);
-
-    impl<'de> Visitor<'de> for V {
-        type Value = Read;
-
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("struct Read")
-        }
-
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Read, A::Error> {
-            let mut id = None;
-            let mut kind = None;
-            while let Some(key) = map.next_key_seed(Keys::new(FIELDS, self.0))? {
-                match key {
-                    Some(0) => field(&mut map, &mut id, "id")?,
-                    Some(1) => field(&mut map, &mut kind, "type")?,
-                    _ => skip(&mut map)?,
-                }
-            }
-            Ok(Read {
-                id: required(id, "id")?,
-                kind: kind.flatten(),
-            })
+    impl Read {
+        fn ten() -> u32 {
+            10
         }
     }
 
-    fn read(text: &str, deny_unknown: bool) -> Result<Read, String> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        de.deserialize_struct("Read", FIELDS, V(deny_unknown))
-            .map_err(|e| e.to_string())
+    crate::codegen::deserialize_struct!(
+        Read,
+        id = required("id"),
+        r#type = optional("type"),
+        limit = default("limit", Read::ten),
+    );
+
+    /// The same fields, no others allowed.
+    #[derive(Debug, PartialEq)]
+    struct Strict {
+        id: u32,
+    }
+
+    crate::codegen::deserialize_struct!(Strict, deny_unknown, id = required("id"));
+
+    /// No fields at all.
+    #[derive(Debug, PartialEq)]
+    struct Empty {}
+
+    crate::codegen::deserialize_struct!(Empty);
+
+    fn read<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    fn bug(id: u32, limit: u32) -> Read {
+        Read {
+            id,
+            r#type: Some("bug".into()),
+            limit,
+        }
     }
 
     #[test]
     fn fields_are_read_by_name_and_unknown_keys_skipped_unless_denied() {
-        let want = Read {
-            id: 7,
-            kind: Some("bug".into()),
-        };
-        assert_eq!(read(r#"{"type":"bug","id":7}"#, false), Ok(want));
-        // An escaped key is the same key; an unknown key's value is skipped whatever it holds.
+        assert_eq!(read(r#"{"type":"bug","id":7,"limit":3}"#), Ok(bug(7, 3)));
+        // An escaped key is the same key; an unknown key's value is skipped whatever it holds;
+        // absent fields take their default.
         assert_eq!(
-            read(r#"{"\u0069d":7,"x":{"y":[1,2]}}"#, false),
-            Ok(Read { id: 7, kind: None })
+            read(r#"{"\u0069d":7,"x":{"y":[1,2]}}"#),
+            Ok(Read {
+                id: 7,
+                r#type: None,
+                limit: 10
+            })
         );
         assert_eq!(
-            read(r#"{"id":7,"type":null}"#, false),
-            Ok(Read { id: 7, kind: None })
+            read::<Read>(r#"{"id":7,"type":null}"#).map(|r| r.r#type),
+            Ok(None)
         );
-        let e = read(r#"{"id":7,"x":1}"#, true).unwrap_err();
-        assert!(
-            e.contains("unknown field `x`, expected `id` or `type`"),
-            "{e}"
-        );
+        assert_eq!(read(r#"{"id":7}"#), Ok(Strict { id: 7 }));
+        let e = read::<Strict>(r#"{"id":7,"x":1}"#).unwrap_err();
+        assert!(e.contains("unknown field `x`, expected `id`"), "{e}");
+        assert_eq!(read(r#"{"x":1}"#), Ok(Empty {}));
+        // Read from a `Value` too, whose keys are owned strings.
+        let value = serde_json::json!({"id": 7, "type": "bug", "limit": 3});
+        assert_eq!(serde_json::from_value::<Read>(value).ok(), Some(bug(7, 3)));
     }
 
     #[test]
     fn a_missing_required_field_a_repeated_field_and_a_wrong_type_are_refused() {
-        let e = read(r#"{"type":"bug"}"#, false).unwrap_err();
+        let e = read::<Read>(r#"{"type":"bug"}"#).unwrap_err();
         assert!(e.contains("missing field `id`"), "{e}");
-        let e = read(r#"{"id":7,"id":8}"#, false).unwrap_err();
+        let e = read::<Read>(r#"{"id":7,"id":8}"#).unwrap_err();
         assert!(e.contains("duplicate field `id`"), "{e}");
-        let e = read(r#"[7]"#, false).unwrap_err();
+        let e = read::<Read>(r#"[7]"#).unwrap_err();
         assert!(e.contains("expected struct Read"), "{e}");
-        let e = read(r#"{"id":"7"}"#, false).unwrap_err();
+        let e = read::<Read>(r#"{"id":"7"}"#).unwrap_err();
         assert!(
             e.contains("invalid type: string \"7\", expected u32"),
             "{e}"

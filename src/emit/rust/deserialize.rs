@@ -3,13 +3,13 @@
 //! its visitor and the type's visitor, with every method serde offers; those impls were the
 //! largest part of a generated module's compile time (BENCHMARKS.md, "The generated module").
 //! These impls keep only the one visitor method the type needs and share the rest through the
-//! runtime (`codegen::enum_value`, `codegen::Keys` and the field steps), and read what serde's
+//! runtime (`codegen::enum_value`, `codegen::deserialize_struct!`), and read what serde's
 //! derive reads, with the same errors.
 
 use super::items::{default_fn_name, ident, serde_path};
 use crate::model::rust::{Field, Ty};
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 /// `Deserialize` for a string enum: the runtime's `enum_value` finds the string among the
 /// enum's values, and a `match` on its index picks the variant.
@@ -54,88 +54,29 @@ pub(super) fn enum_deserialize(id: &Ident, variants: &[(String, String)]) -> Tok
     }
 }
 
-/// `Deserialize` for a struct of named fields (no flattened map of other properties): a map
-/// visitor that reads each key as its field's index (`codegen::Keys`), each field's value
-/// into a slot (`codegen::field`, which refuses a field given twice), and skips other keys
-/// unless `deny_unknown`. An absent field then takes its default (the struct's
-/// `__default_*` function), `None` for an `Option`, `null` for an optional JSON value, or
-/// is an error naming it.
+/// `Deserialize` for a struct of named fields (no flattened map of other properties), through
+/// the runtime's `codegen::deserialize_struct!`: one map visitor that reads each key as its
+/// field's index (`codegen::Keys`), each field's value into a slot (`codegen::field`, which
+/// refuses a field given twice), and skips other keys unless `deny_unknown`. Each field says
+/// how it is filled when absent: `default` (the struct's `__default_*` function), `optional`
+/// (`None` for an `Option`, `null` for a JSON value) or `required` (an error naming it). The
+/// macro keeps each struct's part of the impl to a line per field; written out, the impls
+/// grew the generated module by two thirds.
 pub(super) fn struct_deserialize(id: &Ident, fields: &[Field], deny_unknown: bool) -> TokenStream {
-    let serde = serde_path();
-    let codegen = quote!(::toolc_runtime::codegen);
-    let name = id.to_string();
-    let expecting = format!("struct {name}");
-    let names = fields.iter().map(|f| f.name.as_str());
-    // Slots are prefixed so that no field's name can meet the visitor's own bindings.
-    let slots: Vec<Ident> = fields
-        .iter()
-        .map(|f| format_ident!("__f_{}", f.ident.word()))
-        .collect();
-    let arms = fields.iter().zip(&slots).enumerate().map(|(i, (f, slot))| {
-        let i = Literal::usize_unsuffixed(i);
-        let name = &f.name;
-        quote!(::std::option::Option::Some(#i) => #codegen::field(&mut __map, &mut #slot, #name)?,)
-    });
-    let inits = fields.iter().zip(&slots).map(|(f, slot)| {
+    let deny = deny_unknown.then(|| quote!(, deny_unknown));
+    let fields = fields.iter().map(|f| {
         let field = ident(&f.ident);
-        let value = if f.default.is_some() {
+        let name = &f.name;
+        if f.default.is_some() {
             let default = default_fn_name(None, f);
-            quote!(#slot.unwrap_or_else(#id::#default))
+            quote!(#field = default(#name, #id::#default))
         } else if matches!(f.ty, Ty::Option(_)) || (!f.required && f.ty == Ty::Json) {
-            quote!(#slot.unwrap_or_default())
+            quote!(#field = optional(#name))
         } else {
-            let name = &f.name;
-            quote!(#codegen::required(#slot, #name)?)
-        };
-        quote!(#field: #value)
+            quote!(#field = required(#name))
+        }
     });
-    let keys = quote!(__map.next_key_seed(#codegen::Keys::new(FIELDS, #deny_unknown))?);
-    let read = if fields.is_empty() {
-        quote! {
-            while #keys.is_some() {
-                #codegen::skip(&mut __map)?;
-            }
-        }
-    } else {
-        quote! {
-            #(let mut #slots = ::std::option::Option::None;)*
-            while let ::std::option::Option::Some(__key) = #keys {
-                match __key {
-                    #(#arms)*
-                    _ => #codegen::skip(&mut __map)?,
-                }
-            }
-        }
-    };
-    let allow = fields
-        .iter()
-        .any(|f| f.deprecated)
-        .then(|| quote!(#[allow(deprecated)]));
     quote! {
-        #allow
-        impl<'de> #serde::Deserialize<'de> for #id {
-            fn deserialize<D: #serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &[#(#names),*];
-                struct V;
-                impl<'de> #serde::de::Visitor<'de> for V {
-                    type Value = #id;
-
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-
-                    fn visit_map<A: #serde::de::MapAccess<'de>>(
-                        self,
-                        mut __map: A,
-                    ) -> ::std::result::Result<#id, A::Error> {
-                        #read
-                        ::std::result::Result::Ok(#id { #(#inits,)* })
-                    }
-                }
-                deserializer.deserialize_struct(#name, FIELDS, V)
-            }
-        }
+        ::toolc_runtime::codegen::deserialize_struct!(#id #deny #(, #fields)*);
     }
 }
