@@ -5,6 +5,7 @@
 //! Tokens are built with `quote`, parsed with `syn` and printed with
 //! `prettyplease`, so the output is always valid, formatted Rust.
 
+mod arrays;
 mod deserialize;
 mod directions;
 mod docs;
@@ -295,6 +296,7 @@ pub fn generate(
         };
         emitter.groups(&mut printer, &delegates_head, &groups)?;
     }
+    let mut arrays = arrays::Arrays::default();
     let (agents, search_statics): (Vec<TokenStream>, Vec<TokenStream>) = if options.send {
         let taken: std::collections::BTreeSet<String> =
             set.agents.iter().map(|a| a.idents.pascal.clone()).collect();
@@ -309,7 +311,7 @@ pub fn generate(
                 (
                     agent(set, i, &taken, &indexed),
                     index
-                        .map(|x| search::index_static(a, x))
+                        .map(|x| search::index_static(a, x, &mut arrays))
                         .unwrap_or_default(),
                 )
             })
@@ -340,7 +342,7 @@ pub fn generate(
     };
     printer.module(&[], &agents_head, agents)?;
     printer.item(&[], tables.module())?;
-    printer.item(&[], search_module)?;
+    printer.item_with_arrays(&[], search_module, arrays)?;
     Ok(printer.out)
 }
 

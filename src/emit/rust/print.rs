@@ -9,6 +9,7 @@
 //! the enclosing lines are cut off again: the text is the same, and what is held at once is
 //! one item.
 
+use super::arrays::Arrays;
 use super::error;
 use crate::diag::Diagnostic;
 use proc_macro2::TokenStream;
@@ -116,6 +117,24 @@ impl Printer {
             .and_then(|t| t.strip_suffix(frame.after.as_str()))
             .ok_or_else(|| internal("an item printed outside its module frame"))?;
         self.out.push_str(inner);
+        Ok(())
+    }
+
+    /// Prints `item` as [`Printer::item`] does, with the long arrays that `arrays` holds for
+    /// it spliced in where its markers were printed.
+    pub fn item_with_arrays(
+        &mut self,
+        heads: &[TokenStream],
+        item: TokenStream,
+        arrays: Arrays,
+    ) -> Result<(), Vec<Diagnostic>> {
+        let start = self.out.len();
+        self.item(heads, item)?;
+        let printed = self.out.split_off(start);
+        let spliced = arrays
+            .splice(&printed)
+            .ok_or_else(|| internal("an array printed where it cannot be spliced"))?;
+        self.out.push_str(&spliced);
         Ok(())
     }
 

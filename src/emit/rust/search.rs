@@ -1,6 +1,7 @@
 //! Each agent's tool-search index as `static` tables (`__search`), which its constructor
 //! hands to the runtime: searching a generated agent tokenizes nothing at run time.
 
+use super::arrays::Arrays;
 use crate::lower::AgentIndex;
 use crate::model::Agent;
 use proc_macro2::{Literal, TokenStream};
@@ -11,13 +12,9 @@ pub(super) fn static_ident(agent: &Agent) -> proc_macro2::Ident {
     format_ident!("{}", agent.idents.snake.word().to_uppercase())
 }
 
-fn numbers(values: &[u32]) -> TokenStream {
-    let values = values.iter().map(|&v| Literal::u32_unsuffixed(v));
-    quote!(&[#(#values),*])
-}
-
-/// The `static` holding `agent`'s index.
-pub(super) fn index_static(agent: &Agent, index: &AgentIndex) -> TokenStream {
+/// The `static` holding `agent`'s index; its long tables are left in `arrays`, for the
+/// printer to splice in.
+pub(super) fn index_static(agent: &Agent, index: &AgentIndex, arrays: &mut Arrays) -> TokenStream {
     let id = static_ident(agent);
     let (names, name_ends, lengths, terms, term_ends, posting_ends, docs, counts) =
         index.index.tables();
@@ -31,12 +28,12 @@ pub(super) fn index_static(agent: &Agent, index: &AgentIndex) -> TokenStream {
         toolc_search::VERSION,
     );
     let (name_ends, lengths, term_ends, posting_ends, docs, counts) = (
-        numbers(name_ends),
-        numbers(lengths),
-        numbers(term_ends),
-        numbers(posting_ends),
-        numbers(docs),
-        numbers(counts),
+        arrays.slice(name_ends),
+        arrays.slice(lengths),
+        arrays.slice(term_ends),
+        arrays.slice(posting_ends),
+        arrays.slice(docs),
+        arrays.slice(counts),
     );
     quote! {
         #[doc = #doc]
