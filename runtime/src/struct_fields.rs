@@ -276,6 +276,175 @@ mod tests {
         );
     }
 
+    /// What serde's derive makes of the fields `Read` reads, as the emitter declared them
+    /// before it used `deserialize_struct!`: no attribute on a required field (an absent
+    /// `Option` is `None` all the same), `default` on an optional one, `default = path` where a
+    /// default is given.
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Derived {
+        id: u32,
+        #[serde(default)]
+        r#type: Option<String>,
+        #[serde(default = "Read::ten")]
+        limit: u32,
+        #[serde(default)]
+        extra: serde_json::Value,
+        note: Option<bool>,
+    }
+
+    /// The same fields read by the runtime's macro.
+    #[derive(Debug, PartialEq)]
+    struct Twin {
+        id: u32,
+        r#type: Option<String>,
+        limit: u32,
+        extra: serde_json::Value,
+        note: Option<bool>,
+    }
+
+    crate::codegen::deserialize_struct!(
+        Twin,
+        id = required("id"),
+        r#type = optional("type"),
+        limit = default("limit", Read::ten),
+        extra = optional("extra"),
+        note = optional("note"),
+    );
+
+    /// `Derived` and `Twin` with no other keys allowed.
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct DerivedStrict {
+        id: u32,
+        #[serde(default)]
+        r#type: Option<String>,
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct TwinStrict {
+        id: u32,
+        r#type: Option<String>,
+    }
+
+    crate::codegen::deserialize_struct!(
+        TwinStrict,
+        deny_unknown,
+        id = required("id"),
+        r#type = optional("type"),
+    );
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        use serde_json::{Value, json};
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            prop_oneof![Just(0i64), Just(7), Just(-1), Just(1 << 33), any::<i64>()]
+                .prop_map(|n| json!(n)),
+            Just(json!(2.5)),
+            prop_oneof![Just("bug"), Just(""), Just("é\n")].prop_map(|s| json!(s)),
+        ];
+        leaf.prop_recursive(2, 8, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                proptest::collection::vec(("[a-c]", inner), 0..3)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// A member of an object: a key among the fields' and others, with a value mostly of the
+    /// field's type, else any value.
+    fn member() -> impl proptest::strategy::Strategy<Value = (&'static str, serde_json::Value)> {
+        use proptest::prelude::*;
+        use serde_json::{Value, json};
+        let typed = prop_oneof![
+            (0u32..100).prop_map(|n| ("id", json!(n))),
+            prop_oneof![Just(json!("bug")), Just(Value::Null)].prop_map(|v| ("type", v)),
+            (0u32..100).prop_map(|n| ("limit", json!(n))),
+            prop_oneof![any::<bool>().prop_map(Value::Bool), Just(Value::Null)]
+                .prop_map(|v| ("note", v)),
+        ];
+        let key = prop_oneof![
+            Just("id"),
+            Just("type"),
+            Just("limit"),
+            Just("extra"),
+            Just("note"),
+            Just("other"),
+            Just("ID"),
+        ];
+        prop_oneof![3 => typed, 1 => (key, json_value())]
+    }
+
+    /// An object's text with members of [`member`], maybe repeated, in any order.
+    fn object_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        proptest::collection::vec(member(), 0..7).prop_map(|entries| {
+            let members: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{}:{v}", serde_json::Value::from(*k)))
+                .collect();
+            format!("{{{}}}", members.join(","))
+        })
+    }
+
+    proptest::proptest! {
+        /// Whatever the object, the macro's impl reads what serde's derive reads, or fails
+        /// with the same message at the same place (the derive names its struct, as the macro
+        /// does).
+        #[test]
+        fn the_macro_reads_objects_as_serde_derive_does(text in object_text()) {
+            let derived = serde_json::from_str::<Derived>(&text).map(|d| {
+                (d.id, d.r#type, d.limit, d.extra, d.note)
+            });
+            let twin = serde_json::from_str::<Twin>(&text)
+                .map(|t| (t.id, t.r#type, t.limit, t.extra, t.note));
+            match (derived, twin) {
+                (Ok(d), Ok(t)) => proptest::prop_assert_eq!(d, t),
+                (Err(d), Err(t)) => proptest::prop_assert_eq!(
+                    d.to_string().replace("struct Derived", "struct Twin"),
+                    t.to_string()
+                ),
+                (d, t) => proptest::prop_assert!(false, "{text}: derive {d:?}, macro {t:?}"),
+            }
+            let derived = serde_json::from_str::<DerivedStrict>(&text)
+                .map(|d| (d.id, d.r#type));
+            let twin = serde_json::from_str::<TwinStrict>(&text).map(|t| (t.id, t.r#type));
+            match (derived, twin) {
+                (Ok(d), Ok(t)) => proptest::prop_assert_eq!(d, t),
+                (Err(d), Err(t)) => proptest::prop_assert_eq!(
+                    d.to_string().replace("struct DerivedStrict", "struct TwinStrict"),
+                    t.to_string()
+                ),
+                (d, t) => proptest::prop_assert!(false, "{text}: derive {d:?}, macro {t:?}"),
+            }
+        }
+
+        /// Any other JSON value: both refuse it, except an array, which serde's derive reads
+        /// as the fields in order and the macro refuses (no object schema accepts an array).
+        #[test]
+        fn values_that_are_not_objects_are_refused(value in json_value()) {
+            let text = value.to_string();
+            let twin = serde_json::from_str::<Twin>(&text);
+            match value {
+                serde_json::Value::Object(_) => {}
+                serde_json::Value::Array(_) => {
+                    let e = twin.err().map(|e| e.to_string()).unwrap_or_default();
+                    proptest::prop_assert!(e.contains("expected struct Twin"), "{e}");
+                }
+                _ => {
+                    let d = serde_json::from_str::<Derived>(&text).map(|_| ());
+                    let e = twin.map(|_| ()).map_err(|e| e.to_string());
+                    proptest::prop_assert_eq!(
+                        d.map_err(|e| e.to_string().replace("struct Derived", "struct Twin")),
+                        e
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn keys_given_as_bytes_or_indexes_name_the_same_fields() {
         let keys = Keys::new(FIELDS, false);
