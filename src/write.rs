@@ -35,13 +35,40 @@ impl std::fmt::Display for Stale {
     }
 }
 
-/// Reads `path`: `None` when there is no such file; any other failure is an
-/// error, so an unreadable output is never taken for a missing one.
-fn read_existing(path: &Path) -> io::Result<Option<Vec<u8>>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(with_path(e, path)),
+/// Whether the file at `path` holds exactly `contents`: `None` when there is no such file;
+/// any other failure is an error, so an unreadable output is never taken for a missing one.
+/// The file is compared a block at a time, not read whole: a generated file can be tens of
+/// megabytes, and holding a second copy of it would raise the build's peak memory by as much.
+fn holds(path: &Path, contents: &[u8]) -> io::Result<Option<bool>> {
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(with_path(e, path)),
+    };
+    let meta = file.metadata().map_err(|e| with_path(e, path))?;
+    if meta.is_dir() {
+        let e = io::Error::new(io::ErrorKind::IsADirectory, "a folder where a file belongs");
+        return Err(with_path(e, path));
+    }
+    if meta.len() != contents.len() as u64 {
+        return Ok(Some(false));
+    }
+    let mut block = vec![0; 64 * 1024];
+    let mut rest = contents;
+    loop {
+        let n = match io::Read::read(&mut file, &mut block) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(with_path(e, path)),
+        };
+        if n == 0 {
+            // The file may have changed since its length was read.
+            return Ok(Some(rest.is_empty()));
+        }
+        match rest.split_at_checked(n) {
+            Some((head, tail)) if head == &block[..n] => rest = tail,
+            _ => return Ok(Some(false)),
+        }
     }
 }
 
@@ -53,7 +80,7 @@ fn with_path(e: io::Error, path: &Path) -> io::Error {
 /// Writes `contents` to `path` unless it already holds exactly those bytes.
 /// Returns whether it wrote.
 pub fn write_if_changed(path: &Path, contents: &str) -> io::Result<bool> {
-    if read_existing(path)?.is_some_and(|old| old == contents.as_bytes()) {
+    if holds(path, contents.as_bytes())? == Some(true) {
         return Ok(false);
     }
     if let Some(parent) = path.parent() {
@@ -106,9 +133,9 @@ pub fn check_all(out_dir: &Path, outputs: &[Output], owned: &[PathBuf]) -> io::R
     let mut stale = Vec::new();
     for o in outputs {
         let path = out_dir.join(&o.path);
-        match read_existing(&path)? {
-            Some(old) if old == o.contents.as_bytes() => {}
-            Some(_) => stale.push(Stale::Differs(path)),
+        match holds(&path, o.contents.as_bytes())? {
+            Some(true) => {}
+            Some(false) => stale.push(Stale::Differs(path)),
             None => stale.push(Stale::Missing(path)),
         }
     }
@@ -230,6 +257,25 @@ mod tests {
         assert!(!dir.path().join("a/gone").exists());
         assert!(dir.path().join("kept.txt").exists());
         assert!(check_all(dir.path(), &outputs, &owned).unwrap().is_empty());
+    }
+
+    #[test]
+    fn large_files_are_compared_block_by_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.rs");
+        // Over two blocks, so that a difference in the last one is found there.
+        let text: String = (0..50_000).map(|i| format!("{i}\n")).collect();
+        assert!(text.len() > 128 * 1024);
+        assert_eq!(holds(&path, text.as_bytes()).unwrap(), None);
+        assert!(write_if_changed(&path, &text).unwrap());
+        assert_eq!(holds(&path, text.as_bytes()).unwrap(), Some(true));
+        assert!(!write_if_changed(&path, &text).unwrap());
+        let mut last = text.clone().into_bytes();
+        let end = last.len() - 2;
+        last[end] = b'x';
+        assert_eq!(holds(&path, &last).unwrap(), Some(false));
+        assert_eq!(holds(&path, &text.as_bytes()[1..]).unwrap(), Some(false));
+        assert_eq!(holds(&path, b"").unwrap(), Some(false));
     }
 
     #[test]
