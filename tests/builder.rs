@@ -157,6 +157,29 @@ fn derive_and_type_attribute_go_where_the_selector_points() {
 }
 
 #[test]
+fn a_type_given_serde_attributes_by_the_build_script_keeps_serdes_derive() {
+    let dir = out();
+    base(dir.path())
+        .type_attribute("ListMeetingsParams", "#[serde(rename_all = \"camelCase\")]")
+        .compile()
+        .expect("compiles");
+    let code = read(dir.path(), "toolset.rs");
+    // serde's derive is what reads those attributes; without it they would not compile.
+    let params = derives_of(&code, "pub struct ListMeetingsParams");
+    assert!(
+        params.contains("serde::Deserialize") && !params.contains("written out"),
+        "{params}"
+    );
+    let plain = out();
+    base(plain.path()).compile().expect("compiles");
+    let params = derives_of(
+        &read(plain.path(), "toolset.rs"),
+        "pub struct ListMeetingsParams",
+    );
+    assert!(params.contains("written out"), "{params}");
+}
+
+#[test]
 fn a_selector_that_matches_nothing_is_an_error() {
     let dir = out();
     let err = base(dir.path())

@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__toolc_require_api!(6, "0.1.0");
+::toolc_runtime::__toolc_require_api!(7, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -42,9 +42,9 @@ pub mod types {
         Enterprise,
     }
     impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de> for OperatorScopeTier {
-        fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
+        fn deserialize<__D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::std::result::Result<Self, __D::Error> {
             const VALUES: &[&str] = &["free", "pro", "enterprise"];
             ::std::result::Result::Ok(
                 match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
@@ -134,9 +134,9 @@ pub mod types {
         Closed,
     }
     impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de> for TicketStatus {
-        fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
+        fn deserialize<__D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::std::result::Result<Self, __D::Error> {
             const VALUES: &[&str] = &["open", "pending", "resolved", "closed"];
             ::std::result::Result::Ok(
                 match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
@@ -753,9 +753,9 @@ pub mod toolboxes {
         }
         impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
         for UpdateTicketParamsPriority {
-            fn deserialize<D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
+            fn deserialize<__D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
                 const VALUES: &[&str] = &["low", "medium", "high", "urgent"];
                 ::std::result::Result::Ok(
                     match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {

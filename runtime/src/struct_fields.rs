@@ -73,10 +73,19 @@ impl<'de> Visitor<'de> for Keys {
             Ok(i) if i < self.fields.len() => Ok(Some(i)),
             _ if self.deny_unknown => Err(E::invalid_value(
                 de::Unexpected::Unsigned(v),
-                &"the index of a field",
+                &FieldIndex(self.fields.len()),
             )),
             _ => Ok(None),
         }
+    }
+}
+
+/// What a field index is expected to be, worded as serde's derive words it.
+struct FieldIndex(usize);
+
+impl de::Expected for FieldIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "field index 0 <= i < {}", self.0)
     }
 }
 
@@ -100,10 +109,41 @@ pub fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
     map.next_value::<IgnoredAny>().map(|_| ())
 }
 
-/// The value of a required field the map gave, or an error naming the field.
+/// The value of a required field the map gave; for one it did not, what the field's type
+/// reads from nothing: `None` for an `Option` (or a type that reads as one, such as a
+/// transparent newtype of an `Option`), else an error naming the field. serde's derive reads
+/// absent fields the same way.
 #[doc(hidden)]
-pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
-    slot.ok_or_else(|| E::missing_field(name))
+pub fn required<'de, T: de::Deserialize<'de>, E: de::Error>(
+    slot: Option<T>,
+    name: &'static str,
+) -> Result<T, E> {
+    match slot {
+        Some(value) => Ok(value),
+        None => T::deserialize(Missing(name, std::marker::PhantomData)),
+    }
+}
+
+/// The value of an absent field: `None` to a type that asks for an `Option`, and the
+/// `missing field` error to any other.
+struct Missing<E>(&'static str, std::marker::PhantomData<E>);
+
+impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
+    type Error = E;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, E> {
+        Err(E::missing_field(self.0))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_none()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
+        ignored_any
+    }
 }
 
 /// `Deserialize` for a generated struct of named fields, the struct's own part of it: one map
@@ -111,7 +151,7 @@ pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<
 /// ([`field`]), skips other keys (or, after `deny_unknown`, refuses them), and fills each
 /// field the map did not give as its kind says:
 ///
-/// - `required("name")`: a `missing field` error;
+/// - `required("name")`: a `missing field` error (`None` for a type that reads as an `Option`);
 /// - `default("name", path)`: the value the function at `path` returns;
 /// - `optional("name")`: the type's `Default` (`None`, or `null` for a JSON value).
 ///
@@ -124,9 +164,10 @@ macro_rules! __toolc_deserialize_struct {
     (@impl $ty:ident, $deny:literal, $($field:ident = $kind:ident($name:literal $(, $default:path)?)),*) => {
         #[allow(deprecated)]
         impl<'de> $crate::codegen::serde::Deserialize<'de> for $ty {
-            fn deserialize<D: $crate::codegen::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::core::result::Result<Self, D::Error> {
+            // `__D` and `__A`, not `D` and `A`: a generated struct may be called either.
+            fn deserialize<__D: $crate::codegen::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
                 const __FIELDS: &[&str] = &[$($name),*];
                 // The fields' indexes in `__FIELDS`.
                 #[allow(non_camel_case_types, clippy::enum_variant_names)]
@@ -139,10 +180,10 @@ macro_rules! __toolc_deserialize_struct {
                         f.write_str(::core::concat!("struct ", ::core::stringify!($ty)))
                     }
 
-                    fn visit_map<A: $crate::codegen::serde::de::MapAccess<'de>>(
+                    fn visit_map<__A: $crate::codegen::serde::de::MapAccess<'de>>(
                         self,
-                        mut map: A,
-                    ) -> ::core::result::Result<$ty, A::Error> {
+                        mut map: __A,
+                    ) -> ::core::result::Result<$ty, __A::Error> {
                         $(let mut $field = ::core::option::Option::None;)*
                         while let ::core::option::Option::Some(key) =
                             map.next_key_seed($crate::codegen::Keys::new(__FIELDS, $deny))?
@@ -223,6 +264,21 @@ mod tests {
 
     crate::codegen::deserialize_struct!(Empty);
 
+    /// Structs named as the generic parameters of serde's traits are.
+    #[derive(Debug, PartialEq)]
+    struct D {
+        a: Option<u32>,
+    }
+
+    crate::codegen::deserialize_struct!(D, a = optional("a"));
+
+    #[derive(Debug, PartialEq)]
+    struct A {
+        d: Option<D>,
+    }
+
+    crate::codegen::deserialize_struct!(A, d = optional("d"));
+
     fn read<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
         serde_json::from_str(text).map_err(|e| e.to_string())
     }
@@ -256,6 +312,12 @@ mod tests {
         let e = read::<Strict>(r#"{"id":7,"x":1}"#).unwrap_err();
         assert!(e.contains("unknown field `x`, expected `id`"), "{e}");
         assert_eq!(read(r#"{"x":1}"#), Ok(Empty {}));
+        assert_eq!(
+            read(r#"{"d":{"a":1}}"#),
+            Ok(A {
+                d: Some(D { a: Some(1) })
+            })
+        );
         // Read from a `Value` too, whose keys are owned strings.
         let value = serde_json::json!({"id": 7, "type": "bug", "limit": 3});
         assert_eq!(serde_json::from_value::<Read>(value).ok(), Some(bug(7, 3)));
@@ -290,7 +352,13 @@ mod tests {
         #[serde(default)]
         extra: serde_json::Value,
         note: Option<bool>,
+        wrapped: Wrapped,
     }
+
+    /// A nullable named type, as generated: a transparent newtype of an `Option`.
+    #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+    #[serde(transparent)]
+    struct Wrapped(Option<u8>);
 
     /// The same fields read by the runtime's macro.
     #[derive(Debug, PartialEq)]
@@ -300,6 +368,7 @@ mod tests {
         limit: u32,
         extra: serde_json::Value,
         note: Option<bool>,
+        wrapped: Wrapped,
     }
 
     crate::codegen::deserialize_struct!(
@@ -309,6 +378,7 @@ mod tests {
         limit = default("limit", Read::ten),
         extra = optional("extra"),
         note = optional("note"),
+        wrapped = required("wrapped"),
     );
 
     /// `Derived` and `Twin` with no other keys allowed.
@@ -364,6 +434,8 @@ mod tests {
             (0u32..100).prop_map(|n| ("limit", json!(n))),
             prop_oneof![any::<bool>().prop_map(Value::Bool), Just(Value::Null)]
                 .prop_map(|v| ("note", v)),
+            prop_oneof![(0u8..9).prop_map(|n| json!(n)), Just(Value::Null)]
+                .prop_map(|v| ("wrapped", v)),
         ];
         let key = prop_oneof![
             Just("id"),
@@ -371,6 +443,7 @@ mod tests {
             Just("limit"),
             Just("extra"),
             Just("note"),
+            Just("wrapped"),
             Just("other"),
             Just("ID"),
         ];
@@ -396,10 +469,10 @@ mod tests {
         #[test]
         fn the_macro_reads_objects_as_serde_derive_does(text in object_text()) {
             let derived = serde_json::from_str::<Derived>(&text).map(|d| {
-                (d.id, d.r#type, d.limit, d.extra, d.note)
+                (d.id, d.r#type, d.limit, d.extra, d.note, d.wrapped)
             });
             let twin = serde_json::from_str::<Twin>(&text)
-                .map(|t| (t.id, t.r#type, t.limit, t.extra, t.note));
+                .map(|t| (t.id, t.r#type, t.limit, t.extra, t.note, t.wrapped));
             match (derived, twin) {
                 (Ok(d), Ok(t)) => proptest::prop_assert_eq!(d, t),
                 (Err(d), Err(t)) => proptest::prop_assert_eq!(
@@ -455,7 +528,11 @@ mod tests {
         let beyond: Result<_, de::value::Error> = Visitor::visit_u64(keys, 2);
         assert_eq!(beyond, Ok(None));
         let denied: Result<_, de::value::Error> = Visitor::visit_u64(Keys::new(FIELDS, true), 2);
-        assert!(denied.is_err());
+        let e = denied.unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "invalid value: integer `2`, expected field index 0 <= i < 2"
+        );
         let unknown: Result<_, de::value::Error> =
             Visitor::visit_bytes(Keys::new(FIELDS, true), b"x");
         assert!(unknown.is_err());

@@ -50,16 +50,19 @@ impl Arrays {
         let mut out = String::with_capacity(text.len() + self.arrays.len() * 64);
         let mut rest = text;
         for (index, values) in self.arrays.iter().enumerate() {
-            let mark = marker(index);
-            let at = rest.find(&mark)?;
-            let line = rest[..at].rfind('\n').map_or(0, |i| i + 1);
-            let lead = &rest[line..at];
-            let indent = lead.strip_suffix('&')?;
-            if !indent.bytes().all(|b| b == b' ') {
-                return None;
-            }
+            let mark = format!("&{}", marker(index));
+            // The first place the marker stands as a whole argument: the same text inside a
+            // string literal (tool names are joined into one) is not it.
+            let (at, indent) = rest.match_indices(&mark).find_map(|(at, _)| {
+                let line = rest[..at].rfind('\n').map_or(0, |i| i + 1);
+                let indent = &rest[line..at];
+                let after = rest[at + mark.len()..].chars().next();
+                (indent.bytes().all(|b| b == b' ') && matches!(after, Some(',' | ')')))
+                    .then_some((at, indent.len()))
+            })?;
             out.push_str(&rest[..at]);
-            pack(&mut out, values, indent.len());
+            out.push('&');
+            pack(&mut out, values, indent);
             rest = &rest[at + mark.len()..];
         }
         out.push_str(rest);
@@ -186,6 +189,19 @@ mod tests {
         let marker = arrays.slice(&long).to_string();
         assert!(marker.starts_with("& __toolc_array_0_"), "{marker}");
         let text = format!("let x = {};\n", marker.replace("& ", "&"));
-        assert_eq!(arrays.splice(&text), None);
+        assert_eq!(
+            Arrays {
+                arrays: vec![long.clone()]
+            }
+            .splice(&text),
+            None
+        );
+        // The marker's text inside a string before it (names joined into one) is passed by.
+        let bare = marker.replace("& ", "");
+        let text = format!("f(\n    \"&{bare}\",\n    &{bare},\n);\n");
+        let spliced = Arrays { arrays: vec![long] }
+            .splice(&text)
+            .expect("spliced");
+        assert!(spliced.starts_with(&format!("f(\n    \"&{bare}\",\n    &[\n        0, 1,")));
     }
 }

@@ -42,11 +42,12 @@ pub(super) fn enum_deserialize(id: &Ident, variants: &[(String, String)]) -> Tok
             })
         },
     };
+    // `__D`, not `D`: the enum may be called `D`.
     quote! {
         impl<'de> #serde::Deserialize<'de> for #id {
-            fn deserialize<D: #serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
+            fn deserialize<__D: #serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
                 const VALUES: &[&str] = &[#(#values),*];
                 #body
             }

@@ -374,12 +374,15 @@ fn field_tokens(
         serde_args.push(quote!(rename = #name));
     }
     if !derived.deserialize {
-        // Written out by `deserialize::struct_deserialize`, which reads the defaults itself.
-        if serializes && !f.required && matches!(f.ty, Ty::Option(_)) {
+        // No `Deserialize` derived (it is written by `deserialize::struct_deserialize`, which
+        // reads the defaults itself, or not needed): only `Serialize`'s attributes. A field
+        // with a default is always written, so that `None` or `null` reads back as itself.
+        let skippable = serializes && !f.required && f.default.is_none();
+        if skippable && matches!(f.ty, Ty::Option(_)) {
             serde_args.push(quote!(
                 skip_serializing_if = "::std::option::Option::is_none"
             ));
-        } else if serializes && !f.required && f.ty == Ty::Json {
+        } else if skippable && f.ty == Ty::Json {
             serde_args.push(quote!(
                 skip_serializing_if = "::toolc_runtime::codegen::serde_json::Value::is_null"
             ));
@@ -609,8 +612,9 @@ pub fn item_tokens(
             let id = ident(name);
             let doc = doc.as_deref().map(doc_attrs).unwrap_or_default();
             // `Deserialize` is written out below, unless other properties flatten into a map
-            // (serde's derive buffers the rest of the object for that).
-            let lean = dirs.deserialize && extra.is_none();
+            // (serde's derive buffers the rest of the object for that), or the build script
+            // put `#[serde(...)]` attributes of its own on the type, which the derive reads.
+            let lean = dirs.deserialize && extra.is_none() && !user.to_string().contains("serde");
             let derived = Directions {
                 serialize: dirs.serialize,
                 deserialize: dirs.deserialize && !lean,

@@ -4,10 +4,10 @@
 
 use serde_json::{Value, json};
 use toolc_generated_tests::coverage::toolboxes::shapes::{
-    ApiSetParentParams, ApiSetParentParamsParent, DistanceParams, LocateParams, LocateParamsId,
-    LocateParamsScoresKey, OtherParams, Scope, Shapes, ShapesToolbox,
+    ApiSetParentParams, ApiSetParentParamsParent, DistanceParams, LettersParams, LocateParams,
+    LocateParamsId, LocateParamsScoresKey, OtherParams, Scope, Shapes, ShapesToolbox,
 };
-use toolc_generated_tests::coverage::types::{PageParent, Point, Point2, Unit};
+use toolc_generated_tests::coverage::types::{A, D, PageParent, Point, Point2, Unit};
 use toolc_runtime::{ErrorKind, HandlerError, ToolContext};
 
 /// Echoes the parameters, after reading each field as its type.
@@ -51,6 +51,16 @@ impl Shapes for Echo {
 
     async fn ping_closed(&self, _ctx: &ToolContext<'_, Scope>) -> Result<Value, HandlerError> {
         Ok(json!("pong"))
+    }
+
+    async fn letters(
+        &self,
+        params: LettersParams,
+        _ctx: &ToolContext<'_, Scope>,
+    ) -> Result<Value, HandlerError> {
+        // Types named `D` and `A` read themselves as any other.
+        let _: (&A, &D) = (&params.a, &params.a.d);
+        Ok(serde_json::to_value(&params).expect("serializes"))
     }
 
     async fn other(
@@ -209,5 +219,14 @@ fn capitalized_names_camel_case_definitions_and_null_defaults() {
     let got = call(r#"{"parent": {"workspace": true}, "note": null}"#).expect("accepted");
     assert_eq!(got["note"], json!(null));
     let e = call(r#"{"parent": {"workspace": true}, "note": 3}"#).expect_err("a number");
+    assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
+}
+
+#[test]
+fn types_named_as_serde_generic_parameters() {
+    let call = |arguments: &str| super::call(&ShapesToolbox::new(Echo), "letters", arguments);
+    let got = call(r#"{"a": {"d": "down", "n2": 2}}"#).expect("accepted");
+    assert_eq!(got, json!({"a": {"d": "down", "n2": 2}}));
+    let e = call(r#"{"a": {"d": "left"}}"#).expect_err("not a value of D");
     assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
 }

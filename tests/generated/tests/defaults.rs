@@ -113,6 +113,16 @@ fn nullable_fields() {
 }
 
 #[test]
+fn a_nullable_field_with_a_default_is_written_as_null_and_reads_back_as_null() {
+    // Written out, not skipped: read back, an absent `note` would take its default.
+    let got = handler_got(r#"{"note": null}"#);
+    assert_eq!(got.get("note"), Some(&Value::Null));
+    let params: FillParams = serde_json::from_value(got).expect("reads back");
+    assert_eq!(params.note, None);
+    assert_eq!(params.cleared, None);
+}
+
+#[test]
 fn unions() {
     let got = handler_got("{}");
     assert_eq!(got["target"], json!(5));
