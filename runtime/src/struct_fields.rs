@@ -462,6 +462,28 @@ mod tests {
         })
     }
 
+    /// The two readings of `text` agree: the same values, or the same error (the derive names
+    /// its struct, `names.0`, where the macro names its own, `names.1`).
+    fn alike<T: PartialEq + std::fmt::Debug>(
+        text: &str,
+        derived: serde_json::Result<T>,
+        twin: serde_json::Result<T>,
+        (derive_name, macro_name): (&str, &str),
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        match (derived, twin) {
+            (Ok(d), Ok(t)) => proptest::prop_assert_eq!(d, t),
+            (Err(d), Err(t)) => proptest::prop_assert_eq!(
+                d.to_string().replace(
+                    &format!("struct {derive_name}"),
+                    &format!("struct {macro_name}")
+                ),
+                t.to_string()
+            ),
+            (d, t) => proptest::prop_assert!(false, "{text}: derive {d:?}, macro {t:?}"),
+        }
+        Ok(())
+    }
+
     proptest::proptest! {
         /// Whatever the object, the macro's impl reads what serde's derive reads, or fails
         /// with the same message at the same place (the derive names its struct, as the macro
@@ -473,25 +495,11 @@ mod tests {
             });
             let twin = serde_json::from_str::<Twin>(&text)
                 .map(|t| (t.id, t.r#type, t.limit, t.extra, t.note, t.wrapped));
-            match (derived, twin) {
-                (Ok(d), Ok(t)) => proptest::prop_assert_eq!(d, t),
-                (Err(d), Err(t)) => proptest::prop_assert_eq!(
-                    d.to_string().replace("struct Derived", "struct Twin"),
-                    t.to_string()
-                ),
-                (d, t) => proptest::prop_assert!(false, "{text}: derive {d:?}, macro {t:?}"),
-            }
+            alike(&text, derived, twin, ("Derived", "Twin"))?;
             let derived = serde_json::from_str::<DerivedStrict>(&text)
                 .map(|d| (d.id, d.r#type));
             let twin = serde_json::from_str::<TwinStrict>(&text).map(|t| (t.id, t.r#type));
-            match (derived, twin) {
-                (Ok(d), Ok(t)) => proptest::prop_assert_eq!(d, t),
-                (Err(d), Err(t)) => proptest::prop_assert_eq!(
-                    d.to_string().replace("struct DerivedStrict", "struct TwinStrict"),
-                    t.to_string()
-                ),
-                (d, t) => proptest::prop_assert!(false, "{text}: derive {d:?}, macro {t:?}"),
-            }
+            alike(&text, derived, twin, ("DerivedStrict", "TwinStrict"))?;
         }
 
         /// Any other JSON value: both refuse it, except an array, which serde's derive reads
