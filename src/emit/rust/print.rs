@@ -21,6 +21,8 @@ pub(super) struct Printer {
     pub out: String,
     /// The text a chain of module heads puts before and after an item (by chain length).
     frames: Vec<(Vec<String>, Frame)>,
+    /// The text `depth` bare modules put around an item, by depth: what an item is printed in.
+    bare: Vec<Frame>,
 }
 
 #[derive(Clone)]
@@ -101,7 +103,10 @@ impl Printer {
         Ok(frame)
     }
 
-    /// Prints `item` (one or more items) inside the modules of `heads`.
+    /// Prints `item` (one or more items) inside the modules of `heads`. The item is printed
+    /// inside as many bare modules (`mod __toolc_frame { .. }`): an item's layout depends on its
+    /// indentation only, and bare heads are not parsed and printed again with each item, as
+    /// the real ones, with their docs, would be.
     pub fn item(
         &mut self,
         heads: &[TokenStream],
@@ -110,8 +115,18 @@ impl Printer {
         if item.is_empty() {
             return Ok(());
         }
-        let frame = self.frame(heads)?;
-        let text = unparse(wrap(heads, item))?;
+        let bare = vec![quote!(mod __toolc_frame); heads.len()];
+        let frame = match self.bare.get(heads.len()) {
+            Some(frame) => frame.clone(),
+            None => {
+                for depth in self.bare.len()..=heads.len() {
+                    let frame = self.frame(&bare[..depth])?;
+                    self.bare.push(frame);
+                }
+                self.bare[heads.len()].clone()
+            }
+        };
+        let text = unparse(wrap(&bare, item))?;
         let inner = text
             .strip_prefix(frame.before.as_str())
             .and_then(|t| t.strip_suffix(frame.after.as_str()))
