@@ -39,6 +39,7 @@ mod lower;
 mod manifest;
 mod model;
 mod pipeline;
+mod stages;
 // The stages' tests reach the command line's parts too (`toolc diff`, SARIF, the outputs), so
 // they need the `cli` feature (on by default); without it the helpers only they call are unused.
 #[cfg(all(test, feature = "cli"))]

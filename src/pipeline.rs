@@ -76,6 +76,7 @@ pub fn analyze(
 ) -> Analyzed {
     // The Rust type plan, made in resolve, reads the config's typed formats:
     // read the file's options first (its problems are reported below).
+    crate::stages::start();
     let mut resolve = resolve.clone();
     let typed = code.typed_formats.clone().or_else(|| {
         load_config(paths, config_source, &mut SourceMap::new())
@@ -104,13 +105,16 @@ pub fn analyze(
     let dialects: Vec<Dialect> = settings
         .as_ref()
         .map_or_else(|| Dialect::DEFAULT.to_vec(), |s| s.dialects.clone());
+    crate::stages::done("load and resolve");
     let mut lowered = crate::lower::lower(&checked.toolset, &dialects, options.lower_options());
+    crate::stages::done("lower");
     let findings = match (&settings, config_failed) {
         (Some(s), false) => crate::lint::lint_toolset(&checked.toolset, &lowered, s),
         _ => Vec::new(),
     };
     // Only lint locates through the origins, and it has run.
     lowered.forget_origins();
+    crate::stages::done("lint");
     let mut all = checked.diagnostics.into_vec();
     all.extend(diagnostics);
     Analyzed {
@@ -144,8 +148,10 @@ fn load_config(
 pub fn outputs(analyzed: &Analyzed, rust: &RustOptions) -> Result<Vec<Output>, Vec<Diagnostic>> {
     let set = &analyzed.toolset;
     let code = crate::emit::rust::generate(set, &analyzed.lowered, rust)?;
+    crate::stages::done("emit the Rust");
     let docs = crate::emit::docs::reference(set)
         .map_err(|e| vec![Diagnostic::new(crate::diag::Code::Io, e)])?;
+    crate::stages::done("emit the reference");
     let mut out = vec![
         Output {
             path: PathBuf::from("rust").join(crate::DEFAULT_FILE_NAME),
@@ -169,6 +175,7 @@ pub fn outputs(analyzed: &Analyzed, rust: &RustOptions) -> Result<Vec<Output>, V
             }
         }
     }
+    crate::stages::done("emit the tool lists");
     Ok(out)
 }
 

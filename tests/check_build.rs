@@ -394,6 +394,42 @@ fn copy_dir(from: &Path, to: &Path) {
 /// folder), after which `--check` passes. An output that cannot be read stops both with
 /// exit status 2 rather than being taken for a missing file.
 #[test]
+fn toolc_stages_reports_each_stage_and_nothing_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("manifests"), &dir.path().join("manifests"));
+    let quiet = toolc(&["build", "manifests"], dir.path());
+    assert!(quiet.status.success(), "{quiet:?}");
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("toolc: stage"));
+    let timed = Command::new(env!("CARGO_BIN_EXE_toolc"))
+        .args(["build", "manifests", "--format", "plain"])
+        .env("TOOLC_STAGES", "1")
+        .current_dir(dir.path())
+        .output()
+        .expect("toolc runs");
+    assert!(timed.status.success(), "{timed:?}");
+    let stderr = String::from_utf8_lossy(&timed.stderr);
+    let stages: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("toolc: stage "))
+        .map(|l| l.split(':').next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        stages,
+        [
+            "load and resolve",
+            "lower",
+            "lint",
+            "emit the Rust",
+            "emit the reference",
+            "emit the tool lists",
+            "write"
+        ],
+        "{stderr}"
+    );
+    assert!(stderr.contains(" ms"), "{stderr}");
+}
+
+#[test]
 fn build_removes_the_outputs_no_input_produces_and_check_advice_is_true() {
     let dir = tempfile::tempdir().unwrap();
     let manifests = dir.path().join("manifests");

@@ -103,6 +103,7 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
     }
     match write_all(&out, &outputs, &owned) {
         Ok(done) => {
+            crate::stages::done("write");
             let summary = wrote(&out, outputs.len(), warnings, &done);
             reporter.report(sources, &diags, &groups, Some(&summary));
             ExitCode::SUCCESS
