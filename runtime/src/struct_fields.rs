@@ -2,7 +2,8 @@
 //! index, and the steps each field's read shares, defined once for every struct of every
 //! generated module. serde's derive writes a field identifier, its visitor and the map visitor
 //! for each struct, which made those impls the largest part of a generated module's compile
-//! time (BENCHMARKS.md, "The generated module"); a generated struct now writes only its map
+//! time (BENCHMARKS.md, "The generated module"); a generated struct now names its fields for
+//! [`__toolc_deserialize_struct!`](crate::__toolc_deserialize_struct), which writes its one map
 //! visitor, a `match` on the key's index.
 
 use std::fmt;

@@ -4,7 +4,8 @@
 //! largest part of a generated module's compile time (BENCHMARKS.md, "The generated module").
 //! These impls keep only the one visitor method the type needs and share the rest through the
 //! runtime (`codegen::enum_value`, `codegen::deserialize_struct!`), and read what serde's
-//! derive reads, with the same errors.
+//! derive reads, with the same errors, except that a struct is no longer read from an array
+//! of its fields (no object schema accepts one).
 
 use super::items::{default_fn_name, ident, serde_path};
 use crate::model::rust::{Field, Ty};
