@@ -2,8 +2,6 @@
 //! arguments read, the handler under its timeout with panics contained, the result written.
 //! Nothing here knows a tool's types, so it is compiled once, whatever the number of tools.
 
-use std::time::Instant;
-
 use super::operation::{Bound, Operation, read_value};
 use super::{Answer, Encoding};
 use crate::approval::{self, ApprovalDecision};
@@ -28,7 +26,7 @@ pub(crate) async fn serve_tool(
     let Some(Bound { desc, mut op }) = bound else {
         return Err(ToolError::unknown_tool(tool));
     };
-    let start = Instant::now();
+    let start = trace::Clock::start();
     trace::started(ctx.call_id(), desc.name);
     let result = checked_tool(desc, guard, ctx, arguments, encoding, op.as_mut()).await;
     match &result {
@@ -89,7 +87,7 @@ pub(crate) async fn serve_play(
     let Some(Bound { desc, mut op }) = bound else {
         return Err(super::unknown_play(play));
     };
-    let start = Instant::now();
+    let start = trace::Clock::start();
     trace::started("", desc.name);
     let result = match op.as_mut().prepare(desc, arguments) {
         Ok(()) => execute(desc, op.as_mut(), encoding).await,
