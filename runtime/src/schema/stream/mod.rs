@@ -15,10 +15,12 @@
 
 pub(crate) mod de;
 pub(crate) mod ser;
+mod summary;
 
 use serde_json::Number;
 
 use super::{Additional, Json, MAX_VALIDATION_DEPTH, Schema, Types, number};
+use summary::summary;
 
 /// How many schemas may apply to one position at once (a `$ref` and its target, `allOf`
 /// branches, a property's schema and a matching `patternProperties` one); more stops the
@@ -62,6 +64,27 @@ impl Conj {
     pub(crate) fn root(schema: &'static Schema, arguments: bool) -> Result<Conj, Stop> {
         let mut c = Conj::empty(0, arguments);
         c.push(schema, 0)?;
+        Ok(c)
+    }
+
+    /// The position of a child value that `s` alone applies to (with its `$ref` and `allOf`
+    /// branches), `depth` being the child's. Every slot holds `s`: the array is written in
+    /// one store, not element by element, since the position is copied right after it is made,
+    /// and copying words just written in parts stalls the processor.
+    #[inline]
+    fn of(s: &'static Schema, depth: usize, arguments: usize) -> Result<Conj, Stop> {
+        if depth >= DEPTH_LIMIT {
+            return Err(Stop);
+        }
+        let mut c = Conj {
+            schemas: [s; CAP],
+            len: 1,
+            depth,
+            arguments,
+        };
+        if s.reference.is_some() || !s.all_of.is_empty() {
+            c.push_applied(s, depth + 1)?;
+        }
         Ok(c)
     }
 
@@ -276,8 +299,16 @@ impl Obj {
             }
         }
         self.count += 1;
-        let mut child = self.conj.child()?;
         let depth = self.conj.child_depth();
+        // One schema here, and the key one of its properties, with no keyword but
+        // `properties` applying to keys: the property's schema alone applies to the value.
+        if let (1, Some(i), Some(p)) = (self.conj.len, index, self.primary)
+            && p.pattern_properties.is_empty()
+            && p.property_names.is_none()
+        {
+            return Conj::of(p.properties[i].1, depth, self.conj.arguments);
+        }
+        let mut child = self.conj.child()?;
         for s in self.conj.members() {
             let mut matched = false;
             match (index, self.primary) {
@@ -326,14 +357,29 @@ impl Obj {
     pub(crate) fn end(&self) -> Result<(), Stop> {
         let has = |key: &str| self.has(key, 0).0;
         for s in self.conj.members() {
-            // `required` mostly lists properties in their order: look from the last one found.
-            let mut from = 0;
-            for r in s.required {
-                let (found, next) = self.has(r, from);
-                if !found {
-                    return Err(Stop);
+            let known = summary(s);
+            match known.required {
+                // The primary's keys seen are bits of their indexes, as its required ones are.
+                Some(mask) if self.primary.is_some_and(|p| std::ptr::eq(p, *s)) => {
+                    if self.seen & mask != mask {
+                        return Err(Stop);
+                    }
                 }
-                from = next;
+                _ => {
+                    // `required` mostly lists properties in their order: look from the last
+                    // one found.
+                    let mut from = 0;
+                    for r in s.required {
+                        let (found, next) = self.has(r, from);
+                        if !found {
+                            return Err(Stop);
+                        }
+                        from = next;
+                    }
+                }
+            }
+            if known.plain_object {
+                continue;
             }
             if s.min_properties.is_some_and(|min| self.count < min)
                 || s.max_properties.is_some_and(|max| self.count > max)
@@ -359,8 +405,15 @@ impl Arr {
     pub(crate) fn item(&mut self) -> Result<Conj, Stop> {
         let i = usize::try_from(self.count).map_err(|_| Stop)?;
         self.count += 1;
-        let mut child = self.conj.child()?;
         let depth = self.conj.child_depth();
+        // One schema here, whose `items` applies to this item.
+        if self.conj.len == 1
+            && let Some(items) = self.conj.schemas[0].items
+            && self.conj.schemas[0].prefix_items.len() <= i
+        {
+            return Conj::of(items, depth, self.conj.arguments);
+        }
+        let mut child = self.conj.child()?;
         for s in self.conj.members() {
             let sub = match s.prefix_items.get(i) {
                 Some(p) => Some(*p),
@@ -394,7 +447,7 @@ impl Arr {
 
 /// Validity of a scalar against `s` and everything under it (`$ref`, `allOf` included); `None`
 /// when too deep to decide.
-fn full_scalar(s: &Schema, v: &Scalar<'_>, depth: usize) -> Option<bool> {
+fn full_scalar(s: &'static Schema, v: &Scalar<'_>, depth: usize) -> Option<bool> {
     if depth >= DEPTH_LIMIT {
         return None;
     }
@@ -413,9 +466,12 @@ fn full_scalar(s: &Schema, v: &Scalar<'_>, depth: usize) -> Option<bool> {
 
 /// Validity of a scalar against the keywords of `s` itself (not its `$ref` or `allOf`, which
 /// a [`Conj`] holds beside it); `None` when too deep to decide.
-fn own_scalar(s: &Schema, v: &Scalar<'_>, depth: usize) -> Option<bool> {
+fn own_scalar(s: &'static Schema, v: &Scalar<'_>, depth: usize) -> Option<bool> {
     if s.types != Types::ANY && !admits(s.types, v) {
         return Some(false);
+    }
+    if summary(s).plain_scalar {
+        return Some(true);
     }
     if !s.enum_values.is_empty() && !s.enum_values.iter().any(|e| matches(e, v)) {
         return Some(false);
