@@ -26,7 +26,7 @@ pub(crate) async fn serve_tool(
     let Some(Bound { desc, mut op }) = bound else {
         return Err(ToolError::unknown_tool(tool));
     };
-    let start = trace::Clock::start();
+    let start = trace::Stopwatch::start();
     trace::started(ctx.call_id(), desc.name);
     let result = checked_tool(desc, guard, ctx, arguments, encoding, op.as_mut()).await;
     match &result {
@@ -87,7 +87,7 @@ pub(crate) async fn serve_play(
     let Some(Bound { desc, mut op }) = bound else {
         return Err(super::unknown_play(play));
     };
-    let start = trace::Clock::start();
+    let start = trace::Stopwatch::start();
     trace::started("", desc.name);
     let result = match op.as_mut().prepare(desc, arguments) {
         Ok(()) => execute(desc, op.as_mut(), encoding).await,
