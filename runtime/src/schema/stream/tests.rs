@@ -70,6 +70,18 @@ fn schemas() -> Vec<(&'static Schema, bool)> {
         json!({"type": ["string", "integer"], "anyOf": [{"maxLength": 2}, {"type": "integer", "not": {"const": 3}}]}),
         json!({"oneOf": [{"type": "string"}, {"type": "number", "minimum": 2}], "if": {"type": "string"}, "then": {"minLength": 1}, "else": {"multipleOf": 2}}),
     ];
+    // More properties than the 64 whose keys are kept as bits, two required past them.
+    let mut wide: Map<String, Value> = (0..64).map(|i| (format!("f{i}"), json!({}))).collect();
+    wide.insert("name".into(), json!({"type": "string"}));
+    wide.insert("a".into(), json!({"type": "integer"}));
+    let decided = decided.into_iter().chain([
+        json!({"type": "object", "properties": wide, "required": ["f1", "name", "a"]}),
+        // Two schemas with properties and `required`: the second's are looked up by name.
+        json!({"allOf": [
+            {"type": "object", "properties": {"name": {"type": "string"}, "a": {}}, "required": ["name"]},
+            {"properties": {"b": {"type": "integer"}, "a": {"type": "integer"}}, "required": ["b", "a"]}
+        ]}),
+    ]);
     let whole = [
         json!({"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["name"]}]}),
         json!({"type": "array", "uniqueItems": true, "contains": {"type": "integer"}}),
