@@ -10,24 +10,32 @@
 # Needs valgrind (Debian package valgrind). Instructions are not time: a call that stalls on
 # memory does few instructions slowly. Read them beside the criterion figures.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+shopt -s inherit_errexit
 command -v valgrind > /dev/null || { echo "error: needs valgrind (Debian package valgrind)" >&2; exit 2; }
 
 bin=${1:-}
+[ -z "$bin" ] || bin=$(realpath "$bin")
+cd "$(dirname "$0")/.."
 if [ -z "$bin" ]; then
-  bin=$(cargo bench -q -p toolc-example --bench calls --no-run --message-format=json 2> /dev/null \
-    | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
+  # The crate's binaries are built too when they are stale: take the bench's.
+  bin=$(cargo bench -q -p toolc-example --bench calls --no-run --message-format=json \
+    | sed -n 's/.*"executable":"\([^"]*\/calls-[0-9a-f]*\)".*/\1/p' | tail -n 1)
 fi
 [ -x "$bin" ] || { echo "error: no calls bench binary (${bin:-none found})" >&2; exit 2; }
 
+# The instructions of N calls of one kind (and of the setup).
 count() {
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$2" 2>&1 \
-    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+  local n
+  n=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$2" 2>&1 \
+    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' || true)
+  [[ $n =~ ^[0-9]+$ ]] || { echo "error: no instruction count for \`$1 $2\`" >&2; exit 1; }
+  echo "$n"
 }
 per_call() {
   local few many
   few=$(count "$1" 100)
   many=$(count "$1" 400)
+  (( many > few )) || { echo "error: \`$bin $1\` made no calls (is it the calls bench?)" >&2; exit 1; }
   echo $(( (many - few) / 300 ))
 }
 

@@ -18,12 +18,16 @@ use tickets::{ARGS, DETAIL_ARGS, Impl, tb};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // `cargo bench` runs every bench with `--bench`: nothing to count then.
+    if args.is_empty() || args.iter().any(|a| a == "--bench") {
+        eprintln!("usage: calls <kind> <N> (see the file's docs for the kinds)");
+        return ExitCode::SUCCESS;
+    }
     let (Some(kind), Some(n)) = (
         args.first(),
         args.get(1).and_then(|n| n.parse::<usize>().ok()),
     ) else {
-        eprintln!("usage: calls <kind> <N> (see the file's docs for the kinds)");
-        return ExitCode::SUCCESS;
+        eprintln!("error: expected a kind and a number of calls: calls <kind> <N>");
+        return ExitCode::FAILURE;
     };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_time()

@@ -1,8 +1,8 @@
-//! What both dispatch benches call: the benches' generated toolset, the tickets (built once,
+//! What `dispatch.rs` and `calls.rs` call: the benches' generated toolset, the tickets (built once,
 //! outside anything timed or counted), and the handlers, which clone the tickets they return
 //! as a handler serving them from memory does.
 
-pub mod bench_toolset {
+mod bench_toolset {
     toolc_runtime::include_toolset!("bench_toolset");
 }
 
