@@ -9,50 +9,36 @@
 //! comments) returned, and a 10 KB argument payload.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use toolc_runtime::{CallContext, Toolbox};
+use toolc_runtime::Toolbox;
 
 mod tickets;
 
-use tickets::{ARGS, DETAIL_ARGS, Impl, tb};
+use tickets::{ARGS, DETAIL_ARGS, Impl, Setup, tb};
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .expect("runtime");
+    let s = Setup::new();
     let example = toolc_example::support_desk();
-    let ctx = CallContext::new("bench").with_caller(
-        toolc_runtime::Caller::new("ada")
-            .with_auth(toolc_runtime::AuthLevel::User)
-            .with_role("support"),
-    );
-    let big_args = tickets::big_args();
-
-    // One store of tickets per side and size, built here, outside every timed closure.
-    let floor3 = Impl::new(3);
-    let floor20 = Impl::new(20);
-    let toolbox3 = tb::BenchToolbox::new(Impl::new(3));
-    let toolbox20 = tb::BenchToolbox::new(Impl::new(20));
-    // Both sides run on the runtime (`block_on`), as the bench always has.
-    let floor = |imp: &Impl, args: &str| rt.block_on(async { tickets::floor_list(imp, args) });
-    let full = |toolbox: &tb::BenchToolbox<Impl>, tool: &str, args: &str| {
-        rt.block_on(async { toolbox.call_json(tool, args, &ctx).await.expect("ok") })
-    };
+    let (rt, ctx) = (&s.rt, &s.ctx);
+    let (floor3, floor20, toolbox3, toolbox20) = (&s.floor3, &s.floor20, &s.toolbox3, &s.toolbox20);
+    let big_args = &s.big_args;
+    let floor = |imp: &Impl, args: &str| s.floor(tickets::floor_list, imp, args);
+    let full =
+        |toolbox: &tb::BenchToolbox<Impl>, tool: &str, args: &str| s.full(toolbox, tool, args);
 
     let mut g = c.benchmark_group("dispatch_list_tickets");
     g.bench_function("floor_serde_parse_and_serialize", |b| {
-        b.iter(|| floor(&floor3, ARGS))
+        b.iter(|| floor(floor3, ARGS))
     });
     g.bench_function("full_call_validation_on", |b| {
-        b.iter(|| full(&toolbox3, "list_tickets", ARGS))
+        b.iter(|| full(toolbox3, "list_tickets", ARGS))
     });
     g.bench_function("full_call_return_validation_off", |b| {
-        b.iter(|| full(&toolbox3, "list_tickets_unvalidated", ARGS))
+        b.iter(|| full(toolbox3, "list_tickets_unvalidated", ARGS))
     });
     g.bench_function("full_call_as_value", |b| {
         b.iter(|| {
             rt.block_on(async {
-                let v = toolbox3.call("list_tickets", ARGS, &ctx).await.expect("ok");
+                let v = toolbox3.call("list_tickets", ARGS, ctx).await.expect("ok");
                 serde_json::to_string(&v).expect("text")
             })
         })
@@ -61,7 +47,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             rt.block_on(async {
                 example
-                    .call_json("list_tickets", ARGS, &ctx)
+                    .call_json("list_tickets", ARGS, ctx)
                     .await
                     .expect("ok")
             })
@@ -71,28 +57,28 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("dispatch_list_tickets_20");
     g.bench_function("floor_serde_parse_and_serialize", |b| {
-        b.iter(|| floor(&floor20, ARGS))
+        b.iter(|| floor(floor20, ARGS))
     });
     g.bench_function("full_call_validation_on", |b| {
-        b.iter(|| full(&toolbox20, "list_tickets", ARGS))
+        b.iter(|| full(toolbox20, "list_tickets", ARGS))
     });
     g.finish();
 
     let mut g = c.benchmark_group("dispatch_ticket_details_200_nested");
     g.bench_function("floor_serde_parse_and_serialize", |b| {
-        b.iter(|| rt.block_on(async { tickets::floor_details(&floor3, DETAIL_ARGS) }))
+        b.iter(|| s.floor(tickets::floor_details, floor3, DETAIL_ARGS))
     });
     g.bench_function("full_call_validation_on", |b| {
-        b.iter(|| full(&toolbox3, "list_ticket_details", DETAIL_ARGS))
+        b.iter(|| full(toolbox3, "list_ticket_details", DETAIL_ARGS))
     });
     g.finish();
 
     let mut g = c.benchmark_group("dispatch_list_tickets_10kb_arguments");
     g.bench_function("floor_serde_parse_and_serialize", |b| {
-        b.iter(|| floor(&floor3, &big_args))
+        b.iter(|| floor(floor3, big_args))
     });
     g.bench_function("full_call_validation_on", |b| {
-        b.iter(|| full(&toolbox3, "list_tickets", &big_args))
+        b.iter(|| full(toolbox3, "list_tickets", big_args))
     });
     g.finish();
 }

@@ -6,7 +6,8 @@ mod bench_toolset {
     toolc_runtime::include_toolset!("bench_toolset");
 }
 
-use toolc_runtime::{HandlerError, ToolContext};
+use serde_json::value::RawValue;
+use toolc_runtime::{CallContext, HandlerError, ToolContext, Toolbox};
 
 pub use bench_toolset::toolboxes::bench as tb;
 use bench_toolset::types::{
@@ -154,4 +155,49 @@ pub fn floor_list(imp: &Impl, args: &str) -> String {
 pub fn floor_details(imp: &Impl, args: &str) -> String {
     let p: ListTicketDetailsParams = serde_json::from_str(args).expect("params");
     serde_json::to_string(&imp.list_details(&p)).expect("result")
+}
+
+/// What every group calls with: the runtime both sides run on (`block_on`, as the bench always
+/// has), the caller, the 10 KB arguments, and one store of tickets per side and size, built
+/// once, outside anything timed or counted.
+pub struct Setup {
+    pub rt: tokio::runtime::Runtime,
+    pub ctx: CallContext,
+    pub big_args: String,
+    pub floor3: Impl,
+    pub floor20: Impl,
+    pub toolbox3: tb::BenchToolbox<Impl>,
+    pub toolbox20: tb::BenchToolbox<Impl>,
+}
+
+impl Setup {
+    pub fn new() -> Setup {
+        Setup {
+            rt: tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .expect("runtime"),
+            ctx: CallContext::new("bench").with_caller(
+                toolc_runtime::Caller::new("ada")
+                    .with_auth(toolc_runtime::AuthLevel::User)
+                    .with_role("support"),
+            ),
+            big_args: big_args(),
+            floor3: Impl::new(3),
+            floor20: Impl::new(20),
+            toolbox3: tb::BenchToolbox::new(Impl::new(3)),
+            toolbox20: tb::BenchToolbox::new(Impl::new(20)),
+        }
+    }
+
+    /// A full call through the generated toolbox: the text the host receives.
+    pub fn full(&self, toolbox: &tb::BenchToolbox<Impl>, tool: &str, args: &str) -> Box<RawValue> {
+        self.rt
+            .block_on(async { toolbox.call_json(tool, args, &self.ctx).await.expect("ok") })
+    }
+
+    /// A floor ([`floor_list`] or [`floor_details`]) on the same runtime.
+    pub fn floor(&self, floor: fn(&Impl, &str) -> String, imp: &Impl, args: &str) -> String {
+        self.rt.block_on(async { floor(imp, args) })
+    }
 }
