@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__toolc_require_api!(7, "0.1.0");
+::toolc_runtime::__toolc_require_api!(8, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -226,8 +226,14 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                match name {
-                    "list_meetings" => {
+                let unknown = || ::std::result::Result::Err(
+                    ::toolc_runtime::ToolError::unknown_tool(name),
+                );
+                let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
+                    return unknown();
+                };
+                match i {
+                    0usize => {
                         ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[0usize],
                             arguments,
@@ -236,16 +242,12 @@ pub mod toolboxes {
                             },
                         )
                     }
-                    "whoami" => {
+                    1usize => {
                         ::toolc_runtime::codegen::check_arguments::<
                             ::toolc_runtime::codegen::NoParams,
                         >(&DESCRIPTORS[1usize], arguments)
                     }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::toolc_runtime::ToolError::unknown_tool(name),
-                        )
-                    }
+                    _ => unknown(),
                 }
             }
             /// The tool named `name` bound to this implementation for one call in `ctx`, or
@@ -256,7 +258,7 @@ pub mod toolboxes {
                 name: &str,
                 ctx: &'a ::toolc_runtime::CallContext,
             ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
-                let i = DESCRIPTORS.iter().position(|d| d.name == name)?;
+                let i = NAMES.find(&DESCRIPTORS, name)?;
                 let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                 ::std::option::Option::Some(
                     match i {
@@ -343,22 +345,24 @@ pub mod toolboxes {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
-            match name {
-                "list_meetings" => {
+            let unknown = || ::std::result::Result::Err(
+                ::toolc_runtime::ToolError::unknown_tool(name),
+            );
+            let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
+                return unknown();
+            };
+            match i {
+                0usize => {
                     ::toolc_runtime::codegen::check_arguments::<
                         ListMeetingsParams,
                     >(&DESCRIPTORS[0usize], arguments)
                 }
-                "whoami" => {
+                1usize => {
                     ::toolc_runtime::codegen::check_arguments::<
                         ::toolc_runtime::codegen::NoParams,
                     >(&DESCRIPTORS[1usize], arguments)
                 }
-                _ => {
-                    ::std::result::Result::Err(
-                        ::toolc_runtime::ToolError::unknown_tool(name),
-                    )
-                }
+                _ => unknown(),
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
@@ -395,6 +399,9 @@ pub mod toolboxes {
                 )
             },
         ];
+        /// Where the dispatcher and `check_arguments` find the operation a name calls
+        /// in `DESCRIPTORS`: the names sorted once, on the first call.
+        pub static NAMES: ::toolc_runtime::codegen::NameIndex = ::toolc_runtime::codegen::NameIndex::new();
     }
     /// Toolbox `orders`: Order lookup tools
     pub mod orders {
@@ -534,8 +541,14 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                match name {
-                    "lookup_order" => {
+                let unknown = || ::std::result::Result::Err(
+                    ::toolc_runtime::ToolError::unknown_tool(name),
+                );
+                let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
+                    return unknown();
+                };
+                match i {
+                    0usize => {
                         ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[0usize],
                             arguments,
@@ -544,7 +557,7 @@ pub mod toolboxes {
                             },
                         )
                     }
-                    "cancel_order" => {
+                    1usize => {
                         ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[1usize],
                             arguments,
@@ -553,11 +566,7 @@ pub mod toolboxes {
                             },
                         )
                     }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::toolc_runtime::ToolError::unknown_tool(name),
-                        )
-                    }
+                    _ => unknown(),
                 }
             }
             /// The tool named `name` bound to this implementation for one call in `ctx`, or
@@ -568,7 +577,7 @@ pub mod toolboxes {
                 name: &str,
                 ctx: &'a ::toolc_runtime::CallContext,
             ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
-                let i = DESCRIPTORS.iter().position(|d| d.name == name)?;
+                let i = NAMES.find(&DESCRIPTORS, name)?;
                 let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                 ::std::option::Option::Some(
                     match i {
@@ -657,22 +666,24 @@ pub mod toolboxes {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
-            match name {
-                "lookup_order" => {
+            let unknown = || ::std::result::Result::Err(
+                ::toolc_runtime::ToolError::unknown_tool(name),
+            );
+            let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
+                return unknown();
+            };
+            match i {
+                0usize => {
                     ::toolc_runtime::codegen::check_arguments::<
                         LookupOrderParams,
                     >(&DESCRIPTORS[0usize], arguments)
                 }
-                "cancel_order" => {
+                1usize => {
                     ::toolc_runtime::codegen::check_arguments::<
                         CancelOrderParams,
                     >(&DESCRIPTORS[1usize], arguments)
                 }
-                _ => {
-                    ::std::result::Result::Err(
-                        ::toolc_runtime::ToolError::unknown_tool(name),
-                    )
-                }
+                _ => unknown(),
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
@@ -717,6 +728,9 @@ pub mod toolboxes {
                 )
             },
         ];
+        /// Where the dispatcher and `check_arguments` find the operation a name calls
+        /// in `DESCRIPTORS`: the names sorted once, on the first call.
+        pub static NAMES: ::toolc_runtime::codegen::NameIndex = ::toolc_runtime::codegen::NameIndex::new();
     }
     /// Toolbox `support`: Support ticket tools
     pub mod support {
@@ -851,8 +865,14 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                match name {
-                    "list_tickets" => {
+                let unknown = || ::std::result::Result::Err(
+                    ::toolc_runtime::ToolError::unknown_tool(name),
+                );
+                let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
+                    return unknown();
+                };
+                match i {
+                    0usize => {
                         ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[0usize],
                             arguments,
@@ -861,7 +881,7 @@ pub mod toolboxes {
                             },
                         )
                     }
-                    "update_ticket" => {
+                    1usize => {
                         ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[1usize],
                             arguments,
@@ -870,11 +890,7 @@ pub mod toolboxes {
                             },
                         )
                     }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::toolc_runtime::ToolError::unknown_tool(name),
-                        )
-                    }
+                    _ => unknown(),
                 }
             }
             /// The tool named `name` bound to this implementation for one call in `ctx`, or
@@ -885,7 +901,7 @@ pub mod toolboxes {
                 name: &str,
                 ctx: &'a ::toolc_runtime::CallContext,
             ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'a>> {
-                let i = DESCRIPTORS.iter().position(|d| d.name == name)?;
+                let i = NAMES.find(&DESCRIPTORS, name)?;
                 let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);
                 ::std::option::Option::Some(
                     match i {
@@ -974,22 +990,24 @@ pub mod toolboxes {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
-            match name {
-                "list_tickets" => {
+            let unknown = || ::std::result::Result::Err(
+                ::toolc_runtime::ToolError::unknown_tool(name),
+            );
+            let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
+                return unknown();
+            };
+            match i {
+                0usize => {
                     ::toolc_runtime::codegen::check_arguments::<
                         ListTicketsParams,
                     >(&DESCRIPTORS[0usize], arguments)
                 }
-                "update_ticket" => {
+                1usize => {
                     ::toolc_runtime::codegen::check_arguments::<
                         UpdateTicketParams,
                     >(&DESCRIPTORS[1usize], arguments)
                 }
-                _ => {
-                    ::std::result::Result::Err(
-                        ::toolc_runtime::ToolError::unknown_tool(name),
-                    )
-                }
+                _ => unknown(),
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
@@ -1045,6 +1063,9 @@ pub mod toolboxes {
                 )
             },
         ];
+        /// Where the dispatcher and `check_arguments` find the operation a name calls
+        /// in `DESCRIPTORS`: the names sorted once, on the first call.
+        pub static NAMES: ::toolc_runtime::codegen::NameIndex = ::toolc_runtime::codegen::NameIndex::new();
     }
 }
 /// One module per playbook: parameter and return types, the trait to
@@ -1121,8 +1142,14 @@ pub mod playbooks {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                match name {
-                    "slug_and_span" => {
+                let unknown = || ::std::result::Result::Err(
+                    ::toolc_runtime::codegen::unknown_play(name),
+                );
+                let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
+                    return unknown();
+                };
+                match i {
+                    0usize => {
                         ::toolc_runtime::codegen::check_arguments_refined(
                             &DESCRIPTORS[0usize],
                             arguments,
@@ -1131,11 +1158,7 @@ pub mod playbooks {
                             },
                         )
                     }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::toolc_runtime::codegen::unknown_play(name),
-                        )
-                    }
+                    _ => unknown(),
                 }
             }
             /// The play named `name` bound to this implementation for one call, or `None` when
@@ -1145,7 +1168,7 @@ pub mod playbooks {
                 &self,
                 name: &str,
             ) -> ::std::option::Option<::toolc_runtime::codegen::Bound<'_>> {
-                let i = DESCRIPTORS.iter().position(|d| d.name == name)?;
+                let i = NAMES.find(&DESCRIPTORS, name)?;
                 ::std::option::Option::Some(
                     match i {
                         0usize => {
@@ -1208,17 +1231,19 @@ pub mod playbooks {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
-            match name {
-                "slug_and_span" => {
+            let unknown = || ::std::result::Result::Err(
+                ::toolc_runtime::ToolError::unknown_tool(name),
+            );
+            let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
+                return unknown();
+            };
+            match i {
+                0usize => {
                     ::toolc_runtime::codegen::check_arguments::<
                         SlugAndSpanParams,
                     >(&DESCRIPTORS[0usize], arguments)
                 }
-                _ => {
-                    ::std::result::Result::Err(
-                        ::toolc_runtime::ToolError::unknown_tool(name),
-                    )
-                }
+                _ => unknown(),
             }
         }
         /// Descriptors of this playbook's plays, in manifest order.
@@ -1240,6 +1265,9 @@ pub mod playbooks {
                 )
             },
         ];
+        /// Where the dispatcher and `check_arguments` find the operation a name calls
+        /// in `DESCRIPTORS`: the names sorted once, on the first call.
+        pub static NAMES: ::toolc_runtime::codegen::NameIndex = ::toolc_runtime::codegen::NameIndex::new();
     }
 }
 /// One wiring struct per agent: name the implementation of each

@@ -2,6 +2,10 @@
 //! with validation on and off, against the floor: `serde_json::from_str` of the parameters
 //! plus `serde_json::to_string` of the result.
 //!
+//! And the lookup a generated dispatcher makes first: the operation a call names, among the
+//! 1,000 of a large toolbox, by `codegen::NameIndex` against comparing the name with each
+//! descriptor's in turn, as dispatchers did before runtime API 8.
+//!
 //! Run with `cargo bench -p toolc-runtime --bench dispatch`.
 
 use std::future::Future;
@@ -15,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use toolc_runtime::codegen::schema::{Additional, Format, Json, Num, Schema, Types};
 use toolc_runtime::{
     CallContext, HandlerError, OperationKind, ToolDescriptor,
-    codegen::{Guard, run_tool},
+    codegen::{Guard, NameIndex, run_tool},
 };
 
 static ID: Schema = Schema {
@@ -236,11 +240,37 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+/// A group of `n` tools named as the synthetic toolsets name theirs.
+fn group(n: usize) -> &'static [ToolDescriptor] {
+    let all: Vec<ToolDescriptor> = (0..n)
+        .map(|i| {
+            let name: &'static str = Box::leak(format!("tool_{}_{}", i % 7, i).into_boxed_str());
+            ToolDescriptor::new(name, OperationKind::Tool, "", &Schema::ANY)
+        })
+        .collect();
+    Box::leak(all.into_boxed_slice())
+}
+
+fn find_operation(c: &mut Criterion) {
+    let tools = group(1000);
+    let index = NameIndex::new();
+    let mut group = c.benchmark_group("find_operation_of_1000");
+    for (what, name) in [("middle", tools[500].name), ("last", tools[999].name)] {
+        group.bench_function(format!("in order, {what}"), |b| {
+            b.iter(|| black_box(tools.iter().position(|d| d.name == black_box(name))))
+        });
+        group.bench_function(format!("NameIndex, {what}"), |b| {
+            b.iter(|| black_box(index.find(tools, black_box(name))))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = bench
+    targets = bench, find_operation
 }
 criterion_main!(benches);

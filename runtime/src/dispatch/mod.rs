@@ -3,6 +3,7 @@
 //! implement.
 
 mod contract;
+mod names;
 mod operation;
 
 use std::future::Future;
@@ -13,6 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+pub use names::NameIndex;
 pub use operation::{Bound, bind};
 
 use crate::context::CallContext;
