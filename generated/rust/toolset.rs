@@ -226,12 +226,9 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                let unknown = || ::std::result::Result::Err(
-                    ::toolc_runtime::ToolError::unknown_tool(name),
-                );
-                let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
-                    return unknown();
-                };
+                let i = NAMES
+                    .find(&DESCRIPTORS, name)
+                    .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
                 match i {
                     0usize => {
                         ::toolc_runtime::codegen::check_arguments_refined(
@@ -247,7 +244,11 @@ pub mod toolboxes {
                             ::toolc_runtime::codegen::NoParams,
                         >(&DESCRIPTORS[1usize], arguments)
                     }
-                    _ => unknown(),
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::ToolError::unknown_tool(name),
+                        )
+                    }
                 }
             }
             /// The tool named `name` bound to this implementation for one call in `ctx`, or
@@ -345,12 +346,9 @@ pub mod toolboxes {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
-            let unknown = || ::std::result::Result::Err(
-                ::toolc_runtime::ToolError::unknown_tool(name),
-            );
-            let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
-                return unknown();
-            };
+            let i = NAMES
+                .find(&DESCRIPTORS, name)
+                .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
             match i {
                 0usize => {
                     ::toolc_runtime::codegen::check_arguments::<
@@ -362,7 +360,11 @@ pub mod toolboxes {
                         ::toolc_runtime::codegen::NoParams,
                     >(&DESCRIPTORS[1usize], arguments)
                 }
-                _ => unknown(),
+                _ => {
+                    ::std::result::Result::Err(
+                        ::toolc_runtime::ToolError::unknown_tool(name),
+                    )
+                }
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
@@ -541,12 +543,9 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                let unknown = || ::std::result::Result::Err(
-                    ::toolc_runtime::ToolError::unknown_tool(name),
-                );
-                let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
-                    return unknown();
-                };
+                let i = NAMES
+                    .find(&DESCRIPTORS, name)
+                    .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
                 match i {
                     0usize => {
                         ::toolc_runtime::codegen::check_arguments_refined(
@@ -566,7 +565,11 @@ pub mod toolboxes {
                             },
                         )
                     }
-                    _ => unknown(),
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::ToolError::unknown_tool(name),
+                        )
+                    }
                 }
             }
             /// The tool named `name` bound to this implementation for one call in `ctx`, or
@@ -666,12 +669,9 @@ pub mod toolboxes {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
-            let unknown = || ::std::result::Result::Err(
-                ::toolc_runtime::ToolError::unknown_tool(name),
-            );
-            let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
-                return unknown();
-            };
+            let i = NAMES
+                .find(&DESCRIPTORS, name)
+                .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
             match i {
                 0usize => {
                     ::toolc_runtime::codegen::check_arguments::<
@@ -683,7 +683,11 @@ pub mod toolboxes {
                         CancelOrderParams,
                     >(&DESCRIPTORS[1usize], arguments)
                 }
-                _ => unknown(),
+                _ => {
+                    ::std::result::Result::Err(
+                        ::toolc_runtime::ToolError::unknown_tool(name),
+                    )
+                }
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
@@ -865,12 +869,9 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                let unknown = || ::std::result::Result::Err(
-                    ::toolc_runtime::ToolError::unknown_tool(name),
-                );
-                let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
-                    return unknown();
-                };
+                let i = NAMES
+                    .find(&DESCRIPTORS, name)
+                    .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
                 match i {
                     0usize => {
                         ::toolc_runtime::codegen::check_arguments_refined(
@@ -890,7 +891,11 @@ pub mod toolboxes {
                             },
                         )
                     }
-                    _ => unknown(),
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::ToolError::unknown_tool(name),
+                        )
+                    }
                 }
             }
             /// The tool named `name` bound to this implementation for one call in `ctx`, or
@@ -990,12 +995,9 @@ pub mod toolboxes {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
-            let unknown = || ::std::result::Result::Err(
-                ::toolc_runtime::ToolError::unknown_tool(name),
-            );
-            let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
-                return unknown();
-            };
+            let i = NAMES
+                .find(&DESCRIPTORS, name)
+                .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
             match i {
                 0usize => {
                     ::toolc_runtime::codegen::check_arguments::<
@@ -1007,7 +1009,11 @@ pub mod toolboxes {
                         UpdateTicketParams,
                     >(&DESCRIPTORS[1usize], arguments)
                 }
-                _ => unknown(),
+                _ => {
+                    ::std::result::Result::Err(
+                        ::toolc_runtime::ToolError::unknown_tool(name),
+                    )
+                }
             }
         }
         /// Descriptors of this toolbox's tools, in manifest order.
@@ -1142,12 +1148,9 @@ pub mod playbooks {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                let unknown = || ::std::result::Result::Err(
-                    ::toolc_runtime::codegen::unknown_play(name),
-                );
-                let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
-                    return unknown();
-                };
+                let i = NAMES
+                    .find(&DESCRIPTORS, name)
+                    .ok_or_else(|| ::toolc_runtime::codegen::unknown_play(name))?;
                 match i {
                     0usize => {
                         ::toolc_runtime::codegen::check_arguments_refined(
@@ -1158,7 +1161,11 @@ pub mod playbooks {
                             },
                         )
                     }
-                    _ => unknown(),
+                    _ => {
+                        ::std::result::Result::Err(
+                            ::toolc_runtime::codegen::unknown_play(name),
+                        )
+                    }
                 }
             }
             /// The play named `name` bound to this implementation for one call, or `None` when
@@ -1231,19 +1238,20 @@ pub mod playbooks {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
-            let unknown = || ::std::result::Result::Err(
-                ::toolc_runtime::ToolError::unknown_tool(name),
-            );
-            let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
-                return unknown();
-            };
+            let i = NAMES
+                .find(&DESCRIPTORS, name)
+                .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
             match i {
                 0usize => {
                     ::toolc_runtime::codegen::check_arguments::<
                         SlugAndSpanParams,
                     >(&DESCRIPTORS[0usize], arguments)
                 }
-                _ => unknown(),
+                _ => {
+                    ::std::result::Result::Err(
+                        ::toolc_runtime::ToolError::unknown_tool(name),
+                    )
+                }
             }
         }
         /// Descriptors of this playbook's plays, in manifest order.

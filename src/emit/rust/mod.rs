@@ -904,13 +904,10 @@ fn found_by_name(arms: &[TokenStream], unknown: &TokenStream) -> TokenStream {
         };
     }
     quote! {
-        let unknown = || ::std::result::Result::Err(#unknown);
-        let ::std::option::Option::Some(i) = NAMES.find(&DESCRIPTORS, name) else {
-            return unknown();
-        };
+        let i = NAMES.find(&DESCRIPTORS, name).ok_or_else(|| #unknown)?;
         match i {
             #(#arms)*
-            _ => unknown(),
+            _ => ::std::result::Result::Err(#unknown),
         }
     }
 }
