@@ -640,7 +640,7 @@ impl GroupEmitter<'_, '_> {
     fn group<'s>(
         &'s mut self,
         g: &'s Group<'_>,
-    ) -> (TokenStream, Box<dyn Iterator<Item = TokenStream> + 's>) {
+    ) -> (TokenStream, Box<dyn Iterator<Item = print::Piece<'s>> + 's>) {
         *self.attrs.module.borrow_mut() = g.name.to_string();
         let paths = self.paths;
         let (kind_name, suffix) = match g.kind {
@@ -747,7 +747,7 @@ impl GroupEmitter<'_, '_> {
             if send {
                 server(g, sigs, &trait_id_, &server_id, paths)
             } else {
-                quote!()
+                Vec::new()
             }
         };
         let trait_doc = if sigs.iter().any(|s| s.params.is_some()) {
@@ -769,38 +769,49 @@ impl GroupEmitter<'_, '_> {
             Kind::Playbook => " Descriptors of this playbook's plays, in manifest order.",
             Kind::Delegates => " Descriptors of the agent's delegates, in manifest order.",
         };
-        let trait_item = move || {
-            quote! {
+        // Printed a method at a time (`print.rs`): the trait of a toolbox of 1,000 tools was the
+        // largest item printed, and the time to parse and print it grew with the memory it held.
+        let trait_item = move || print::Piece::Block {
+            head: quote! {
                 #trait_doc
-                pub trait #trait_id #bounds {
-                    #(#methods)*
-                }
-            }
+                pub trait #trait_id #bounds
+            },
+            members: Box::new(methods),
         };
+        // Printed a descriptor at a time (`print.rs`), as the trait is a method at a time.
         let descriptors_item = move || {
-            let descriptors = g.ops.iter().enumerate().map(|(i, t)| {
+            // Moved into the lazily made descriptors, which intern their tables in order.
+            let tables = tables;
+            let descriptors = g.ops.iter().enumerate().map(move |(i, t)| {
                 let texts = mcp_texts.get(g.first_op + i);
                 descriptor(t, texts, g.kind == Kind::Playbook, tables)
             });
-            quote! {
+            let head = quote! {
                 #[doc = #what]
                 // Policies name every field a runtime of this API has, over `Policy::NONE`
                 // for the ones later runtimes add.
                 #[allow(clippy::needless_update)]
-                pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; #n] = [#(#descriptors),*];
+                pub static DESCRIPTORS: [::toolc_runtime::ToolDescriptor; #n] =
+            };
+            let names = quote! {
                 /// Where the dispatcher and `check_arguments` find the operation a name calls
                 /// in `DESCRIPTORS`: the names sorted once, on the first call.
                 pub static NAMES: ::toolc_runtime::codegen::NameIndex = ::toolc_runtime::codegen::NameIndex::new();
-            }
+            };
+            [
+                print::Piece::array(head, descriptors, quote!(;)),
+                names.into(),
+            ]
         };
         let module = items
             .chain(std::iter::once(scope_alias))
+            .map(print::Piece::from)
             .chain(std::iter::once_with(trait_item))
-            .chain(std::iter::once_with(server))
+            .chain(std::iter::once_with(server).flatten())
             .chain(std::iter::once_with(move || {
-                check_arguments(g, sigs, paths)
+                check_arguments(g, sigs, paths).into()
             }))
-            .chain(std::iter::once_with(descriptors_item));
+            .chain(std::iter::once_with(descriptors_item).flatten());
         (
             quote! {
                 #module_doc
@@ -912,6 +923,50 @@ fn found_by_name(arms: &[TokenStream], unknown: &TokenStream) -> TokenStream {
     }
 }
 
+/// A server's `check_arguments` body, matching `arms` on the operation's index, and for a
+/// group of more than [`BIND_ARMS`] operations the functions it hands each range of them to, as
+/// `bind` does: the arms of 1,000 tools in one function were the largest item `toolc build`
+/// printed.
+fn checks_by_name(
+    arms: Vec<TokenStream>,
+    unknown: &TokenStream,
+) -> (TokenStream, Vec<TokenStream>) {
+    if arms.len() <= BIND_ARMS {
+        return (found_by_name(&arms, unknown), Vec::new());
+    }
+    let parts = arms.chunks(BIND_ARMS).enumerate().map(|(k, arms)| {
+        let f = format_ident!("check_arguments_{k}");
+        let (first, last) = (k * BIND_ARMS, k * BIND_ARMS + arms.len() - 1);
+        let doc = format!(" [`Self::check_arguments`] for the operations {first} to {last}, by index.");
+        (
+            quote!(#k => self.#f(name, i, arguments),),
+            quote! {
+                #[doc = #doc]
+                fn #f(
+                    &self,
+                    name: &str,
+                    i: usize,
+                    arguments: &str,
+                ) -> ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError> {
+                    match i {
+                        #(#arms)*
+                        _ => ::std::result::Result::Err(#unknown),
+                    }
+                }
+            },
+        )
+    });
+    let (calls, fns): (Vec<_>, Vec<_>) = parts.unzip();
+    let body = quote! {
+        let i = NAMES.find(&DESCRIPTORS, name).ok_or_else(|| #unknown)?;
+        match i / #BIND_ARMS {
+            #(#calls)*
+            _ => ::std::result::Result::Err(#unknown),
+        }
+    };
+    (body, fns)
+}
+
 /// The arms of a dispatcher's `bind` per function: rustc type-checks a function with a
 /// closure and an async block per arm in time that grows faster than its arms (3.0 s for one
 /// `bind` of 1,000 tools, 0.85 s for the same arms in functions of 64; BENCHMARKS.md).
@@ -920,7 +975,7 @@ const BIND_ARMS: usize = 64;
 /// A dispatcher's `bind` (the operation named `name`, bound to the implementation for one call)
 /// and, for a group of more than [`BIND_ARMS`] operations, the functions it hands each range of
 /// them to. `arms` match an operation's index in `DESCRIPTORS`.
-fn bind_fns(is_toolbox: bool, arms: Vec<TokenStream>) -> TokenStream {
+fn bind_fns(is_toolbox: bool, arms: Vec<TokenStream>) -> Vec<TokenStream> {
     let (ctx_param, ctx_arg, lifetime, bound) = if is_toolbox {
         (
             quote!(ctx: &'a ::toolc_runtime::CallContext,),
@@ -958,13 +1013,13 @@ fn bind_fns(is_toolbox: bool, arms: Vec<TokenStream>) -> TokenStream {
         } else {
             quote!(let _ = name;)
         };
-        return quote! {
+        return vec![quote! {
             #doc
             fn bind #lifetime(#receiver, name: &str, #ctx_param) -> ::std::option::Option<#bound> {
                 #unused
                 ::std::option::Option::None
             }
-        };
+        }];
     }
     let cx = if is_toolbox {
         quote!(let cx = ::toolc_runtime::ToolContext::<Scope>::new(ctx);)
@@ -985,14 +1040,14 @@ fn bind_fns(is_toolbox: bool, arms: Vec<TokenStream>) -> TokenStream {
     let find = quote!(let i = NAMES.find(&DESCRIPTORS, name)?;);
     if arms.len() <= BIND_ARMS {
         let body = matching(&arms);
-        return quote! {
+        return vec![quote! {
             #doc
             #[allow(deprecated)]
             fn bind #lifetime(#receiver, name: &str, #ctx_param) -> ::std::option::Option<#bound> {
                 #find
                 #body
             }
-        };
+        }];
     }
     let parts = arms.chunks(BIND_ARMS).enumerate().map(|(k, arms)| {
         let f = format_ident!("bind_{k}");
@@ -1011,7 +1066,7 @@ fn bind_fns(is_toolbox: bool, arms: Vec<TokenStream>) -> TokenStream {
         )
     });
     let (calls, fns): (Vec<_>, Vec<_>) = parts.unzip();
-    quote! {
+    let bind = quote! {
         #doc
         fn bind #lifetime(#receiver, name: &str, #ctx_param) -> ::std::option::Option<#bound> {
             #find
@@ -1020,8 +1075,8 @@ fn bind_fns(is_toolbox: bool, arms: Vec<TokenStream>) -> TokenStream {
                 _ => ::std::option::Option::None,
             }
         }
-        #(#fns)*
-    }
+    };
+    std::iter::once(bind).chain(fns).collect()
 }
 
 /// The dispatcher of a group: a wrapper implementing the runtime's
@@ -1034,7 +1089,7 @@ fn server(
     trait_id: &proc_macro2::Ident,
     server_id: &proc_macro2::Ident,
     paths: &Paths,
-) -> TokenStream {
+) -> Vec<print::Piece<'static>> {
     let name = g.name;
     let is_toolbox = g.kind != Kind::Playbook;
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
@@ -1112,7 +1167,7 @@ fn server(
             },
         }
     });
-    let check_body = found_by_name(&check_arms.collect::<Vec<_>>(), &unknown);
+    let (check_body, check_parts) = checks_by_name(check_arms.collect(), &unknown);
     let check_doc = format!(
         " Checks arguments for one of these {noun} as a call through this server would, without \
          running it or its policies: what the module's `check_arguments` does, then the \
@@ -1230,7 +1285,7 @@ fn server(
             quote!(),
         ),
     };
-    quote! {
+    let struct_item = quote! {
         #[doc = #doc]
         pub struct #server_id<#t> {
             inner: #t,
@@ -1239,33 +1294,45 @@ fn server(
         }
 
         #targets_static
-
-        impl<#t: #trait_id> #server_id<#t> {
-            #[doc = #targets_doc]
-            pub fn new(inner: #t #targets_param) -> Self {
-                Self { inner, #guard_init #targets_init }
-            }
-
-            /// The wrapped implementation.
-            pub fn inner(&self) -> &#t {
-                &self.inner
-            }
-
-            #[doc = #check_doc]
-            pub fn check_arguments(
-                &self,
-                name: &str,
-                arguments: &str,
-            ) -> ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError> {
-                #check_body
-            }
-
-            #bind_fn
+    };
+    let new_fns = quote! {
+        #[doc = #targets_doc]
+        pub fn new(inner: #t #targets_param) -> Self {
+            Self { inner, #guard_init #targets_init }
         }
 
-        #[allow(deprecated)]
-        #runtime_impl
-    }
+        /// The wrapped implementation.
+        pub fn inner(&self) -> &#t {
+            &self.inner
+        }
+    };
+    let check_fn = quote! {
+        #[doc = #check_doc]
+        pub fn check_arguments(
+            &self,
+            name: &str,
+            arguments: &str,
+        ) -> ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError> {
+            #check_body
+        }
+    };
+    // The inherent impl is printed a function at a time (`print.rs`), as the trait is.
+    let members = [new_fns, check_fn]
+        .into_iter()
+        .chain(check_parts)
+        .chain(bind_fn);
+    vec![
+        struct_item.into(),
+        print::Piece::Block {
+            head: quote!(impl<#t: #trait_id> #server_id<#t>),
+            members: Box::new(members),
+        },
+        quote! {
+            #[allow(deprecated)]
+            #runtime_impl
+        }
+        .into(),
+    ]
 }
 
 /// What an agent binds: a toolbox, a playbook, or its delegates.

@@ -23,7 +23,73 @@ pub(super) struct Printer {
     frames: Vec<(Vec<String>, Frame)>,
     /// The text `depth` bare modules put around an item, by depth: what an item is printed in.
     bare: Vec<Frame>,
+    /// The text a bare trait or impl block in `depth` bare modules puts around one of its
+    /// members, by block kind and depth: what a member is printed in.
+    members: Vec<((Block, usize), Frame)>,
+    /// The text a bare array of two elements in `depth` bare modules prints around one of
+    /// them, and the line of the marker that is the other, by depth.
+    elements: Vec<(Frame, String)>,
 }
+
+/// What one piece of a module is printed as.
+pub(super) enum Piece<'a> {
+    /// An item, printed whole.
+    Item(TokenStream),
+    /// A trait or impl block printed a member at a time: `head` is the item up to its braces
+    /// (docs and attributes, `pub trait Name: Bounds`, `impl<T> Trait for Type`).
+    Block {
+        head: TokenStream,
+        members: Box<dyn Iterator<Item = TokenStream> + 'a>,
+    },
+    /// An item holding one long array, printed an element at a time: `head [elements] tail`.
+    Array {
+        head: TokenStream,
+        elements: Box<dyn Iterator<Item = TokenStream> + 'a>,
+        tail: TokenStream,
+    },
+}
+
+impl Piece<'_> {
+    /// `head [elements] tail` (`pub static NAME: [Type; N] =`, the elements, `;`) printed an
+    /// element at a time.
+    pub fn array<'a>(
+        head: TokenStream,
+        elements: impl Iterator<Item = TokenStream> + 'a,
+        tail: TokenStream,
+    ) -> Piece<'a> {
+        Piece::Array {
+            head,
+            elements: Box::new(elements),
+            tail,
+        }
+    }
+}
+
+impl From<TokenStream> for Piece<'_> {
+    fn from(item: TokenStream) -> Self {
+        Piece::Item(item)
+    }
+}
+
+/// The kind of a block printed a member at a time: `prettyplease` lays out the members of a
+/// trait and of an impl block by different rules.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Trait,
+    Impl,
+}
+
+/// An element that prints on a line of its own: longer than a line, so that an array holding
+/// it breaks its lines as an array of many elements does.
+fn element_mark() -> (TokenStream, String) {
+    let mark = format!("__toolc_print_mark_{}", "x".repeat(MARGIN));
+    let tokens = proc_macro2::Ident::new(&mark, proc_macro2::Span::call_site());
+    (quote!(#tokens), mark)
+}
+
+/// A member that prints on a line of its own, in a trait as in an impl block: where a block's
+/// members go in its printed text.
+const MEMBER_MARK: &str = "const __TOOLC_PRINT_MARK: () = ();";
 
 #[derive(Clone)]
 struct Frame {
@@ -48,6 +114,51 @@ fn wrap(heads: &[TokenStream], item: TokenStream) -> TokenStream {
         .iter()
         .rev()
         .fold(item, |inner, head| quote!(#head { #inner }))
+}
+
+/// `text` without what `frame` puts before and after it.
+fn strip<'t>(text: &'t str, frame: &Frame) -> Option<&'t str> {
+    text.strip_prefix(frame.before.as_str())?
+        .strip_suffix(frame.after.as_str())
+}
+
+/// The text before the line that holds `mark` and the text after that line.
+fn around<'t>(text: &'t str, mark: &str) -> Option<(&'t str, &'t str)> {
+    let at = text.find(mark)?;
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+    Some((&text[..start], &text[end..]))
+}
+
+/// `prettyplease`'s line width: no line holds more.
+const MARGIN: usize = 89;
+
+/// The least width `tokens` print in on one line: their text without the spaces between.
+fn flat_len(tokens: TokenStream) -> usize {
+    tokens
+        .into_iter()
+        .map(|t| match t {
+            proc_macro2::TokenTree::Group(g) => {
+                let delimiters = match g.delimiter() {
+                    proc_macro2::Delimiter::None => 0,
+                    _ => 2,
+                };
+                delimiters + flat_len(g.stream())
+            }
+            proc_macro2::TokenTree::Ident(i) => i.to_string().len(),
+            proc_macro2::TokenTree::Punct(_) => 1,
+            proc_macro2::TokenTree::Literal(l) => l.to_string().len(),
+        })
+        .sum()
+}
+
+/// Whether `head` begins a trait or an impl block: its first `trait` or `impl` keyword.
+fn block_kind(head: &TokenStream) -> Option<Block> {
+    head.clone().into_iter().find_map(|t| match t {
+        proc_macro2::TokenTree::Ident(i) if i == "trait" => Some(Block::Trait),
+        proc_macro2::TokenTree::Ident(i) if i == "impl" => Some(Block::Impl),
+        _ => None,
+    })
 }
 
 fn internal(what: &str) -> Vec<Diagnostic> {
@@ -89,14 +200,11 @@ impl Printer {
                     struct __ToolcPrintMark;
                 ),
             ))?;
-            let at = text
-                .find(MARK)
-                .ok_or_else(|| internal("no print mark in a module frame"))?;
-            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let end = at + MARK.len() + 1;
+            let (before, after) =
+                around(&text, MARK).ok_or_else(|| internal("no print mark in a module frame"))?;
             Frame {
-                before: text[..start].to_string(),
-                after: text.get(end..).unwrap_or_default().to_string(),
+                before: before.to_string(),
+                after: after.to_string(),
             }
         };
         self.frames.push((key, frame.clone()));
@@ -116,22 +224,191 @@ impl Printer {
             return Ok(());
         }
         let bare = vec![quote!(mod __toolc_frame); heads.len()];
-        let frame = match self.bare.get(heads.len()) {
-            Some(frame) => frame.clone(),
-            None => {
-                for depth in self.bare.len()..=heads.len() {
-                    let frame = self.frame(&bare[..depth])?;
-                    self.bare.push(frame);
-                }
-                self.bare[heads.len()].clone()
-            }
-        };
+        let frame = self.bare_frame(heads.len())?;
         let text = unparse(wrap(&bare, item))?;
-        let inner = text
-            .strip_prefix(frame.before.as_str())
-            .and_then(|t| t.strip_suffix(frame.after.as_str()))
+        let inner = strip(&text, &frame)
             .ok_or_else(|| internal("an item printed outside its module frame"))?;
         self.out.push_str(inner);
+        Ok(())
+    }
+
+    /// The text `heads.len()` bare modules put around an item.
+    fn bare_frame(&mut self, depth: usize) -> Result<Frame, Vec<Diagnostic>> {
+        for d in self.bare.len()..=depth {
+            let bare = vec![quote!(mod __toolc_frame); d];
+            let frame = self.frame(&bare)?;
+            self.bare.push(frame);
+        }
+        Ok(self.bare[depth].clone())
+    }
+
+    /// Prints the trait or impl block `head { members }` inside the modules of `heads`, a
+    /// member at a time: `prettyplease` ends each member with a hard break and lays it out
+    /// from its own tokens and its indentation, as it does the items of a module, so the text
+    /// is the one the whole block prints, and what is held at once is one member.
+    pub fn block(
+        &mut self,
+        heads: &[TokenStream],
+        head: &TokenStream,
+        members: impl IntoIterator<Item = TokenStream>,
+    ) -> Result<(), Vec<Diagnostic>> {
+        let mut members = members.into_iter().filter(|m| !m.is_empty()).peekable();
+        if members.peek().is_none() {
+            return self.item(heads, quote!(#head {}));
+        }
+        let kind = block_kind(head).ok_or_else(|| internal("a block that is no trait or impl"))?;
+        let depth = heads.len();
+        // The block's own lines: what it prints around a member marking their place.
+        let outer = self.bare_frame(depth)?;
+        let bare = vec![quote!(mod __toolc_frame); depth];
+        let mark: TokenStream = MEMBER_MARK
+            .parse()
+            .map_err(|_| internal("the member mark"))?;
+        let text = unparse(wrap(&bare, quote!(#head { #mark })))?;
+        let own =
+            strip(&text, &outer).ok_or_else(|| internal("a block printed outside its frame"))?;
+        let (open, close) =
+            around(own, MEMBER_MARK).ok_or_else(|| internal("no print mark in a block"))?;
+        let (open, close) = (open.to_string(), close.to_string());
+        let frame = self.member_frame(kind, depth)?;
+        let container = match kind {
+            Block::Trait => quote!(trait __ToolcFrame),
+            Block::Impl => quote!(impl __ToolcFrame),
+        };
+        self.out.push_str(&open);
+        for member in members {
+            let text = unparse(wrap(&bare, quote!(#container { #member })))?;
+            let inner = strip(&text, &frame)
+                .ok_or_else(|| internal("a member printed outside its block frame"))?;
+            self.out.push_str(inner);
+        }
+        self.out.push_str(&close);
+        Ok(())
+    }
+
+    /// What a bare block of `kind` in `depth` bare modules prints around one of its members.
+    fn member_frame(&mut self, kind: Block, depth: usize) -> Result<Frame, Vec<Diagnostic>> {
+        if let Some((_, f)) = self.members.iter().find(|(k, _)| *k == (kind, depth)) {
+            return Ok(f.clone());
+        }
+        let bare = vec![quote!(mod __toolc_frame); depth];
+        let mark: TokenStream = MEMBER_MARK
+            .parse()
+            .map_err(|_| internal("the member mark"))?;
+        let block = match kind {
+            Block::Trait => quote!(trait __ToolcFrame { #mark }),
+            Block::Impl => quote!(impl __ToolcFrame { #mark }),
+        };
+        let text = unparse(wrap(&bare, block))?;
+        let (before, after) =
+            around(&text, MEMBER_MARK).ok_or_else(|| internal("no print mark in a block frame"))?;
+        let frame = Frame {
+            before: before.to_string(),
+            after: after.to_string(),
+        };
+        self.members.push(((kind, depth), frame.clone()));
+        Ok(frame)
+    }
+
+    /// Prints the item `head [elements] tail` inside the modules of `heads`, an element at a
+    /// time. `prettyplease` breaks an array that does not fit on a line after each element,
+    /// and lays out each element from its own tokens, its indentation and what follows it (a
+    /// comma before a break, whether last or not), so each element is printed in a bare array
+    /// of two whose other element is a marker longer than a line: before it when last, after
+    /// it otherwise.
+    pub fn array(
+        &mut self,
+        heads: &[TokenStream],
+        head: &TokenStream,
+        elements: impl IntoIterator<Item = TokenStream>,
+        tail: &TokenStream,
+    ) -> Result<(), Vec<Diagnostic>> {
+        let elements: Vec<TokenStream> = elements.into_iter().collect();
+        // Printed apart only when the array cannot fit on a line, as one of many cannot.
+        if !elements.iter().any(|e| flat_len(e.clone()) > MARGIN) {
+            return self.item(heads, quote!(#head [#(#elements),*] #tail));
+        }
+        let mut elements = elements.into_iter().peekable();
+        let depth = heads.len();
+        let bare = vec![quote!(mod __toolc_frame); depth];
+        let (mark, mark_text) = element_mark();
+        let outer = self.bare_frame(depth)?;
+        let text = unparse(wrap(&bare, quote!(#head [#mark, #mark] #tail)))?;
+        let own =
+            strip(&text, &outer).ok_or_else(|| internal("an array printed outside its frame"))?;
+        let (open, rest) =
+            around(own, &mark_text).ok_or_else(|| internal("no mark in an array"))?;
+        let (_, close) = around(rest, &mark_text).ok_or_else(|| internal("no mark in an array"))?;
+        let (open, close) = (open.to_string(), close.to_string());
+        let (frame, mark_line) = self.element_frame(depth)?;
+        self.out.push_str(&open);
+        while let Some(element) = elements.next() {
+            let last = elements.peek().is_none();
+            let array = if last {
+                quote!([#mark, #element])
+            } else {
+                quote!([#element, #mark])
+            };
+            let text = unparse(wrap(&bare, quote!(static __TOOLC_FRAME: () = #array;)))?;
+            let inner = strip(&text, &frame).and_then(|t| {
+                if last {
+                    t.strip_prefix(mark_line.as_str())
+                } else {
+                    t.strip_suffix(mark_line.as_str())
+                }
+            });
+            let inner = inner.ok_or_else(|| internal("an element printed outside its frame"))?;
+            self.out.push_str(inner);
+        }
+        self.out.push_str(&close);
+        Ok(())
+    }
+
+    /// What a bare array of two markers in `depth` bare modules prints before the first and
+    /// after the second, and the line of either.
+    fn element_frame(&mut self, depth: usize) -> Result<(Frame, String), Vec<Diagnostic>> {
+        for d in self.elements.len()..=depth {
+            let bare = vec![quote!(mod __toolc_frame); d];
+            let (mark, mark_text) = element_mark();
+            let text = unparse(wrap(
+                &bare,
+                quote!(static __TOOLC_FRAME: () = [#mark, #mark];),
+            ))?;
+            let (before, rest) =
+                around(&text, &mark_text).ok_or_else(|| internal("no mark in an array frame"))?;
+            let (between, after) =
+                around(rest, &mark_text).ok_or_else(|| internal("no mark in an array frame"))?;
+            // Each marker is a line of its own: what is between is nothing, and each line the same.
+            let line = &text[before.len()..text.len() - rest.len()];
+            if !between.is_empty() || !rest.starts_with(line) {
+                return Err(internal("an array frame not laid out one element a line"));
+            }
+            let frame = Frame {
+                before: before.to_string(),
+                after: after.to_string(),
+            };
+            self.elements.push((frame, line.to_string()));
+        }
+        Ok(self.elements[depth].clone())
+    }
+
+    /// Prints each piece of a module: an item whole, a block a member at a time.
+    pub fn pieces<'a>(
+        &mut self,
+        heads: &[TokenStream],
+        pieces: impl IntoIterator<Item = Piece<'a>>,
+    ) -> Result<(), Vec<Diagnostic>> {
+        for piece in pieces {
+            match piece {
+                Piece::Item(item) => self.item(heads, item)?,
+                Piece::Block { head, members } => self.block(heads, &head, members)?,
+                Piece::Array {
+                    head,
+                    elements,
+                    tail,
+                } => self.array(heads, &head, elements, &tail)?,
+            }
+        }
         Ok(())
     }
 
@@ -186,21 +463,177 @@ impl Printer {
     }
 
     /// Prints the module `head` with `items`, each printed on its own.
-    pub fn module(
+    pub fn module<'a, P: Into<Piece<'a>>>(
         &mut self,
         heads: &[TokenStream],
         head: &TokenStream,
-        items: impl IntoIterator<Item = TokenStream>,
+        items: impl IntoIterator<Item = P>,
     ) -> Result<(), Vec<Diagnostic>> {
-        let mut items = items.into_iter().filter(|i| !i.is_empty()).peekable();
+        let mut items = items
+            .into_iter()
+            .map(Into::into)
+            .filter(|p| !matches!(p, Piece::Item(i) if i.is_empty()))
+            .peekable();
         if items.peek().is_none() {
             return self.item(heads, quote!(#head {}));
         }
         self.open(heads, head)?;
         let chain = [heads, std::slice::from_ref(head)].concat();
-        for item in items {
-            self.item(&chain, item)?;
-        }
+        self.pieces(&chain, items)?;
         self.close(heads, head)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Printer;
+    use proc_macro2::{Ident, Span, TokenStream};
+    use quote::{format_ident, quote};
+
+    /// A small xorshift, so that the cases are the same on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, bound: u64) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % bound) as usize
+        }
+
+        /// An identifier of 1 to `max` characters.
+        fn ident(&mut self, max: u64) -> Ident {
+            let len = 1 + self.below(max);
+            let name: String = (0..len).map(|i| if i == 0 { 'a' } else { 'x' }).collect();
+            Ident::new(&format!("{name}{}", self.below(10)), Span::call_site())
+        }
+
+        /// A type: a path of a few segments, some with generic arguments.
+        fn ty(&mut self, depth: usize) -> TokenStream {
+            let segments: Vec<Ident> = (0..1 + self.below(4)).map(|_| self.ident(14)).collect();
+            if depth < 2 && self.below(2) == 0 {
+                let args: Vec<TokenStream> =
+                    (0..1 + self.below(3)).map(|_| self.ty(depth + 1)).collect();
+                quote!(::#(#segments)::*<#(#args),*>)
+            } else {
+                quote!(#(#segments)::*)
+            }
+        }
+
+        /// A path without generic arguments: an expression as well as a type.
+        fn path(&mut self) -> TokenStream {
+            let segments: Vec<Ident> = (0..1 + self.below(4)).map(|_| self.ident(14)).collect();
+            quote!(#(#segments)::*)
+        }
+
+        fn doc(&mut self) -> TokenStream {
+            let words = " word".repeat(self.below(30));
+            match self.below(3) {
+                0 => quote!(),
+                _ => quote!(#[doc = #words]),
+            }
+        }
+
+        /// A trait method (signature, or default body) or an impl's function.
+        fn member(&mut self, body: bool) -> TokenStream {
+            let doc = self.doc();
+            let name = self.ident(40);
+            let names: Vec<Ident> = (0..self.below(4)).map(|_| self.ident(12)).collect();
+            let types: Vec<TokenStream> = names.iter().map(|_| self.ty(0)).collect();
+            let ret = self.ty(0);
+            let what = self.path();
+            match (body, self.below(3)) {
+                (false, 0) => quote!(#doc fn #name(&self, #(#names: #types),*) -> #ret;),
+                (_, 1) => quote!(#doc const #name: #ret = #what;),
+                _ => quote! {
+                    #doc
+                    fn #name(&self, #(#names: #types),*) -> #ret {
+                        let _ = self;
+                        #what(#(#names),*).into()
+                    }
+                },
+            }
+        }
+
+        /// An array element: a struct literal, a call or a word, long or short.
+        fn element(&mut self) -> TokenStream {
+            let ty = self.path();
+            let fields: Vec<TokenStream> = (0..self.below(5))
+                .map(|_| {
+                    let (f, v) = (self.ident(16), self.path());
+                    quote!(#f: #v)
+                })
+                .collect();
+            match self.below(3) {
+                0 => quote!(#ty { #(#fields,)* ..#ty::new() }),
+                1 => {
+                    let f = self.ident(30);
+                    let args: Vec<TokenStream> = (0..self.below(5)).map(|_| self.path()).collect();
+                    quote!(#f(#(#args),*))
+                }
+                _ => {
+                    let w = self.ident(6);
+                    quote!(#w)
+                }
+            }
+        }
+    }
+
+    /// The module heads of `depth` nested modules.
+    fn heads(depth: usize) -> Vec<TokenStream> {
+        (0..depth)
+            .map(|d| {
+                let m = format_ident!("m{d}");
+                quote!(pub mod #m)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn blocks_printed_a_member_at_a_time_are_the_blocks_printed_whole() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for case in 0..600 {
+            let heads = heads(rng.below(7));
+            let name = rng.ident(50);
+            let bound = rng.ty(0);
+            let doc = rng.doc();
+            let trait_ = rng.below(2) == 0;
+            let head = if trait_ {
+                quote!(#doc pub trait #name: #bound + Send)
+            } else {
+                quote!(#doc impl<T: #bound> #name<T>)
+            };
+            let members: Vec<TokenStream> =
+                (0..rng.below(6)).map(|_| rng.member(!trait_)).collect();
+            let mut whole = Printer::default();
+            whole
+                .item(&heads, quote!(#head { #(#members)* }))
+                .expect("prints whole");
+            let mut apart = Printer::default();
+            apart.block(&heads, &head, members).expect("prints apart");
+            assert_eq!(apart.out, whole.out, "case {case}");
+        }
+    }
+
+    #[test]
+    fn arrays_printed_an_element_at_a_time_are_the_arrays_printed_whole() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for case in 0..600 {
+            let heads = heads(rng.below(7));
+            let name = rng.ident(30);
+            let ty = rng.ty(0);
+            let n = rng.below(6);
+            let head = quote!(pub static #name: [#ty; #n] =);
+            let elements: Vec<TokenStream> = (0..n).map(|_| rng.element()).collect();
+            let mut whole = Printer::default();
+            whole
+                .item(&heads, quote!(#head [#(#elements),*];))
+                .expect("prints whole");
+            let mut apart = Printer::default();
+            apart
+                .array(&heads, &head, elements, &quote!(;))
+                .expect("prints apart");
+            assert_eq!(apart.out, whole.out, "case {case}");
+        }
     }
 }

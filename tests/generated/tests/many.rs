@@ -4,13 +4,13 @@
 
 use toolc_generated_tests::many::playbooks::plays::{Plays, PlaysPlaybook};
 use toolc_generated_tests::many::toolboxes::many::{self, Many, ManyToolbox};
-use toolc_runtime::{ErrorKind, HandlerError, Playbook, ToolContext};
+use toolc_runtime::{ErrorKind, HandlerError, Playbook, ToolContext, Violations};
 
 struct Impl;
 
 /// Each tool adds its number to `amount`.
 macro_rules! tools {
-    ($($method:ident $params:ident $k:literal)*) => {
+    ($($method:ident $params:ident $k:literal)* ; $($refine:item)*) => {
         impl Many for Impl {
             $(
                 async fn $method(
@@ -21,6 +21,7 @@ macro_rules! tools {
                     Ok(params.amount + $k)
                 }
             )*
+            $($refine)*
         }
     };
 }
@@ -56,7 +57,23 @@ tools! {
     add_56 Add56Params 56 add_57 Add57Params 57 add_58 Add58Params 58 add_59 Add59Params 59
     add_60 Add60Params 60 add_61 Add61Params 61 add_62 Add62Params 62 add_63 Add63Params 63
     add_64 Add64Params 64 add_65 Add65Params 65 add_66 Add66Params 66 add_67 Add67Params 67
-    add_68 Add68Params 68 add_69 Add69Params 69
+    add_68 Add68Params 68 add_69 Add69Params 69;
+    // One refinement in each range: the server's `check_arguments` runs the one of the tool
+    // it checks.
+    fn refine_add_1(&self, params: &many::Add1Params) -> Result<(), Violations> {
+        refuse_seven(params.amount)
+    }
+    fn refine_add_66(&self, params: &many::Add66Params) -> Result<(), Violations> {
+        refuse_seven(params.amount)
+    }
+}
+
+fn refuse_seven(amount: i64) -> Result<(), Violations> {
+    let mut v = Violations::new();
+    if amount == 7 {
+        v.push("/amount", "seven is refused");
+    }
+    v.into_result()
 }
 
 plays! {
@@ -88,6 +105,40 @@ fn every_tool_of_every_range_answers_for_itself() {
             .check_arguments("add_64", r#"{"amount": 2}"#)
             .is_ok()
     );
+}
+
+#[test]
+fn the_servers_check_arguments_checks_every_tool_of_every_range() {
+    let toolbox = ManyToolbox::new(Impl);
+    for k in 0..70 {
+        let tool = format!("add_{k}");
+        let read = toolbox.check_arguments(&tool, r#"{"amount": 3}"#);
+        assert_eq!(read.unwrap(), serde_json::json!({"amount": 3}), "{tool}");
+        let e = toolbox
+            .check_arguments(&tool, r#"{"amount": -1}"#)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid, "{tool}");
+        // Only the tools that refine their arguments refuse 7, each through its own method.
+        let seven = toolbox.check_arguments(&tool, r#"{"amount": 7}"#);
+        assert_eq!(seven.is_err(), k == 1 || k == 66, "{tool}");
+        // The module's function, which knows no implementation, does not refine.
+        assert!(
+            many::check_arguments(&tool, r#"{"amount": 7}"#).is_ok(),
+            "{tool}"
+        );
+    }
+    let seven = r#"{"amount": 7}"#;
+    let e = crate::call(&toolbox, "add_66", seven).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
+    assert!(crate::call(&toolbox, "add_65", seven).is_ok());
+    for unknown in ["add_70", "", "add_0 "] {
+        let e = toolbox.check_arguments(unknown, "{}").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::UnknownTool, "{unknown:?}");
+    }
+    let playbook = PlaysPlaybook::new(Impl);
+    assert!(playbook.check_arguments("play_65", "{}").is_ok());
+    let e = playbook.check_arguments("play_66", "{}").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnknownTool);
 }
 
 #[test]
