@@ -354,7 +354,7 @@ impl Lowerer<'_> {
         let n = self.schemas.get(root);
         // A root `$ref` is inlined for every dialect: providers want the
         // root itself to say `type: object`.
-        let mut out = match &n.reference {
+        let mut out = match n.reference.as_deref() {
             Some(TypeRef {
                 target: Some(t), ..
             }) if !self.f.inline_refs => match self.merged(*t, root, "") {
@@ -460,7 +460,7 @@ impl Lowerer<'_> {
         if self.f.inline_refs
             && let Some(r) = &n.reference
         {
-            return self.inline(id, r.clone(), out, make_nullable);
+            return self.inline(id, (**r).clone(), out, make_nullable);
         }
         let view = View::of(self.schemas, id);
         self.shaped(view, out, make_nullable)

@@ -327,7 +327,7 @@ impl<'a> Tables<'a> {
             name,
             target: Some(_),
             ..
-        }) = &n.reference
+        }) = n.reference.as_deref()
             && n.only_with_annotations(Keyword::Ref)
             && !n.is_sensitive()
             && let Some(s) = self.named.get(name)
@@ -487,7 +487,7 @@ impl<'a> Tables<'a> {
             name,
             target: Some(_),
             ..
-        }) = &n.reference
+        }) = n.reference.as_deref()
             && let Some(s) = self.named.get(name)
         {
             fields.push(quote!(reference: ::std::option::Option::Some(&#s)));

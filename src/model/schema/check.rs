@@ -36,7 +36,7 @@ fn check_node(schemas: &Schemas, id: SchemaId, diags: &mut Vec<Diagnostic>) {
 /// of the named type a `$ref` beside it brings).
 fn check_required(schemas: &Schemas, n: &SchemaNode, diags: &mut Vec<Diagnostic>) {
     // A `$ref` beside `required` brings its type's properties.
-    let target = match &n.reference {
+    let target = match n.reference.as_deref() {
         Some(TypeRef {
             target: Some(t), ..
         }) => Some(schemas.resolved(*t)),
@@ -123,7 +123,8 @@ fn check_default_and_examples(schemas: &Schemas, id: SchemaId, diags: &mut Vec<D
             diags,
         );
     }
-    if let Some(Data { value, span }) = &n.examples
+    if let Some(examples) = &n.examples
+        && let Data { value, span } = &**examples
         && let serde_json::Value::Array(items) = value
     {
         for (i, item) in items.iter().enumerate() {

@@ -131,11 +131,11 @@ impl Schemas {
             Keyword::Deprecated => opt(n.deprecated),
             Keyword::ReadOnly => opt(n.read_only),
             Keyword::WriteOnly => opt(n.write_only),
-            Keyword::Comment => opt(n.comment.clone()),
-            Keyword::SchemaDialect => opt(n.schema_dialect.clone()),
-            Keyword::Id => opt(n.id.clone()),
-            Keyword::ContentEncoding => opt(n.content_encoding.clone()),
-            Keyword::ContentMediaType => opt(n.content_media_type.clone()),
+            Keyword::Comment
+            | Keyword::SchemaDialect
+            | Keyword::Id
+            | Keyword::ContentEncoding
+            | Keyword::ContentMediaType => opt(n.annotation(k)),
             Keyword::Format => opt(n.format.clone()),
             Keyword::Minimum => opt(n.minimum.clone()),
             Keyword::Maximum => opt(n.maximum.clone()),
@@ -232,6 +232,6 @@ fn opt<T: Into<Value>>(v: Option<T>) -> Value {
     v.map_or(Value::Null, Into::into)
 }
 
-fn data(d: &Option<super::node::Data>) -> Value {
+fn data(d: &Option<Box<super::node::Data>>) -> Value {
     d.as_ref().map_or(Value::Null, |d| d.value.clone())
 }

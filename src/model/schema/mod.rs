@@ -144,7 +144,7 @@ impl Schemas {
     pub fn deref(&self, mut id: SchemaId) -> SchemaId {
         for _ in 0..MAX_DEPTH {
             let n = self.get(id);
-            match &n.reference {
+            match n.reference.as_deref() {
                 Some(TypeRef {
                     target: Some(t), ..
                 }) if n.only_with_annotations(Keyword::Ref) => id = *t,
@@ -291,7 +291,7 @@ impl Schemas {
                 target: Some(t),
                 span,
                 ..
-            }) = &n.reference
+            }) = n.reference.as_deref()
                 && entered.insert(name.as_str())
             {
                 stack.push((*t, via.or(Some(*span)), depth + 1));
@@ -323,7 +323,7 @@ impl Schemas {
                     name,
                     target: Some(t),
                     ..
-                }) = &self.get(id).reference
+                }) = self.get(id).reference.as_deref()
                     && out.insert(name.as_str())
                 {
                     pending.push(*t);

@@ -174,27 +174,28 @@ pub struct SchemaNode {
     /// The keywords written, in order, each with where it is.
     pub keys: Vec<KeyAt>,
 
-    pub reference: Option<TypeRef>,
+    pub reference: Option<Box<TypeRef>>,
     /// `type`, as written (one type or a list).
     pub types: Vec<JsonType>,
     /// Whether `type` was written as a list.
     pub types_as_list: bool,
     pub nullable: Option<bool>,
-    pub enum_values: Option<Data>,
-    pub const_value: Option<Data>,
+    /// `enum`, `const`, `default` and `examples` are boxed: most schemas have none, and a
+    /// `Data` inline would make every node of the model 88 bytes larger.
+    pub enum_values: Option<Box<Data>>,
+    pub const_value: Option<Box<Data>>,
 
     pub title: Option<String>,
     pub description: Option<String>,
-    pub default: Option<Data>,
-    pub examples: Option<Data>,
+    pub default: Option<Box<Data>>,
+    pub examples: Option<Box<Data>>,
     pub deprecated: Option<bool>,
     pub read_only: Option<bool>,
     pub write_only: Option<bool>,
-    pub comment: Option<String>,
-    pub schema_dialect: Option<String>,
-    pub id: Option<String>,
-    pub content_encoding: Option<String>,
-    pub content_media_type: Option<String>,
+    /// The string annotations no stage reads but the JSON writer (`$comment`, `$schema`, `$id`,
+    /// `contentEncoding`, `contentMediaType`), by keyword: one list rather than a field each,
+    /// as a schema of a toolset's thousands rarely has any (see [`SchemaNode::annotation`]).
+    pub annotations: Vec<(Keyword, String)>,
 
     pub format: Option<String>,
     pub minimum: Option<Number>,
@@ -257,6 +258,14 @@ pub enum RustTypeHint {
 }
 
 impl SchemaNode {
+    /// The string annotation `k` (one of [`SchemaNode::annotations`]), if written.
+    pub fn annotation(&self, k: Keyword) -> Option<&str> {
+        self.annotations
+            .iter()
+            .find(|(kw, _)| *kw == k)
+            .map(|(_, s)| s.as_str())
+    }
+
     /// The keywords written, in order.
     pub fn keywords(&self) -> impl Iterator<Item = Keyword> + '_ {
         self.keys.iter().map(|k| k.keyword)

@@ -470,20 +470,20 @@ impl<'a> Reader<'a> {
                         return false;
                     }
                 };
-                out.reference = Some(TypeRef {
+                out.reference = Some(Box::new(TypeRef {
                     name,
                     written: target,
                     local,
                     target: None,
                     span: v.span,
-                });
+                }));
                 true
             }
             Keyword::Type => self.types(v, out),
             Keyword::Nullable => self.boolean(k, v).map(|b| out.nullable = Some(b)).is_some(),
             Keyword::Enum => match &v.value {
                 NodeValue::Seq(items) if !items.is_empty() => {
-                    out.enum_values = Some(data(v));
+                    out.enum_values = Some(Box::new(data(v)));
                     true
                 }
                 NodeValue::Seq(_) => {
@@ -504,16 +504,16 @@ impl<'a> Reader<'a> {
                 }
             },
             Keyword::Const => {
-                out.const_value = Some(data(v));
+                out.const_value = Some(Box::new(data(v)));
                 true
             }
             Keyword::Default => {
-                out.default = Some(data(v));
+                out.default = Some(Box::new(data(v)));
                 true
             }
             Keyword::Examples => match &v.value {
                 NodeValue::Seq(_) => {
-                    out.examples = Some(data(v));
+                    out.examples = Some(Box::new(data(v)));
                     true
                 }
                 _ => {
@@ -530,19 +530,13 @@ impl<'a> Reader<'a> {
                 .string(k, v)
                 .map(|s| out.description = Some(s))
                 .is_some(),
-            Keyword::Comment => self.string(k, v).map(|s| out.comment = Some(s)).is_some(),
-            Keyword::SchemaDialect => self
+            Keyword::Comment
+            | Keyword::SchemaDialect
+            | Keyword::Id
+            | Keyword::ContentEncoding
+            | Keyword::ContentMediaType => self
                 .string(k, v)
-                .map(|s| out.schema_dialect = Some(s))
-                .is_some(),
-            Keyword::Id => self.string(k, v).map(|s| out.id = Some(s)).is_some(),
-            Keyword::ContentEncoding => self
-                .string(k, v)
-                .map(|s| out.content_encoding = Some(s))
-                .is_some(),
-            Keyword::ContentMediaType => self
-                .string(k, v)
-                .map(|s| out.content_media_type = Some(s))
+                .map(|s| out.annotations.push((k, s)))
                 .is_some(),
             Keyword::Format => self.string(k, v).map(|s| out.format = Some(s)).is_some(),
             Keyword::Pattern => self.string(k, v).map(|s| out.pattern = Some(s)).is_some(),
