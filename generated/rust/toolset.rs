@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__toolc_require_api!(8, "0.1.0");
+::toolc_runtime::__toolc_require_api!(9, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -41,20 +41,9 @@ pub mod types {
         #[serde(rename = "enterprise")]
         Enterprise,
     }
-    impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de> for OperatorScopeTier {
-        fn deserialize<__D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> ::std::result::Result<Self, __D::Error> {
-            const VALUES: &[&str] = &["free", "pro", "enterprise"];
-            ::std::result::Result::Ok(
-                match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
-                    0 => OperatorScopeTier::Free,
-                    1 => OperatorScopeTier::Pro,
-                    _ => OperatorScopeTier::Enterprise,
-                },
-            )
-        }
-    }
+    ::toolc_runtime::codegen::deserialize_enum!(
+        OperatorScopeTier, Free = "free", Pro = "pro", Enterprise = "enterprise"
+    );
     /// Who a run acts on behalf of.
     #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
@@ -133,21 +122,10 @@ pub mod types {
         #[serde(rename = "closed")]
         Closed,
     }
-    impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de> for TicketStatus {
-        fn deserialize<__D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> ::std::result::Result<Self, __D::Error> {
-            const VALUES: &[&str] = &["open", "pending", "resolved", "closed"];
-            ::std::result::Result::Ok(
-                match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
-                    0 => TicketStatus::Open,
-                    1 => TicketStatus::Pending,
-                    2 => TicketStatus::Resolved,
-                    _ => TicketStatus::Closed,
-                },
-            )
-        }
-    }
+    ::toolc_runtime::codegen::deserialize_enum!(
+        TicketStatus, Open = "open", Pending = "pending", Resolved = "resolved", Closed =
+        "closed"
+    );
 }
 /// One module per toolbox: parameter and return types, the trait to
 /// implement, and its dispatcher.
@@ -769,22 +747,10 @@ pub mod toolboxes {
             /// `urgent`
             Urgent,
         }
-        impl<'de> ::toolc_runtime::codegen::serde::Deserialize<'de>
-        for UpdateTicketParamsPriority {
-            fn deserialize<__D: ::toolc_runtime::codegen::serde::Deserializer<'de>>(
-                deserializer: __D,
-            ) -> ::std::result::Result<Self, __D::Error> {
-                const VALUES: &[&str] = &["low", "medium", "high", "urgent"];
-                ::std::result::Result::Ok(
-                    match ::toolc_runtime::codegen::enum_value(deserializer, VALUES)? {
-                        0 => UpdateTicketParamsPriority::Low,
-                        1 => UpdateTicketParamsPriority::Medium,
-                        2 => UpdateTicketParamsPriority::High,
-                        _ => UpdateTicketParamsPriority::Urgent,
-                    },
-                )
-            }
-        }
+        ::toolc_runtime::codegen::deserialize_enum!(
+            UpdateTicketParamsPriority, Low = "low", Medium = "medium", High = "high",
+            Urgent = "urgent"
+        );
         /// Parameters of `update_ticket`.
         #[derive(Debug, Clone, PartialEq)]
         pub struct UpdateTicketParams {

@@ -35,6 +35,39 @@ impl<'de> Visitor<'de> for Values {
     }
 }
 
+/// `Deserialize` for a generated string enum: [`enum_value`] finds the string among the enum's
+/// values, and the variant at that index is the value. A generated file writes
+/// `codegen::deserialize_enum!(Mode, Fast = "fast", Safe = "safe");`, in the order of the
+/// enum's variants: a line per enum where the impl written out took fifteen, each parsed and
+/// printed by `toolc build` and parsed again by rustc.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolc_deserialize_enum {
+    ($ty:ident $(, $variant:ident = $value:literal)+ $(,)?) => {
+        impl<'de> $crate::codegen::serde::Deserialize<'de> for $ty {
+            // `__D`, not `D`: a generated enum may be called `D`.
+            fn deserialize<__D: $crate::codegen::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                const VALUES: &[&str] = &[$($value),*];
+                // The variants' indexes in `VALUES`.
+                #[allow(non_camel_case_types, clippy::enum_variant_names)]
+                enum __Variant { $($variant),* }
+                match $crate::codegen::enum_value(deserializer, VALUES)? {
+                    $(i if i == __Variant::$variant as usize => ::core::result::Result::Ok($ty::$variant),)+
+                    // `enum_value` answers an index into `VALUES` or an error.
+                    i => ::core::result::Result::Err(
+                        <__D::Error as $crate::codegen::serde::de::Error>::invalid_value(
+                            $crate::codegen::serde::de::Unexpected::Unsigned(i as u64),
+                            &::core::stringify!($ty),
+                        ),
+                    ),
+                }
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::enum_value;
@@ -59,5 +92,43 @@ mod tests {
         );
         assert!(read("1").is_err());
         assert!(read("null").is_err());
+    }
+
+    /// An enum read the way generated code reads one, with a variant named as the macro's own
+    /// names are.
+    #[derive(Debug, PartialEq)]
+    enum Mode {
+        Fast,
+        Safe,
+        Deserializer,
+    }
+
+    crate::codegen::deserialize_enum!(Mode, Fast = "fast", Safe = "safe", Deserializer = "de");
+
+    #[derive(Debug, PartialEq)]
+    enum One {
+        Only,
+    }
+
+    crate::codegen::deserialize_enum!(One, Only = "only");
+
+    #[test]
+    fn a_generated_enum_reads_each_value_as_its_variant_and_refuses_the_rest() {
+        let mode = |text: &str| serde_json::from_str::<Mode>(text);
+        assert_eq!(mode(r#""fast""#).unwrap(), Mode::Fast);
+        assert_eq!(mode(r#""safe""#).unwrap(), Mode::Safe);
+        assert_eq!(mode(r#""de""#).unwrap(), Mode::Deserializer);
+        let e = mode(r#""Fast""#).unwrap_err().to_string();
+        assert!(
+            e.contains("unknown variant `Fast`, expected one of `fast`, `safe`, `de`"),
+            "{e}"
+        );
+        assert!(mode("0").is_err());
+        assert_eq!(serde_json::from_str::<One>(r#""only""#).unwrap(), One::Only);
+        assert!(serde_json::from_str::<One>(r#""other""#).is_err());
+        // In a struct, through serde_json's `Value` too.
+        let value = serde_json::json!(["safe", "fast"]);
+        let modes: Vec<Mode> = serde_json::from_value(value).unwrap();
+        assert_eq!(modes, [Mode::Safe, Mode::Fast]);
     }
 }

@@ -3,56 +3,25 @@
 //! its visitor and the type's visitor, with every method serde offers; those impls were the
 //! largest part of a generated module's compile time (BENCHMARKS.md, "The generated module").
 //! These impls keep only the one visitor method the type needs and share the rest through the
-//! runtime (`codegen::enum_value`, `codegen::deserialize_struct!`), and read what serde's
+//! runtime (`codegen::deserialize_enum!`, `codegen::deserialize_struct!`), and read what serde's
 //! derive reads, with the same errors, except that a struct is no longer read from an array
 //! of its fields (no object schema accepts one).
 
-use super::items::{default_fn_name, ident, serde_path};
+use super::items::{default_fn_name, ident};
 use crate::model::rust::{Field, Ty};
-use proc_macro2::{Ident, Literal, TokenStream};
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-/// `Deserialize` for a string enum: the runtime's `enum_value` finds the string among the
-/// enum's values, and a `match` on its index picks the variant.
+/// `Deserialize` for a string enum, through the runtime's `codegen::deserialize_enum!`: the
+/// runtime's `enum_value` finds the string among the enum's values, and the variant at its
+/// index is the value. `variants` are each variant's identifier and value, in order.
 pub(super) fn enum_deserialize(id: &Ident, variants: &[(String, String)]) -> TokenStream {
-    let serde = serde_path();
-    let values = variants.iter().map(|(_, value)| value);
-    let last = variants.len().saturating_sub(1);
-    let arms = variants.iter().enumerate().map(|(i, (v, _))| {
+    let variants = variants.iter().map(|(v, value)| {
         let v = ident(v);
-        if i == last {
-            quote!(_ => #id::#v,)
-        } else {
-            let i = Literal::usize_unsuffixed(i);
-            quote!(#i => #id::#v,)
-        }
+        quote!(#v = #value)
     });
-    let read = quote!(::toolc_runtime::codegen::enum_value(deserializer, VALUES)?);
-    // One value: the `match` would have one arm, which clippy refuses.
-    let body = match variants {
-        [(v, _)] => {
-            let v = ident(v);
-            quote! {
-                #read;
-                ::std::result::Result::Ok(#id::#v)
-            }
-        }
-        _ => quote! {
-            ::std::result::Result::Ok(match #read {
-                #(#arms)*
-            })
-        },
-    };
-    // `__D`, not `D`: the enum may be called `D`.
     quote! {
-        impl<'de> #serde::Deserialize<'de> for #id {
-            fn deserialize<__D: #serde::Deserializer<'de>>(
-                deserializer: __D,
-            ) -> ::std::result::Result<Self, __D::Error> {
-                const VALUES: &[&str] = &[#(#values),*];
-                #body
-            }
-        }
+        ::toolc_runtime::codegen::deserialize_enum!(#id #(, #variants)*);
     }
 }
 

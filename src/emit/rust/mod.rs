@@ -91,7 +91,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 8;
+pub const RUNTIME_API: u32 = 9;
 
 /// Generates the Rust source of a toolset.
 // Over 80 lines: one step per section of the generated file, in the order the file has
