@@ -8,6 +8,12 @@
 //! parsed and printed on its own, inside the heads of the modules that enclose it, and
 //! the enclosing lines are cut off again: the text is the same, and what is held at once is
 //! one item.
+//!
+//! The biggest items go further ([`Piece`]): a trait or impl block is printed a member at a
+//! time ([`Printer::block`]) and an item holding one long array an element at a time
+//! ([`Printer::array`]), each inside a bare block or array of its own. `syn` and
+//! `prettyplease` took longer per byte the bigger the item (the trait of 1,000 tools was half
+//! the time of the Rust), and such an item's tree was the heap's peak.
 
 use super::arrays::Arrays;
 use super::error;
@@ -589,6 +595,19 @@ mod tests {
             .collect()
     }
 
+    /// `whole` printed as one item inside the modules of `heads`, and what `apart` prints there.
+    fn both_ways(
+        heads: &[TokenStream],
+        whole: TokenStream,
+        apart: impl FnOnce(&mut Printer) -> Result<(), Vec<crate::diag::Diagnostic>>,
+    ) -> (String, String) {
+        let mut one = Printer::default();
+        one.item(heads, whole).expect("prints whole");
+        let mut pieces = Printer::default();
+        apart(&mut pieces).expect("prints apart");
+        (one.out, pieces.out)
+    }
+
     #[test]
     fn blocks_printed_a_member_at_a_time_are_the_blocks_printed_whole() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -605,13 +624,9 @@ mod tests {
             };
             let members: Vec<TokenStream> =
                 (0..rng.below(6)).map(|_| rng.member(!trait_)).collect();
-            let mut whole = Printer::default();
-            whole
-                .item(&heads, quote!(#head { #(#members)* }))
-                .expect("prints whole");
-            let mut apart = Printer::default();
-            apart.block(&heads, &head, members).expect("prints apart");
-            assert_eq!(apart.out, whole.out, "case {case}");
+            let whole = quote!(#head { #(#members)* });
+            let (whole, apart) = both_ways(&heads, whole, |p| p.block(&heads, &head, members));
+            assert_eq!(apart, whole, "case {case}");
         }
     }
 
@@ -625,15 +640,11 @@ mod tests {
             let n = rng.below(6);
             let head = quote!(pub static #name: [#ty; #n] =);
             let elements: Vec<TokenStream> = (0..n).map(|_| rng.element()).collect();
-            let mut whole = Printer::default();
-            whole
-                .item(&heads, quote!(#head [#(#elements),*];))
-                .expect("prints whole");
-            let mut apart = Printer::default();
-            apart
-                .array(&heads, &head, elements, &quote!(;))
-                .expect("prints apart");
-            assert_eq!(apart.out, whole.out, "case {case}");
+            let whole = quote!(#head [#(#elements),*];);
+            let (whole, apart) = both_ways(&heads, whole, |p| {
+                p.array(&heads, &head, elements, &quote!(;))
+            });
+            assert_eq!(apart, whole, "case {case}");
         }
     }
 }
