@@ -81,6 +81,8 @@ fn discover(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 pub fn load(paths: &[PathBuf]) -> Loaded {
     let mut loaded = Loaded::default();
     let mut seen = std::collections::BTreeSet::new();
+    // The files read, to be parsed once all are.
+    let mut read = Vec::new();
     for path in paths {
         let meta = match std::fs::metadata(path) {
             Ok(m) => m,
@@ -115,11 +117,54 @@ pub fn load(paths: &[PathBuf]) -> Loaded {
         for file in files {
             let key = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
             if seen.insert(key) {
-                load_file(&mut loaded, &root, &file);
+                read.extend(read_file(&mut loaded, &root, &file));
             }
         }
     }
+    parse_all(&mut loaded, &read);
     loaded
+}
+
+/// Parses and decodes the files read, several at a time on a machine with several cores (each
+/// file's tree and raw structs are its own), and keeps the results in the files' order.
+fn parse_all(loaded: &mut Loaded, read: &[(FileId, Format)]) {
+    let sources = &loaded.sources;
+    let one = |&(id, format): &(FileId, Format)| parse_one(sources.file(id), id, format);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(read.len());
+    let parsed: Vec<Parsed> = if workers <= 1 {
+        read.iter().map(one).collect()
+    } else {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let mut done: Vec<(usize, Parsed)> = std::thread::scope(|scope| {
+            let work = || {
+                let mut mine = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(file) = read.get(i) else { break mine };
+                    mine.push((i, one(file)));
+                }
+            };
+            let helpers: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
+            let mut all = work();
+            for helper in helpers {
+                match helper.join() {
+                    Ok(theirs) => all.extend(theirs),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            all
+        });
+        done.sort_by_key(|(i, _)| *i);
+        done.into_iter().map(|(_, p)| p).collect()
+    };
+    for (file, diags) in parsed {
+        loaded.files.extend(file);
+        for d in diags {
+            loaded.diagnostics.push(d);
+        }
+    }
 }
 
 /// Loads one manifest from text; `path` names it in diagnostics. Text over
@@ -147,12 +192,13 @@ fn too_large(path: &Path, len: u64) -> Diagnostic {
     .help("split the toolset into several manifest files")
 }
 
-fn load_file(loaded: &mut Loaded, root: &Path, path: &Path) {
+/// Reads one manifest into the source map; the file's id and format when it is to be parsed.
+fn read_file(loaded: &mut Loaded, root: &Path, path: &Path) -> Option<(FileId, Format)> {
     let format = Format::of(path).unwrap_or(Format::Yaml);
     let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if len > MAX_FILE_BYTES {
         loaded.diagnostics.push(too_large(path, len));
-        return;
+        return None;
     }
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
@@ -161,14 +207,14 @@ fn load_file(loaded: &mut Loaded, root: &Path, path: &Path) {
                 Diagnostic::new(Code::Io, format!("cannot read `{}`: {e}", path.display()))
                     .path(path),
             );
-            return;
+            return None;
         }
     };
     match String::from_utf8(bytes) {
         Ok(text) => {
             let id = loaded.sources.add(path, text);
             loaded.roots.push(root.to_path_buf());
-            parse_and_decode(loaded, id, format);
+            Some((id, format))
         }
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
@@ -183,12 +229,23 @@ fn load_file(loaded: &mut Loaded, root: &Path, path: &Path) {
                     .label("invalid byte here")
                     .help("save the manifest as UTF-8"),
             );
+            None
         }
     }
 }
 
 fn parse_and_decode(loaded: &mut Loaded, id: FileId, format: Format) {
-    let file = loaded.sources.file(id);
+    let (file, diags) = parse_one(loaded.sources.file(id), id, format);
+    loaded.files.extend(file);
+    for d in diags {
+        loaded.diagnostics.push(d);
+    }
+}
+
+/// One file's raw structs (when it parses) and the problems found in it.
+type Parsed = (Option<RawFile>, Vec<Diagnostic>);
+
+fn parse_one(file: &crate::diag::SourceFile, id: FileId, format: Format) -> Parsed {
     let parsed = match format {
         Format::Yaml => parse_yaml::parse(file, id),
         Format::Toml => parse_toml::parse(file, id),
@@ -197,15 +254,8 @@ fn parse_and_decode(loaded: &mut Loaded, id: FileId, format: Format) {
         Ok(root) => {
             let mut diags = Vec::new();
             let raw = decode::decode(id, &root, &mut diags);
-            for d in diags {
-                loaded.diagnostics.push(d);
-            }
-            loaded.files.push(raw);
+            (Some(raw), diags)
         }
-        Err(diags) => {
-            for d in diags {
-                loaded.diagnostics.push(d);
-            }
-        }
+        Err(diags) => (None, diags),
     }
 }

@@ -462,6 +462,55 @@ fn duplicate_name() {
     );
 }
 
+/// Files are parsed several at a time: what each says, and the order of what they define,
+/// are the files' order all the same.
+#[test]
+fn files_parsed_together_keep_their_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let toolbox = |i: usize| {
+        format!(
+            "version: 1\ntoolboxes:\n  t{i}:\n    description: Tools\n    tools: {{ a{i}: {{ description: A }} }}\n"
+        )
+    };
+    for i in 0..12 {
+        let text = match i {
+            5 => "version: 1\ntoolboxes: [\n".to_string(),
+            // Defines again the toolbox of the first file.
+            11 => toolbox(0),
+            _ => toolbox(i),
+        };
+        std::fs::write(dir.path().join(format!("m{i:02}.yaml")), text).unwrap();
+    }
+    let checked = crate::check(&[dir.path().to_path_buf()], &ResolveOptions::default());
+    let found: Vec<Seen> = checked
+        .diagnostics
+        .iter()
+        .map(|d| seen(&checked.sources, d))
+        .collect();
+    let path = |i: usize| {
+        dir.path()
+            .join(format!("m{i:02}.yaml"))
+            .display()
+            .to_string()
+    };
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!(found[0].code, Code::Syntax, "{found:#?}");
+    assert_eq!(found[0].at.as_ref().map(|a| &a.0), Some(&path(5)));
+    assert_eq!(found[1].code, Code::DuplicateName, "{found:#?}");
+    assert_eq!(found[1].at.as_ref().map(|a| &a.0), Some(&path(11)));
+    assert_eq!(found[1].related[0].0, path(0));
+    let names: Vec<&str> = checked
+        .toolset
+        .toolboxes
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["t0", "t1", "t2", "t3", "t4", "t6", "t7", "t8", "t9", "t10"]
+    );
+}
+
 #[test]
 fn ident_collision() {
     let d = only_yaml(
