@@ -8,12 +8,14 @@
 # beside wall time: on a shared machine it moves less with the load.
 #
 #   scripts/build-speed-typify.sh [RUNS] [BASE_TOOLC]   (RUNS: default 5; needs /usr/bin/time)
+#   SIZES=1000 scripts/build-speed-typify.sh 21 [BASE_TOOLC]   (the 1,000-tool set alone)
 #
 # BASE_TOOLC: a toolc binary of another commit, timed in the same alternation (its own
 # table follows), for a before/after beside typify.
 set -euo pipefail
 
 runs=${1:-5}
+sizes=${SIZES:-1000 10000}
 root=$(git rev-parse --show-toplevel)
 cd "$root"
 [ -x /usr/bin/time ] || { echo "error: needs /usr/bin/time (Debian package time)" >&2; exit 2; }
@@ -30,7 +32,7 @@ CARGO_TARGET_DIR="$root/target/peer-typify" cargo build --quiet --release \
     --manifest-path peers/typify/Cargo.toml
 cp "$root/target/peer-typify/release/toolc-peer-typify" "$work/typify"
 
-for n in 1000 10000; do
+for n in $sizes; do
     cargo run --quiet --release --example synthetic-toolset -- "$work/set-$n" "$n" >&2
     # One agent of every tool: more than a request of OpenAI or Gemini takes, which is
     # not what this measures.
@@ -58,7 +60,7 @@ measure() {
     fi
 }
 
-for n in 1000 10000; do
+for n in $sizes; do
     : > "$work/toolc-$n.t"; : > "$work/typify-$n.t"; : > "$work/typify-own-$n.t"; : > "$work/base-$n.t"
     for _ in $(seq "$runs"); do measure "$n"; done
 done
@@ -66,7 +68,7 @@ done
 col() { cut -d' ' -f"$2" "$1" | median; }
 printf '| tools | typify: types alone, s | typify process: wall s | CPU s | peak MiB | toolc build: wall s | CPU s | peak MiB | toolc / typify alone |\n'
 printf '|---|---|---|---|---|---|---|---|---|\n'
-for n in 1000 10000; do
+for n in $sizes; do
     yo=$(median < "$work/typify-own-$n.t")
     t="$work/typify-$n.t"; c="$work/toolc-$n.t"
     echo "$n $yo $(col "$c" 1) $(col "$c" 2) $(col "$c" 3) $(col "$t" 2)" >> "$work/rows"
@@ -76,12 +78,13 @@ for n in 1000 10000; do
             n, yo, yt, yc, ym / 1024, tt, tc, tm / 1024, tt / yo }'
 done
 awk '{ o[NR] = $2; w[NR] = $3; c[NR] = $4; m[NR] = $5; y[NR] = $6 } END {
+    if (NR < 2) exit
     printf "\ngrowth 1,000 -> 10,000 tools: typify %.1fx (alone, wall), %.1fx (process CPU); toolc build %.1fx (wall), %.1fx (CPU), peak memory %.1fx\n",
         o[2] / o[1], y[2] / y[1], w[2] / w[1], c[2] / c[1], m[2] / m[1] }' "$work/rows"
 if [ -n "$base" ]; then
     printf '\n| tools | base toolc: wall s | CPU s | peak MiB | this toolc: wall s | CPU s | peak MiB |\n'
     printf '|---|---|---|---|---|---|---|\n'
-    for n in 1000 10000; do
+    for n in $sizes; do
         b="$work/base-$n.t"; c="$work/toolc-$n.t"
         printf '| %d | %s | %s | %.0f | %s | %s | %.0f |\n' "$n" "$(col "$b" 1)" "$(col "$b" 2)" \
             "$(echo "$(col "$b" 3) / 1024" | bc -l)" "$(col "$c" 1)" "$(col "$c" 2)" \
