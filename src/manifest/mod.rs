@@ -146,7 +146,18 @@ fn parse_all(loaded: &mut Loaded, read: &[(FileId, Format)]) {
                     mine.push((i, one(file)));
                 }
             };
-            let helpers: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
+            // Each helper has the stack a YAML parse is given (`parse_yaml::parse` runs the parse
+            // on a thread of that size, and on its caller's stack when it cannot start one);
+            // a helper that cannot be started leaves its files to the others.
+            let helpers: Vec<_> = (1..workers)
+                .filter_map(|_| {
+                    std::thread::Builder::new()
+                        .name("toolc-load".into())
+                        .stack_size(parse_yaml::PARSE_STACK_BYTES)
+                        .spawn_scoped(scope, work)
+                        .ok()
+                })
+                .collect();
             let mut all = work();
             for helper in helpers {
                 match helper.join() {

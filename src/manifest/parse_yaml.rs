@@ -213,7 +213,7 @@ fn options() -> serde_saphyr::Options {
 /// level with large frames when unoptimized (as build scripts usually are):
 /// the [`MAX_DEPTH`] levels it allows take about 8 MiB, more than a test
 /// thread or an async worker has. Only the pages used are ever touched.
-const PARSE_STACK_BYTES: usize = 64 * 1024 * 1024;
+pub(super) const PARSE_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Parses one YAML file. Returns the tree, or the diagnostics that stopped it.
 pub fn parse(file: &SourceFile, id: FileId) -> Result<Node, Vec<Diagnostic>> {

@@ -128,9 +128,11 @@ fn strip<'t>(text: &'t str, frame: &Frame) -> Option<&'t str> {
         .strip_suffix(frame.after.as_str())
 }
 
-/// The text before the line that holds `mark` and the text after that line.
+/// The text before the last line that holds `mark` and the text after that line. The last:
+/// a mark follows the docs of the heads around it, which are the manifest's text and may
+/// quote it.
 fn around<'t>(text: &'t str, mark: &str) -> Option<(&'t str, &'t str)> {
-    let at = text.find(mark)?;
+    let at = text.rfind(mark)?;
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
     Some((&text[..start], &text[end..]))
@@ -317,7 +319,7 @@ impl Printer {
     }
 
     /// Prints the item `head [elements] tail` inside the modules of `heads`, an element at a
-    /// time. `prettyplease` breaks an array that does not fit on a line after each element,
+    /// time (the elements are made first, each then parsed and printed on its own). `prettyplease` breaks an array that does not fit on a line after each element,
     /// and lays out each element from its own tokens, its indentation and what follows it (a
     /// comma before a break, whether last or not), so each element is printed in a bare array
     /// of two whose other element is a marker longer than a line: before it when last, after
@@ -342,9 +344,10 @@ impl Printer {
         let text = unparse(wrap(&bare, quote!(#head [#mark, #mark] #tail)))?;
         let own =
             strip(&text, &outer).ok_or_else(|| internal("an array printed outside its frame"))?;
-        let (open, rest) =
+        // The second marker's line, then the first's.
+        let (upto, close) =
             around(own, &mark_text).ok_or_else(|| internal("no mark in an array"))?;
-        let (_, close) = around(rest, &mark_text).ok_or_else(|| internal("no mark in an array"))?;
+        let (open, _) = around(upto, &mark_text).ok_or_else(|| internal("no mark in an array"))?;
         let (open, close) = (open.to_string(), close.to_string());
         let (frame, mark_line) = self.element_frame(depth)?;
         self.out.push_str(&open);
@@ -380,13 +383,15 @@ impl Printer {
                 &bare,
                 quote!(static __TOOLC_FRAME: () = [#mark, #mark];),
             ))?;
-            let (before, rest) =
+            // The second marker's line, then the first's.
+            let (upto, after) =
                 around(&text, &mark_text).ok_or_else(|| internal("no mark in an array frame"))?;
-            let (between, after) =
-                around(rest, &mark_text).ok_or_else(|| internal("no mark in an array frame"))?;
-            // Each marker is a line of its own: what is between is nothing, and each line the same.
-            let line = &text[before.len()..text.len() - rest.len()];
-            if !between.is_empty() || !rest.starts_with(line) {
+            let (before, between) =
+                around(upto, &mark_text).ok_or_else(|| internal("no mark in an array frame"))?;
+            // Each marker is a line of its own: nothing between them, and the two lines the same.
+            let line = &upto[before.len()..upto.len() - between.len()];
+            let second = &text[upto.len()..text.len() - after.len()];
+            if !between.is_empty() || line != second {
                 return Err(internal("an array frame not laid out one element a line"));
             }
             let frame = Frame {
@@ -627,6 +632,40 @@ mod tests {
             let whole = quote!(#head { #(#members)* });
             let (whole, apart) = both_ways(&heads, whole, |p| p.block(&heads, &head, members));
             assert_eq!(apart, whole, "case {case}");
+        }
+    }
+
+    /// Docs are the manifest's text: one that quotes a print mark does not move the pieces.
+    #[test]
+    fn a_mark_quoted_in_docs_is_printed_as_text() {
+        let marks = [
+            super::MEMBER_MARK.to_string(),
+            "struct __ToolcPrintMark;".to_string(),
+            super::element_mark().1,
+        ];
+        for mark in marks {
+            let doc = format!(" {mark}");
+            let heads = vec![quote!(#[doc = #doc] pub mod m)];
+            let head = quote!(#[doc = #doc] pub trait Quoting);
+            let members = vec![
+                quote!(
+                    fn a(&self);
+                ),
+                quote!(
+                    fn b(&self) -> u8;
+                ),
+            ];
+            let whole = quote!(#head { #(#members)* });
+            let (whole, apart) = both_ways(&heads, whole, |p| p.block(&heads, &head, members));
+            assert_eq!(apart, whole, "{mark}");
+            let long = format!("{}{mark}", "x".repeat(super::MARGIN));
+            let head = quote!(#[doc = #doc] pub static S: [&str; 2] =);
+            let elements = vec![quote!(#long), quote!(#doc)];
+            let whole = quote!(#head [#(#elements),*];);
+            let (whole, apart) = both_ways(&heads, whole, |p| {
+                p.array(&heads, &head, elements, &quote!(;))
+            });
+            assert_eq!(apart, whole, "{mark}");
         }
     }
 
