@@ -613,6 +613,26 @@ mod tests {
         (one.out, pieces.out)
     }
 
+    /// The block `head { members }` printed whole, and a member at a time.
+    fn block_both_ways(
+        heads: &[TokenStream],
+        head: &TokenStream,
+        members: Vec<TokenStream>,
+    ) -> (String, String) {
+        let whole = quote!(#head { #(#members)* });
+        both_ways(heads, whole, |p| p.block(heads, head, members))
+    }
+
+    /// The item `head [elements];` printed whole, and an element at a time.
+    fn array_both_ways(
+        heads: &[TokenStream],
+        head: &TokenStream,
+        elements: Vec<TokenStream>,
+    ) -> (String, String) {
+        let whole = quote!(#head [#(#elements),*];);
+        both_ways(heads, whole, |p| p.array(heads, head, elements, &quote!(;)))
+    }
+
     #[test]
     fn blocks_printed_a_member_at_a_time_are_the_blocks_printed_whole() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -629,8 +649,7 @@ mod tests {
             };
             let members: Vec<TokenStream> =
                 (0..rng.below(6)).map(|_| rng.member(!trait_)).collect();
-            let whole = quote!(#head { #(#members)* });
-            let (whole, apart) = both_ways(&heads, whole, |p| p.block(&heads, &head, members));
+            let (whole, apart) = block_both_ways(&heads, &head, members);
             assert_eq!(apart, whole, "case {case}");
         }
     }
@@ -655,16 +674,12 @@ mod tests {
                     fn b(&self) -> u8;
                 ),
             ];
-            let whole = quote!(#head { #(#members)* });
-            let (whole, apart) = both_ways(&heads, whole, |p| p.block(&heads, &head, members));
+            let (whole, apart) = block_both_ways(&heads, &head, members);
             assert_eq!(apart, whole, "{mark}");
             let long = format!("{}{mark}", "x".repeat(super::MARGIN));
             let head = quote!(#[doc = #doc] pub static S: [&str; 2] =);
             let elements = vec![quote!(#long), quote!(#doc)];
-            let whole = quote!(#head [#(#elements),*];);
-            let (whole, apart) = both_ways(&heads, whole, |p| {
-                p.array(&heads, &head, elements, &quote!(;))
-            });
+            let (whole, apart) = array_both_ways(&heads, &head, elements);
             assert_eq!(apart, whole, "{mark}");
         }
     }
@@ -679,10 +694,7 @@ mod tests {
             let n = rng.below(6);
             let head = quote!(pub static #name: [#ty; #n] =);
             let elements: Vec<TokenStream> = (0..n).map(|_| rng.element()).collect();
-            let whole = quote!(#head [#(#elements),*];);
-            let (whole, apart) = both_ways(&heads, whole, |p| {
-                p.array(&heads, &head, elements, &quote!(;))
-            });
+            let (whole, apart) = array_both_ways(&heads, &head, elements);
             assert_eq!(apart, whole, "case {case}");
         }
     }
