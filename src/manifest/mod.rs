@@ -170,11 +170,8 @@ fn parse_all(loaded: &mut Loaded, read: &[(FileId, Format)]) {
         done.sort_by_key(|(i, _)| *i);
         done.into_iter().map(|(_, p)| p).collect()
     };
-    for (file, diags) in parsed {
-        loaded.files.extend(file);
-        for d in diags {
-            loaded.diagnostics.push(d);
-        }
+    for p in parsed {
+        keep(loaded, p);
     }
 }
 
@@ -246,7 +243,12 @@ fn read_file(loaded: &mut Loaded, root: &Path, path: &Path) -> Option<(FileId, F
 }
 
 fn parse_and_decode(loaded: &mut Loaded, id: FileId, format: Format) {
-    let (file, diags) = parse_one(loaded.sources.file(id), id, format);
+    let parsed = parse_one(loaded.sources.file(id), id, format);
+    keep(loaded, parsed);
+}
+
+/// Keeps what parsing a file gave: its raw structs, and the problems found.
+fn keep(loaded: &mut Loaded, (file, diags): Parsed) {
     loaded.files.extend(file);
     for d in diags {
         loaded.diagnostics.push(d);

@@ -1,5 +1,5 @@
-//! `Deserialize` impls written out for the types the dispatcher reads: string enums and
-//! structs of named fields. serde's derive writes, per type, a field (or variant) identifier,
+//! `Deserialize` for the types the dispatcher reads, string enums and structs of named
+//! fields, as calls of the runtime's macros rather than serde's derive. serde's derive writes, per type, a field (or variant) identifier,
 //! its visitor and the type's visitor, with every method serde offers; those impls were the
 //! largest part of a generated module's compile time (BENCHMARKS.md, "The generated module").
 //! These impls keep only the one visitor method the type needs and share the rest through the

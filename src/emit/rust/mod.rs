@@ -934,12 +934,11 @@ fn checks_by_name(
     if arms.len() <= BIND_ARMS {
         return (found_by_name(&arms, unknown), Vec::new());
     }
-    let parts = arms.chunks(BIND_ARMS).enumerate().map(|(k, arms)| {
-        let f = format_ident!("check_arguments_{k}");
-        let (first, last) = (k * BIND_ARMS, k * BIND_ARMS + arms.len() - 1);
-        let doc = format!(" [`Self::check_arguments`] for the operations {first} to {last}, by index.");
-        (
-            quote!(#k => self.#f(name, i, arguments),),
+    let (calls, fns) = ranges(
+        &arms,
+        "check_arguments",
+        &quote!(name, i, arguments),
+        |f, doc, arms| {
             quote! {
                 #[doc = #doc]
                 fn #f(
@@ -953,10 +952,9 @@ fn checks_by_name(
                         _ => ::std::result::Result::Err(#unknown),
                     }
                 }
-            },
-        )
-    });
-    let (calls, fns): (Vec<_>, Vec<_>) = parts.unzip();
+            }
+        },
+    );
     let body = quote! {
         let i = NAMES.find(&DESCRIPTORS, name).ok_or_else(|| #unknown)?;
         match i / #BIND_ARMS {
@@ -965,6 +963,27 @@ fn checks_by_name(
         }
     };
     (body, fns)
+}
+
+/// `arms` (each matching an operation's index) in ranges of [`BIND_ARMS`]: for each range, the
+/// arm of a `match i / BIND_ARMS` that calls the range's function `<method>_<k>` with `args`,
+/// and that function, which `function` makes from its name, its doc and the range's arms.
+fn ranges(
+    arms: &[TokenStream],
+    method: &str,
+    args: &TokenStream,
+    function: impl Fn(&proc_macro2::Ident, &str, &[TokenStream]) -> TokenStream,
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    arms.chunks(BIND_ARMS)
+        .enumerate()
+        .map(|(k, arms)| {
+            let f = format_ident!("{method}_{k}");
+            let (first, last) = (k * BIND_ARMS, k * BIND_ARMS + arms.len() - 1);
+            let doc =
+                format!(" [`Self::{method}`] for the operations {first} to {last}, by index.");
+            (quote!(#k => self.#f(#args),), function(&f, &doc, arms))
+        })
+        .unzip()
 }
 
 /// The arms of a dispatcher's `bind` per function: rustc type-checks a function with a
@@ -1049,23 +1068,16 @@ fn bind_fns(is_toolbox: bool, arms: Vec<TokenStream>) -> Vec<TokenStream> {
             }
         }];
     }
-    let parts = arms.chunks(BIND_ARMS).enumerate().map(|(k, arms)| {
-        let f = format_ident!("bind_{k}");
-        let (first, last) = (k * BIND_ARMS, k * BIND_ARMS + arms.len() - 1);
-        let part_doc = format!(" [`Self::bind`] for the operations {first} to {last}, by index.");
+    let (calls, fns) = ranges(&arms, "bind", &quote!(i, #ctx_arg), |f, doc, arms| {
         let body = matching(arms);
-        (
-            quote!(#k => self.#f(i, #ctx_arg),),
-            quote! {
-                #[doc = #part_doc]
-                #[allow(deprecated)]
-                fn #f #lifetime(#receiver, i: usize, #ctx_param) -> ::std::option::Option<#bound> {
-                    #body
-                }
-            },
-        )
+        quote! {
+            #[doc = #doc]
+            #[allow(deprecated)]
+            fn #f #lifetime(#receiver, i: usize, #ctx_param) -> ::std::option::Option<#bound> {
+                #body
+            }
+        }
     });
-    let (calls, fns): (Vec<_>, Vec<_>) = parts.unzip();
     let bind = quote! {
         #doc
         fn bind #lifetime(#receiver, name: &str, #ctx_param) -> ::std::option::Option<#bound> {

@@ -419,7 +419,7 @@ impl Printer {
     }
 
     /// Prints each piece of a module: an item whole, a block a member at a time.
-    pub fn pieces<'a>(
+    fn pieces<'a>(
         &mut self,
         heads: &[TokenStream],
         pieces: impl IntoIterator<Item = Piece<'a>>,
