@@ -74,6 +74,52 @@ pub fn analyze(
     config_source: &ConfigSource,
     code: &Options,
 ) -> Analyzed {
+    let prepared = prepare(paths, resolve, config_source, code);
+    let findings = prepared.lint();
+    prepared.finish(findings)
+}
+
+/// What the emitters read: the toolset, its lowered forms and the lint settings.
+#[cfg(feature = "cli")]
+#[derive(Clone, Copy)]
+pub struct Front<'a> {
+    pub toolset: &'a Toolset,
+    pub lowered: &'a Lowered,
+    pub settings: Option<&'a LintSettings>,
+}
+
+impl Analyzed {
+    /// What the emitters read of this analysis.
+    #[cfg(all(test, feature = "cli"))]
+    pub fn front(&self) -> Front<'_> {
+        Front {
+            toolset: &self.toolset,
+            lowered: &self.lowered,
+            settings: self.settings.as_ref(),
+        }
+    }
+}
+
+/// Everything known before lint: the manifests loaded and resolved, the config read, every
+/// tool lowered.
+struct Prepared {
+    sources: SourceMap,
+    toolset: Toolset,
+    /// Load and resolve problems, then config problems.
+    diagnostics: Vec<Diagnostic>,
+    settings: Option<LintSettings>,
+    lowered: Lowered,
+    config: Config,
+    config_failed: bool,
+    manifest_count: usize,
+}
+
+fn prepare(
+    paths: &[PathBuf],
+    resolve: &ResolveOptions,
+    config_source: &ConfigSource,
+    code: &Options,
+) -> Prepared {
     // The Rust type plan, made in resolve, reads the config's typed formats:
     // read the file's options first (its problems are reported below).
     crate::stages::start();
@@ -89,7 +135,10 @@ pub fn analyze(
     }
     let mut checked = crate::check(paths, &resolve);
     let mut sources = checked.sources;
-    let (config, mut diagnostics) = load_config(paths, config_source, &mut sources);
+    let (config, config_diagnostics) = load_config(paths, config_source, &mut sources);
+    let mut diagnostics = checked.diagnostics.into_vec();
+    let loaded = diagnostics.len();
+    diagnostics.extend(config_diagnostics);
     let settings = match code.clone().or(config.options.clone()).lint_settings() {
         Ok(s) => Some(s),
         Err(e) => {
@@ -97,7 +146,7 @@ pub fn analyze(
             None
         }
     };
-    let config_failed = diagnostics.iter().any(Diagnostic::is_error);
+    let config_failed = diagnostics[loaded..].iter().any(Diagnostic::is_error);
     let options = code.clone().or(config.options.clone());
     checked
         .toolset
@@ -106,28 +155,79 @@ pub fn analyze(
         .as_ref()
         .map_or_else(|| Dialect::DEFAULT.to_vec(), |s| s.dialects.clone());
     crate::stages::done("load and resolve");
-    let mut lowered = crate::lower::lower(&checked.toolset, &dialects, options.lower_options());
+    let lowered = crate::lower::lower(&checked.toolset, &dialects, options.lower_options());
     crate::stages::done("lower");
-    let findings = match (&settings, config_failed) {
-        (Some(s), false) => crate::lint::lint_toolset(&checked.toolset, &lowered, s),
-        _ => Vec::new(),
-    };
-    // Only lint locates through the origins, and it has run.
-    lowered.forget_origins();
-    crate::stages::done("lint");
-    let mut all = checked.diagnostics.into_vec();
-    all.extend(diagnostics);
-    Analyzed {
+    Prepared {
         sources,
         toolset: checked.toolset,
-        diagnostics: all,
+        diagnostics,
         settings,
         lowered,
-        findings,
         config,
-        config_ok: !config_failed,
+        config_failed,
         manifest_count: checked.manifest_count,
     }
+}
+
+impl Prepared {
+    /// Lint's findings (none when the config is wrong).
+    fn lint(&self) -> Vec<Finding> {
+        let findings = match (&self.settings, self.config_failed) {
+            (Some(s), false) => crate::lint::lint_toolset(&self.toolset, &self.lowered, s),
+            _ => Vec::new(),
+        };
+        crate::stages::done("lint");
+        findings
+    }
+
+    #[cfg(feature = "cli")]
+    fn front(&self) -> Front<'_> {
+        Front {
+            toolset: &self.toolset,
+            lowered: &self.lowered,
+            settings: self.settings.as_ref(),
+        }
+    }
+
+    fn finish(mut self, findings: Vec<Finding>) -> Analyzed {
+        // Only lint locates through the origins, and it has run.
+        self.lowered.forget_origins();
+        Analyzed {
+            sources: self.sources,
+            toolset: self.toolset,
+            diagnostics: self.diagnostics,
+            settings: self.settings,
+            lowered: self.lowered,
+            findings,
+            config: self.config,
+            config_ok: !self.config_failed,
+            manifest_count: self.manifest_count,
+        }
+    }
+}
+
+/// [`analyze`], then every output [`outputs`] makes, when nothing before lint failed (else
+/// `None`). Lint runs on a second thread, and then the reference and the tool lists, while
+/// this one emits the Rust; what was emitted is for the caller to drop when lint finds an
+/// error.
+#[cfg(feature = "cli")]
+pub fn build(
+    paths: &[PathBuf],
+    config_source: &ConfigSource,
+    rust: &RustOptions,
+) -> (Analyzed, Option<Emitted>) {
+    let prepared = prepare(
+        paths,
+        &Default::default(),
+        config_source,
+        &Default::default(),
+    );
+    if prepared.config_failed || prepared.diagnostics.iter().any(Diagnostic::is_error) {
+        let findings = prepared.lint();
+        return (prepared.finish(findings), None);
+    }
+    let (findings, outputs) = emit_beside(prepared.front(), rust, || prepared.lint(), true);
+    (prepared.finish(findings), Some(outputs))
 }
 
 fn load_config(
@@ -141,31 +241,87 @@ fn load_config(
     }
 }
 
+/// Every output, or why the Rust could not be generated.
+#[cfg(feature = "cli")]
+pub type Emitted = Result<Vec<Output>, Vec<Diagnostic>>;
+
 /// Every file `toolc build` writes, relative to the output folder: the Rust
 /// (`rust/toolset.rs`), the reference (`docs/reference.md`), and each
 /// agent's tool list per linted dialect (`tools/<agent>/<dialect>.json`).
+/// Made on this thread alone, so that a test counting what this thread lowers sees all of it.
+#[cfg(all(test, feature = "cli"))]
+pub fn outputs(front: Front<'_>, rust: &RustOptions) -> Emitted {
+    emit_beside(front, rust, || (), false).1
+}
+
+/// Every output, as [`outputs`] lists them, and what `first` gives: with `threads`, `first`
+/// runs on a second thread, then the reference and the tool lists are made there, while this
+/// thread makes the Rust (the longest of them). A machine with one core runs them in turn.
 #[cfg(feature = "cli")]
-pub fn outputs(analyzed: &Analyzed, rust: &RustOptions) -> Result<Vec<Output>, Vec<Diagnostic>> {
-    let set = &analyzed.toolset;
-    let code = crate::emit::rust::generate(set, &analyzed.lowered, rust)?;
-    crate::stages::done("emit the Rust");
+fn emit_beside<T: Send>(
+    front: Front<'_>,
+    rust: &RustOptions,
+    first: impl Fn() -> T + Sync,
+    threads: bool,
+) -> (T, Emitted) {
+    let second = || {
+        crate::stages::start();
+        let t = first();
+        (t, docs_and_lists(front))
+    };
+    let rust = || {
+        let code = crate::emit::rust::generate(front.toolset, front.lowered, rust);
+        crate::stages::done("emit the Rust");
+        code
+    };
+    let one_core = std::thread::available_parallelism().is_ok_and(|n| n.get() == 1);
+    let (code, (t, rest)) = if one_core || !threads {
+        let rest = second();
+        (rust(), rest)
+    } else {
+        std::thread::scope(|scope| {
+            // The stack of the main thread, for recursion over deep schemas (reserved, not
+            // touched).
+            let spawned = std::thread::Builder::new()
+                .stack_size(8 * 1024 * 1024)
+                .spawn_scoped(scope, second);
+            let code = rust();
+            let rest = match spawned {
+                Ok(handle) => handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                // No thread to be had: this one does it all.
+                Err(_) => second(),
+            };
+            (code, rest)
+        })
+    };
+    let outputs = code.and_then(|code| {
+        let mut out = vec![Output {
+            path: PathBuf::from("rust").join(crate::DEFAULT_FILE_NAME),
+            contents: code,
+        }];
+        out.extend(rest?);
+        Ok(out)
+    });
+    (t, outputs)
+}
+
+/// The reference and each agent's tool list in each linted dialect.
+#[cfg(feature = "cli")]
+fn docs_and_lists(front: Front<'_>) -> Emitted {
+    let set = front.toolset;
     let docs = crate::emit::docs::reference(set)
         .map_err(|e| vec![Diagnostic::new(crate::diag::Code::Io, e)])?;
     crate::stages::done("emit the reference");
-    let mut out = vec![
-        Output {
-            path: PathBuf::from("rust").join(crate::DEFAULT_FILE_NAME),
-            contents: code,
-        },
-        Output {
-            path: PathBuf::from("docs/reference.md"),
-            contents: docs,
-        },
-    ];
-    if let Some(settings) = &analyzed.settings {
+    let mut out = vec![Output {
+        path: PathBuf::from("docs/reference.md"),
+        contents: docs,
+    }];
+    if let Some(settings) = front.settings {
         for agent in &set.agents {
             for &dialect in &settings.dialects {
-                let text = crate::emit::lists::list_text(&analyzed.lowered, set, agent, dialect);
+                let text = crate::emit::lists::list_text(front.lowered, set, agent, dialect);
                 out.push(Output {
                     path: PathBuf::from("tools")
                         .join(&agent.name)

@@ -2,32 +2,39 @@
 //! pipeline stage took and the process's memory high-water mark after it, the figures by stage
 //! in BENCHMARKS.md (`TOOLC_STAGES=1 toolc build manifests`). Unset, nothing is measured.
 
-use std::sync::Mutex;
+use std::cell::Cell;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-/// When the previous stage ended; `None` when `TOOLC_STAGES` is not set.
-fn last() -> &'static Option<Mutex<Instant>> {
-    static LAST: OnceLock<Option<Mutex<Instant>>> = OnceLock::new();
-    LAST.get_or_init(|| std::env::var_os("TOOLC_STAGES").map(|_| Mutex::new(Instant::now())))
+/// Whether `TOOLC_STAGES` is set.
+fn enabled() -> bool {
+    static ENABLED: OnceLock<bool> = OnceLock::new();
+    *ENABLED.get_or_init(|| std::env::var_os("TOOLC_STAGES").is_some())
 }
 
-/// Starts timing: the next stage is measured from here.
+thread_local! {
+    /// When the previous stage of this thread ended: stages that run beside each other (lint
+    /// and the emitters) are each timed on their own thread.
+    static LAST: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Starts timing on this thread: its next stage is measured from here.
 pub(crate) fn start() {
-    if let Some(last) = last()
-        && let Ok(mut at) = last.lock()
-    {
-        *at = Instant::now();
+    if enabled() {
+        LAST.with(|last| last.set(Some(Instant::now())));
     }
 }
 
-/// Reports the stage that just ended.
+/// Reports the stage of this thread that just ended.
 pub(crate) fn done(stage: &str) {
-    let Some(last) = last() else { return };
-    let Ok(mut at) = last.lock() else { return };
+    if !enabled() {
+        return;
+    }
     let now = Instant::now();
-    let ms = now.duration_since(*at).as_secs_f64() * 1000.0;
-    *at = now;
+    let Some(at) = LAST.with(|last| last.replace(Some(now))) else {
+        return;
+    };
+    let ms = now.duration_since(at).as_secs_f64() * 1000.0;
     let peak = high_water_mark()
         .map(|kib| format!(", peak {:.1} MiB", kib as f64 / 1024.0))
         .unwrap_or_default();

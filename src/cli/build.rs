@@ -3,7 +3,7 @@
 
 use super::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use crate::lint;
-use crate::pipeline::{ConfigSource, OWNED_DIRS, analyze, outputs};
+use crate::pipeline::{ConfigSource, OWNED_DIRS, build};
 use crate::write::{Stale, Written, check_all, write_all};
 use crate::{Code, Diagnostic, Severity};
 use std::path::{Path, PathBuf};
@@ -31,12 +31,7 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
         .config
         .clone()
         .map_or(ConfigSource::Discover, ConfigSource::File);
-    let analyzed = analyze(
-        &args.paths,
-        &Default::default(),
-        &source,
-        &Default::default(),
-    );
+    let (analyzed, made) = build(&args.paths, &source, &Default::default());
     let groups = lint::group(&analyzed.findings);
     let mut diags = analyzed.diagnostics.clone();
     let lint_diags: Vec<Diagnostic> = groups.iter().map(|g| g.to_diagnostic()).collect();
@@ -62,9 +57,11 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
         reporter.report(sources, &diags, &groups, Some(&summary));
         return ExitCode::from(1);
     }
-    let outputs = match outputs(&analyzed, &Default::default()) {
-        Ok(o) => o,
-        Err(emit_diags) => {
+    let outputs = match made {
+        Some(Ok(o)) => o,
+        // Nothing is made when something before lint failed, which returned above.
+        None => return ExitCode::from(2),
+        Some(Err(emit_diags)) => {
             diags.extend(emit_diags);
             let errors = count(&diags, Severity::Error);
             let summary = nothing_written(errors, "code generation");

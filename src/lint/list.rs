@@ -14,6 +14,9 @@ pub struct ListCx<'a> {
     /// Every dialect being linted.
     pub targets: &'a [Dialect],
     pub entries: Vec<&'a Value>,
+    /// Each entry's input schema, when the entries are outlines (their schemas stood in for,
+    /// see `ToolForm::outline`); `None` when they are the entries as sent.
+    pub inputs: Option<Vec<Option<&'a Value>>>,
     pub facts: &'a [ToolFacts],
 }
 
@@ -45,6 +48,9 @@ impl<'a> ListCx<'a> {
 
     /// The input schema, under whatever key the dialect uses.
     pub fn input_schema(&self, i: usize) -> Option<&'a Value> {
+        if let Some(inputs) = &self.inputs {
+            return inputs.get(i).copied().flatten();
+        }
         let e = self.entries.get(i)?;
         let key = match self.dialect {
             Dialect::OpenAi | Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict => "parameters",
@@ -79,19 +85,9 @@ pub fn entries(list: &Value, dialect: Dialect) -> Vec<&Value> {
         .unwrap_or_default()
 }
 
-pub fn run(
-    list: &Value,
-    dialect: Dialect,
-    targets: &[Dialect],
-    facts: &[ToolFacts],
-    enabled: &dyn Fn(&Rule) -> bool,
-) -> Vec<Hit> {
-    let cx = ListCx {
-        dialect,
-        targets,
-        entries: entries(list, dialect),
-        facts,
-    };
+/// The list rules enabled, over `cx`'s entries.
+pub fn run(cx: &ListCx<'_>, enabled: &dyn Fn(&Rule) -> bool) -> Vec<Hit> {
+    let dialect = cx.dialect;
     let mut out = Vec::new();
     for r in RULES {
         if let Check::List(f) = r.check
@@ -99,7 +95,7 @@ pub fn run(
             && enabled(r)
         {
             let mut hits = Vec::new();
-            f(&cx, &mut hits);
+            f(cx, &mut hits);
             out.extend(stamp(r.id, hits));
         }
     }

@@ -28,7 +28,7 @@ pub use rules::named;
 pub use rules::{Check, RULES, Rule, RuleId, rule};
 
 use crate::diag::{Code, Diagnostic, Label, Severity, Span};
-use crate::lower::{Form, Lowered, RefusalKind};
+use crate::lower::{Form, Lowered, Outlines, RefusalKind};
 use crate::model::{SchemaId, Tool, Toolset};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -224,7 +224,14 @@ pub fn check_tool_list(
     targets: &[Dialect],
     facts: &[ToolFacts],
 ) -> Vec<Hit> {
-    list::run(list, dialect, targets, facts, &|_| true)
+    let cx = list::ListCx {
+        dialect,
+        targets,
+        entries: list::entries(list, dialect),
+        inputs: None,
+        facts,
+    };
+    list::run(&cx, &|_| true)
 }
 
 /// Lints every tool and play of a toolset in its lowered forms, and every
@@ -330,7 +337,7 @@ fn list_findings(
     out: &mut Vec<Finding>,
 ) {
     for agent in &toolset.agents {
-        let list = lowered.list(toolset, agent, dialect);
+        let outlines = lowered.outlines(toolset, agent, dialect);
         let ops = toolset.agent_operations(agent);
         let all: Vec<&Tool> = toolset.operations().collect();
         let tools: Vec<&Tool> = ops.iter().map(|&i| all[i]).collect();
@@ -341,10 +348,29 @@ fn list_findings(
         } else {
             settings.dialects.clone()
         };
-        for h in list::run(&list, dialect, &targets, &facts, &enabled) {
+        for h in check_outlined(&outlines, dialect, &targets, &facts, &enabled) {
             out.extend(list_finding(&tools, agent, dialect, settings, h));
         }
     }
+}
+
+/// The list rules `enabled` over an agent's list as lint reads it, outlined (see
+/// [`Lowered::outlines`]): what [`check_tool_list`] finds in the list as sent.
+pub(crate) fn check_outlined(
+    outlines: &Outlines<'_>,
+    dialect: Dialect,
+    targets: &[Dialect],
+    facts: &[ToolFacts],
+    enabled: &dyn Fn(&Rule) -> bool,
+) -> Vec<Hit> {
+    let cx = list::ListCx {
+        dialect,
+        targets,
+        entries: outlines.entries.iter().collect(),
+        inputs: Some(outlines.inputs.clone()),
+        facts,
+    };
+    list::run(&cx, enabled)
 }
 
 /// `indistinguishable-tools`: each agent's tools compared through its search index. A pair

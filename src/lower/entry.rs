@@ -106,17 +106,18 @@ fn mcp_annotations(tool: &Tool) -> Option<Map<String, Value>> {
     (!out.is_empty()).then_some(out)
 }
 
-/// The tool's entry in `dialect`'s list.
+/// The tool's entry in `dialect`'s list, its schemas as `schema` gives each form.
 pub(super) fn entry(
     tool: &Tool,
     dialect: Dialect,
     parameters: Option<&Form>,
     returns: Option<&Form>,
+    schema: fn(&Form) -> Value,
 ) -> Value {
     let name = Value::String(tool.name.clone());
     let description = Value::String(tool.description.clone());
-    let params = parameters.map_or(Value::Null, |f| f.json.clone());
-    let returns = returns.map(|f| f.json.clone());
+    let params = parameters.map_or(Value::Null, schema);
+    let returns = returns.map(schema);
     match dialect {
         Dialect::OpenAi | Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict => json!({
             "type": "function",

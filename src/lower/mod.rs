@@ -57,8 +57,33 @@ impl ToolForm {
             self.dialect,
             self.parameters.as_ref(),
             self.returns.as_ref(),
+            |f| f.json.clone(),
         )
     }
+
+    /// The tool's entry with each schema stood in for by an empty object (by the schema
+    /// itself where it is not an object): what lint's list rules read of an entry besides its
+    /// input schema, which they read in the form ([`Lowered::outlines`]). Copying every
+    /// schema of an agent's list was most of lint's memory.
+    pub fn outline(&self, tool: &Tool) -> Value {
+        entry::entry(
+            tool,
+            self.dialect,
+            self.parameters.as_ref(),
+            self.returns.as_ref(),
+            |f| match &f.json {
+                Value::Object(_) => Value::Object(serde_json::Map::new()),
+                other => other.clone(),
+            },
+        )
+    }
+}
+
+/// An agent's tool list in a dialect, outlined: each entry's [`ToolForm::outline`] and the
+/// input schema that entry carries, if any.
+pub struct Outlines<'s> {
+    pub entries: Vec<Value>,
+    pub inputs: Vec<Option<&'s Value>>,
 }
 
 /// Every tool and play of a toolset in the dialects lowered.
@@ -118,6 +143,29 @@ impl Lowered {
             .agent_operations(agent)
             .into_iter()
             .filter_map(move |op| Some(self.form(op, dialect)?.entry(tools.get(op)?)))
+    }
+}
+
+impl Lowered {
+    /// An agent's tool list in a dialect as lint reads it: each entry outlined, beside the
+    /// input schema it carries (see [`ToolForm::outline`]).
+    pub fn outlines<'s>(
+        &'s self,
+        toolset: &Toolset,
+        agent: &Agent,
+        dialect: Dialect,
+    ) -> Outlines<'s> {
+        let tools: Vec<&Tool> = toolset.operations().collect();
+        let (entries, inputs) = toolset
+            .agent_operations(agent)
+            .into_iter()
+            .filter_map(|op| {
+                let form = self.form(op, dialect)?;
+                let input = form.parameters.as_ref().map(|f| &f.json);
+                Some((form.outline(tools.get(op)?), input))
+            })
+            .unzip();
+        Outlines { entries, inputs }
     }
 }
 
