@@ -38,6 +38,7 @@ mod lint;
 mod lower;
 mod manifest;
 mod model;
+mod parallel;
 mod pipeline;
 mod stages;
 // The stages' tests reach the command line's parts too (`toolc diff`, SARIF, the outputs), so

@@ -256,7 +256,9 @@ pub fn outputs(front: Front<'_>, rust: &RustOptions) -> Emitted {
 
 /// Every output, as [`outputs`] lists them, and what `first` gives: with `threads`, `first`
 /// runs on a second thread, then the reference and the tool lists are made there, while this
-/// thread makes the Rust (the longest of them). A machine with one core runs them in turn.
+/// thread makes the Rust (the longest of them), which that thread then helps with
+/// ([`generate_beside`](crate::emit::rust::generate_beside)). A machine with one core runs
+/// them in turn.
 #[cfg(feature = "cli")]
 fn emit_beside<T: Send>(
     front: Front<'_>,
@@ -269,33 +271,9 @@ fn emit_beside<T: Send>(
         let t = first();
         (t, docs_and_lists(front))
     };
-    let rust = || {
-        let code = crate::emit::rust::generate(front.toolset, front.lowered, rust);
-        crate::stages::done("emit the Rust");
-        code
-    };
-    let one_core = std::thread::available_parallelism().is_ok_and(|n| n.get() == 1);
-    let (code, (t, rest)) = if one_core || !threads {
-        let rest = second();
-        (rust(), rest)
-    } else {
-        std::thread::scope(|scope| {
-            // The stack of the main thread, for recursion over deep schemas (reserved, not
-            // touched).
-            let spawned = std::thread::Builder::new()
-                .stack_size(8 * 1024 * 1024)
-                .spawn_scoped(scope, second);
-            let code = rust();
-            let rest = match spawned {
-                Ok(handle) => handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                // No thread to be had: this one does it all.
-                Err(_) => second(),
-            };
-            (code, rest)
-        })
-    };
+    let ((t, rest), code) =
+        crate::emit::rust::generate_beside(front.toolset, front.lowered, rust, second, threads);
+    crate::stages::done("emit the Rust");
     let outputs = code.and_then(|code| {
         let mut out = vec![Output {
             path: PathBuf::from("rust").join(crate::DEFAULT_FILE_NAME),

@@ -27,8 +27,9 @@ thread_local! {
 }
 
 #[cfg(test)]
-/// How many schemas this thread has lowered so far: tests compare it with
-/// [`Lowered::schema_count`] to show that a build lowers each schema once.
+/// How many schemas the calls of [`lower`] on this thread have lowered so far (on whichever
+/// threads they spread the work): tests compare it with [`Lowered::schema_count`] to show that
+/// a build lowers each schema once.
 pub fn schemas_lowered_on_this_thread() -> usize {
     LOWERED_SCHEMAS.with(Cell::get)
 }
@@ -144,9 +145,7 @@ impl Lowered {
             .into_iter()
             .filter_map(move |op| Some(self.form(op, dialect)?.entry(tools.get(op)?)))
     }
-}
 
-impl Lowered {
     /// An agent's tool list in a dialect as lint reads it: each entry outlined, beside the
     /// input schema it carries (see [`ToolForm::outline`]).
     pub fn outlines<'s>(
@@ -194,15 +193,24 @@ pub fn lower(toolset: &Toolset, dialects: &[Dialect], options: Options) -> Lower
     if !all.contains(&Dialect::Mcp) {
         all.push(Dialect::Mcp);
     }
-    let mut count = 0;
-    let tools: Vec<Vec<ToolForm>> = toolset
-        .operations()
-        .map(|tool| {
-            all.iter()
+    // Each operation's forms are its own: made a few at a time, one thread per core.
+    let operations: Vec<&Tool> = toolset.operations().collect();
+    let lowered = crate::parallel::map_ordered(
+        &operations,
+        "toolc-lower",
+        crate::parallel::SCHEMA_STACK_BYTES,
+        |tool| {
+            let mut count = 0;
+            let forms: Vec<ToolForm> = all
+                .iter()
                 .map(|&d| tool_form(toolset, tool, d, options, &mut count))
-                .collect()
-        })
-        .collect();
+                .collect();
+            (forms, count)
+        },
+    );
+    let count = lowered.iter().map(|(_, n)| n).sum();
+    LOWERED_SCHEMAS.with(|c| c.set(c.get() + count));
+    let tools: Vec<Vec<ToolForm>> = lowered.into_iter().map(|(forms, _)| forms).collect();
     let search = toolset
         .agents
         .iter()
@@ -224,7 +232,6 @@ fn lower_schema(
     count: &mut usize,
 ) -> Form {
     *count += 1;
-    LOWERED_SCHEMAS.with(|c| c.set(c.get() + 1));
     schema::lower(&toolset.schemas, id, dialect, options)
 }
 

@@ -130,46 +130,10 @@ pub fn load(paths: &[PathBuf]) -> Loaded {
 fn parse_all(loaded: &mut Loaded, read: &[(FileId, Format)]) {
     let sources = &loaded.sources;
     let one = |&(id, format): &(FileId, Format)| parse_one(sources.file(id), id, format);
-    let workers = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZeroUsize::get)
-        .min(read.len());
-    let parsed: Vec<Parsed> = if workers <= 1 {
-        read.iter().map(one).collect()
-    } else {
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let mut done: Vec<(usize, Parsed)> = std::thread::scope(|scope| {
-            let work = || {
-                let mut mine = Vec::new();
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(file) = read.get(i) else { break mine };
-                    mine.push((i, one(file)));
-                }
-            };
-            // Each helper has the stack a YAML parse is given (`parse_yaml::parse` runs the parse
-            // on a thread of that size, and on its caller's stack when it cannot start one);
-            // a helper that cannot be started leaves its files to the others.
-            let helpers: Vec<_> = (1..workers)
-                .filter_map(|_| {
-                    std::thread::Builder::new()
-                        .name("toolc-load".into())
-                        .stack_size(parse_yaml::PARSE_STACK_BYTES)
-                        .spawn_scoped(scope, work)
-                        .ok()
-                })
-                .collect();
-            let mut all = work();
-            for helper in helpers {
-                match helper.join() {
-                    Ok(theirs) => all.extend(theirs),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            }
-            all
-        });
-        done.sort_by_key(|(i, _)| *i);
-        done.into_iter().map(|(_, p)| p).collect()
-    };
+    // Each helper has the stack a YAML parse is given (`parse_yaml::parse` runs the parse on a
+    // thread of that size, and on its caller's stack when it cannot start one).
+    let parsed =
+        crate::parallel::map_ordered(read, "toolc-load", parse_yaml::PARSE_STACK_BYTES, one);
     for p in parsed {
         keep(loaded, p);
     }

@@ -13,13 +13,14 @@ mod items;
 mod print;
 mod search;
 mod texts;
+mod type_items;
 mod validate;
 
 use crate::diag::{Code, Diagnostic};
 use crate::lower::{Dialect, Lowered};
 use crate::model::rust::{GroupPlan, Signature, Ty};
 use crate::model::{AuthLevel, Tool, Toolset};
-use items::{ExtraAttrs, Paths, ident, item_tokens, ty_tokens};
+use items::{ExtraAttrs, Paths, ident, ty_tokens};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use validate::Tables;
@@ -65,6 +66,35 @@ struct Attrs {
     module: std::cell::RefCell<String>,
 }
 
+impl Attrs {
+    /// The rules of `attributes` that are one attribute each, and an error for each other.
+    fn new(attributes: &[AttrRule]) -> (Attrs, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
+        let mut rules = Vec::new();
+        for rule in attributes {
+            match syn::parse_str::<syn::File>(&format!("{} struct S;", rule.attribute)) {
+                Ok(f) if matches!(f.items.as_slice(), [syn::Item::Struct(s)] if s.attrs.len() == 1) =>
+                {
+                    rules.push((
+                        rule.clone(),
+                        rule.attribute.parse::<TokenStream>().unwrap_or_default(),
+                    ));
+                }
+                _ => diags.push(error(
+                    format!("`{}` is not one Rust attribute", rule.attribute),
+                    "write it as it would stand on a type, such as `#[derive(Hash)]`",
+                )),
+            }
+        }
+        let attrs = Attrs {
+            used: std::cell::RefCell::new(vec![false; rules.len()]),
+            rules,
+            module: std::cell::RefCell::new(String::new()),
+        };
+        (attrs, diags)
+    }
+}
+
 impl ExtraAttrs for Attrs {
     fn attrs_for(&self, name: &str) -> TokenStream {
         let module = self.module.borrow();
@@ -94,36 +124,242 @@ fn error(message: String, help: &str) -> Diagnostic {
 pub const RUNTIME_API: u32 = 9;
 
 /// Generates the Rust source of a toolset.
-// Over 80 lines: one step per section of the generated file, in the order the file has
-// them; each step is a call into the functions below.
 pub fn generate(
     set: &Toolset,
     lowered: &Lowered,
     options: &RustOptions,
 ) -> Result<String, Vec<Diagnostic>> {
-    let mut diags = Vec::new();
-    let mut rules = Vec::new();
-    for rule in &options.attributes {
-        match syn::parse_str::<syn::File>(&format!("{} struct S;", rule.attribute)) {
-            Ok(f) if matches!(f.items.as_slice(), [syn::Item::Struct(s)] if s.attrs.len() == 1) => {
-                rules.push((
-                    rule.clone(),
-                    rule.attribute.parse::<TokenStream>().unwrap_or_default(),
+    generate_beside(set, lowered, options, || (), true).1
+}
+
+/// Generates the Rust source of a toolset, and runs `beside` meanwhile: with `threads` (and a
+/// second core), `beside` runs on a second thread, which then prints the type items of the
+/// file's modules (`type_items.rs`) while this one prints the rest with a gap for each; the
+/// thread done first takes the type items left.
+pub fn generate_beside<T: Send>(
+    set: &Toolset,
+    lowered: &Lowered,
+    options: &RustOptions,
+    beside: impl Fn() -> T + Sync,
+    threads: bool,
+) -> (T, Result<String, Vec<Diagnostic>>) {
+    let needs = directions::Needs::of(set, options.serde_both_ways);
+    let delegates = Delegates::of(set);
+    let groups = Groups {
+        toolboxes: toolbox_groups(set),
+        playbooks: playbook_groups(set),
+        delegates: delegates.groups(set),
+    };
+    let mut modules = Vec::new();
+    if !set.rust.types.items.is_empty() {
+        modules.push(type_items::TypeModule {
+            module: &set.rust.types,
+            scope: directions::Scope::Types,
+            name: "types",
+            depth: 1,
+        });
+    }
+    for g in groups.all() {
+        modules.push(type_items::TypeModule {
+            module: &g.plan.module,
+            scope: g.scope_key,
+            name: g.name,
+            depth: 2,
+        });
+    }
+    let queue = type_items::Queue::new(modules);
+    let types = || queue.work(&options.attributes, &needs);
+    let second = || (beside(), types());
+    let rest = || {
+        let rest = print_file(set, lowered, options, &groups);
+        (rest, types())
+    };
+    let one_core = std::thread::available_parallelism().is_ok_and(|n| n.get() == 1);
+    let ((t, their_types), (rest, my_types)) = if one_core || !threads {
+        (second(), rest())
+    } else {
+        std::thread::scope(|scope| {
+            // The stack of the main thread, for the recursion over deep schemas and types.
+            let helper = std::thread::Builder::new()
+                .stack_size(8 * 1024 * 1024)
+                .spawn_scoped(scope, second);
+            let rest = rest();
+            let second = match helper {
+                Ok(helper) => helper
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => second(),
+            };
+            (second, rest)
+        })
+    };
+    let code = (|| {
+        let (out, gaps, attrs) = rest?;
+        let (mine, theirs) = (my_types?, their_types?);
+        let mut diags = attrs.diags;
+        for (i, (rule, _)) in attrs.attrs.rules.iter().enumerate() {
+            let matched = |used: &[bool]| used.get(i).copied().unwrap_or(false);
+            if !(matched(&attrs.attrs.used.borrow()) || matched(&mine) || matched(&theirs)) {
+                diags.push(error(
+                    format!(
+                        "the attribute selector `{}` matches no generated type",
+                        rule.selector
+                    ),
+                    "use `*`, a generated type's name, or `module::Name`",
                 ));
             }
-            _ => diags.push(error(
-                format!("`{}` is not one Rust attribute", rule.attribute),
-                "write it as it would stand on a type, such as `#[derive(Hash)]`",
-            )),
+        }
+        if diags.iter().any(Diagnostic::is_error) {
+            return Err(diags);
+        }
+        let texts = queue
+            .texts()
+            .ok_or_else(|| print::internal("a module's type items were not printed"))?;
+        type_items::fill(out, &gaps, texts)
+            .ok_or_else(|| print::internal("type items put where they do not fit"))
+    })();
+    (t, code)
+}
+
+/// The toolset's groups, in the file's order.
+struct Groups<'s> {
+    toolboxes: Vec<Group<'s>>,
+    playbooks: Vec<Group<'s>>,
+    delegates: Vec<Group<'s>>,
+}
+
+impl Groups<'_> {
+    fn all(&self) -> impl Iterator<Item = &Group<'_>> {
+        self.toolboxes
+            .iter()
+            .chain(&self.playbooks)
+            .chain(&self.delegates)
+    }
+}
+
+fn toolbox_groups(set: &Toolset) -> Vec<Group<'_>> {
+    set.toolboxes
+        .iter()
+        .zip(&set.rust.toolboxes)
+        .enumerate()
+        .map(|(i, (tb, plan))| Group {
+            plan,
+            first_op: set.operation_index(false, i, 0),
+            kind: Kind::Toolbox,
+            name: &tb.name,
+            idents: &tb.idents,
+            description: &tb.description,
+            scope: Some(tb.scope.as_deref()),
+            ops: &tb.tools,
+            targets: None,
+            target_names: Vec::new(),
+            scope_key: directions::Scope::Toolbox(i),
+        })
+        .collect()
+}
+
+fn playbook_groups(set: &Toolset) -> Vec<Group<'_>> {
+    set.playbooks
+        .iter()
+        .zip(&set.rust.playbooks)
+        .enumerate()
+        .map(|(i, (pb, plan))| Group {
+            plan,
+            first_op: set.operation_index(true, i, 0),
+            kind: Kind::Playbook,
+            name: &pb.name,
+            idents: &pb.idents,
+            description: &pb.description,
+            scope: None,
+            ops: &pb.plays,
+            targets: None,
+            target_names: Vec::new(),
+            scope_key: directions::Scope::Playbook(i),
+        })
+        .collect()
+}
+
+/// What each agent's delegates module is made of, besides the agent.
+struct Delegates {
+    tools: Vec<Vec<Tool>>,
+    idents: Vec<crate::model::Idents>,
+    descriptions: Vec<String>,
+}
+
+impl Delegates {
+    fn of(set: &Toolset) -> Delegates {
+        Delegates {
+            tools: set
+                .agents
+                .iter()
+                .map(|a| a.delegates.iter().map(|d| d.tool.clone()).collect())
+                .collect(),
+            idents: set
+                .agents
+                .iter()
+                .map(|a| crate::model::Idents {
+                    snake: a.idents.snake.clone(),
+                    pascal: format!("{}Delegates", a.idents.pascal),
+                })
+                .collect(),
+            descriptions: set
+                .agents
+                .iter()
+                .map(|a| {
+                    format!(
+                        "The delegates of agent `{}`: other agents and capabilities exposed to its model as one tool each.",
+                        a.name
+                    )
+                })
+                .collect(),
         }
     }
-    let attrs = Attrs {
-        used: std::cell::RefCell::new(vec![false; rules.len()]),
-        rules,
-        module: std::cell::RefCell::new(String::new()),
-    };
+
+    /// A group per agent with delegates.
+    fn groups<'s>(&'s self, set: &'s Toolset) -> Vec<Group<'s>> {
+        set.agents
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| !a.delegates.is_empty())
+            .map(|(i, a)| {
+                let (of, targets) = delegate_targets(a);
+                Group {
+                    plan: &set.rust.delegates[i],
+                    first_op: set.delegate_offset(i),
+                    kind: Kind::Delegates,
+                    name: &a.name,
+                    idents: &self.idents[i],
+                    description: &self.descriptions[i],
+                    scope: Some(a.scope.as_deref()),
+                    ops: &self.tools[i],
+                    target_names: targets.iter().map(|&t| (t, target_name(set, t))).collect(),
+                    targets: Some((of, targets)),
+                    scope_key: directions::Scope::Delegates(i),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The attribute rules of a file printed, with which matched, and the errors of those that do
+/// not parse.
+struct AttrsUsed {
+    attrs: Attrs,
+    diags: Vec<Diagnostic>,
+}
+
+/// The file but for its type items: its text, the offset of each module's gap for them (in
+/// the order of the modules `type_items::print` is given), and the attribute rules.
+// Over 80 lines: one step per section of the generated file, in the order the file has
+// them; each step is a call into the functions below.
+fn print_file(
+    set: &Toolset,
+    lowered: &Lowered,
+    options: &RustOptions,
+    groups: &Groups<'_>,
+) -> Result<(String, Vec<usize>, AttrsUsed), Vec<Diagnostic>> {
+    let (attrs, diags) = Attrs::new(&options.attributes);
     let mut tables = Tables::new(set);
-    let needs = directions::Needs::of(set, options.serde_both_ways);
     // Each operation's MCP texts, made once: counted here, written into its descriptor.
     let mcp_texts: Vec<McpTexts> = set
         .operations()
@@ -160,24 +396,18 @@ pub fn generate(
         printer.item(&[], feature)?;
     }
 
-    // Named types.
-    let types_module = &set.rust.types;
-    *attrs.module.borrow_mut() = "types".to_string();
-    let type_paths = Paths { types: None };
+    // Named types, printed in the gap.
+    let mut gaps = Vec::new();
     let types_head = quote! {
         /// The toolset's named types.
         #[allow(dead_code)]
         pub mod types
     };
-    printer.module(
-        &[],
-        &types_head,
-        types_module.items.iter().map(|i| {
-            let sensitive = types_module.sensitive.contains(i.name());
-            let dirs = needs.get(directions::Scope::Types, i.name());
-            item_tokens(i, &type_paths, &attrs, sensitive, dirs)
-        }),
-    )?;
+    if set.rust.types.items.is_empty() {
+        printer.item(&[], quote!(#types_head {}))?;
+    } else {
+        gaps.push(printer.module_with_gap(&[], &types_head, std::iter::empty::<TokenStream>())?);
+    }
 
     let nested = Paths {
         types: Some(quote!(super::super::types)),
@@ -187,7 +417,6 @@ pub fn generate(
         tables: &mut tables,
         paths: &nested,
         attrs: &attrs,
-        needs: &needs,
         send: options.send,
     };
     let toolboxes_head = quote! {
@@ -196,105 +425,22 @@ pub fn generate(
         #[allow(dead_code)]
         pub mod toolboxes
     };
-    let groups: Vec<Group<'_>> = set
-        .toolboxes
-        .iter()
-        .zip(&set.rust.toolboxes)
-        .enumerate()
-        .map(|(i, (tb, plan))| Group {
-            plan,
-            first_op: set.operation_index(false, i, 0),
-            kind: Kind::Toolbox,
-            name: &tb.name,
-            idents: &tb.idents,
-            description: &tb.description,
-            scope: Some(tb.scope.as_deref()),
-            ops: &tb.tools,
-            targets: None,
-            target_names: Vec::new(),
-            scope_key: directions::Scope::Toolbox(i),
-        })
-        .collect();
-    emitter.groups(&mut printer, &toolboxes_head, &groups)?;
+    emitter.groups(&mut printer, &toolboxes_head, &groups.toolboxes, &mut gaps)?;
     let playbooks_head = quote! {
         /// One module per playbook: parameter and return types, the trait to
         /// implement, and its dispatcher.
         #[allow(dead_code)]
         pub mod playbooks
     };
-    let groups: Vec<Group<'_>> = set
-        .playbooks
-        .iter()
-        .zip(&set.rust.playbooks)
-        .enumerate()
-        .map(|(i, (pb, plan))| Group {
-            plan,
-            first_op: set.operation_index(true, i, 0),
-            kind: Kind::Playbook,
-            name: &pb.name,
-            idents: &pb.idents,
-            description: &pb.description,
-            scope: None,
-            ops: &pb.plays,
-            targets: None,
-            target_names: Vec::new(),
-            scope_key: directions::Scope::Playbook(i),
-        })
-        .collect();
-    emitter.groups(&mut printer, &playbooks_head, &groups)?;
-    let delegate_tools: Vec<Vec<Tool>> = set
-        .agents
-        .iter()
-        .map(|a| a.delegates.iter().map(|d| d.tool.clone()).collect())
-        .collect();
-    let delegate_idents: Vec<crate::model::Idents> = set
-        .agents
-        .iter()
-        .map(|a| crate::model::Idents {
-            snake: a.idents.snake.clone(),
-            pascal: format!("{}Delegates", a.idents.pascal),
-        })
-        .collect();
-    let descriptions: Vec<String> = set
-        .agents
-        .iter()
-        .map(|a| {
-            format!(
-                "The delegates of agent `{}`: other agents and capabilities exposed to its model as one tool each.",
-                a.name
-            )
-        })
-        .collect();
-    let groups: Vec<Group<'_>> = set
-        .agents
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| !a.delegates.is_empty())
-        .map(|(i, a)| {
-            let (of, targets) = delegate_targets(a);
-            Group {
-                plan: &set.rust.delegates[i],
-                first_op: set.delegate_offset(i),
-                kind: Kind::Delegates,
-                name: &a.name,
-                idents: &delegate_idents[i],
-                description: &descriptions[i],
-                scope: Some(a.scope.as_deref()),
-                ops: &delegate_tools[i],
-                target_names: targets.iter().map(|&t| (t, target_name(set, t))).collect(),
-                targets: Some((of, targets)),
-                scope_key: directions::Scope::Delegates(i),
-            }
-        })
-        .collect();
-    if !groups.is_empty() {
+    emitter.groups(&mut printer, &playbooks_head, &groups.playbooks, &mut gaps)?;
+    if !groups.delegates.is_empty() {
         let delegates_head = quote! {
             /// One module per agent with `delegates`: their parameter and
             /// return types, the trait to implement, and its dispatcher.
             #[allow(dead_code)]
             pub mod delegates
         };
-        emitter.groups(&mut printer, &delegates_head, &groups)?;
+        emitter.groups(&mut printer, &delegates_head, &groups.delegates, &mut gaps)?;
     }
     let mut arrays = arrays::Arrays::default();
     let (agents, search_statics): (Vec<TokenStream>, Vec<TokenStream>) = if options.send {
@@ -320,20 +466,6 @@ pub fn generate(
         (Vec::new(), Vec::new())
     };
     let search_module = search::module(&search_statics);
-    for ((rule, _), used) in attrs.rules.iter().zip(attrs.used.borrow().iter()) {
-        if !used {
-            diags.push(error(
-                format!(
-                    "the attribute selector `{}` matches no generated type",
-                    rule.selector
-                ),
-                "use `*`, a generated type's name, or `module::Name`",
-            ));
-        }
-    }
-    if diags.iter().any(Diagnostic::is_error) {
-        return Err(diags);
-    }
     let agents_head = quote! {
         /// One wiring struct per agent: name the implementation of each
         /// toolbox and playbook, then `build` the agent.
@@ -343,7 +475,7 @@ pub fn generate(
     printer.module(&[], &agents_head, agents)?;
     printer.item(&[], tables.module())?;
     printer.item_with_arrays(&[], search_module, arrays)?;
-    Ok(printer.out)
+    Ok((printer.out, gaps, AttrsUsed { attrs, diags }))
 }
 
 /// One `require_feature!` per runtime feature the typed formats in use
@@ -606,18 +738,20 @@ struct GroupEmitter<'e, 'a> {
     tables: &'e mut Tables<'a>,
     paths: &'e Paths,
     attrs: &'e Attrs,
-    needs: &'e directions::Needs,
     send: bool,
 }
 
 impl GroupEmitter<'_, '_> {
     /// The module `head` (`toolboxes`, `playbooks` or `delegates`) with the module of each
     /// of `groups`, each printed as it is made.
+    /// Each group's module is printed with a gap for its type items, whose offset is pushed on
+    /// `gaps`.
     fn groups(
         &mut self,
         printer: &mut print::Printer,
         head: &TokenStream,
         groups: &[Group<'_>],
+        gaps: &mut Vec<usize>,
     ) -> Result<(), Vec<Diagnostic>> {
         if groups.is_empty() {
             return printer.item(&[], quote!(#head {}));
@@ -625,14 +759,14 @@ impl GroupEmitter<'_, '_> {
         printer.open(&[], head)?;
         for g in groups {
             let (module, items) = self.group(g);
-            printer.module(std::slice::from_ref(head), &module, items)?;
+            gaps.push(printer.module_with_gap(std::slice::from_ref(head), &module, items)?);
         }
         printer.close(&[], head)
     }
 
     /// The module of one toolbox or playbook: its head (docs and `pub mod name`) and its
-    /// items: its parameter and return types, the trait to implement, the dispatcher and
-    /// the descriptors.
+    /// items but for its parameter and return types (`type_items.rs`): the trait to
+    /// implement, the dispatcher and the descriptors.
     // Over 80 lines: the items of one group's module in the order the module has them; the
     // trait and dispatcher templates are kept whole so they read as the generated code will.
     // The items are made as the printer reaches them (a boxed iterator of lazily made items),
@@ -652,12 +786,6 @@ impl GroupEmitter<'_, '_> {
         let trait_name = g.idents.pascal.clone();
         let server_name = format!("{trait_name}{suffix}");
         let sigs: &[Signature] = &g.plan.ops;
-        let (needs, attrs) = (self.needs, self.attrs);
-        let items = g.plan.module.items.iter().map(move |i| {
-            let sensitive = g.plan.module.sensitive.contains(i.name());
-            let dirs = needs.get(g.scope_key, i.name());
-            item_tokens(i, paths, attrs, sensitive, dirs)
-        });
         let has_ctx = g.scope.is_some();
         let scope_alias = match g.scope {
             Some(scope) => {
@@ -803,8 +931,7 @@ impl GroupEmitter<'_, '_> {
                 names.into(),
             ]
         };
-        let module = items
-            .chain(std::iter::once(scope_alias))
+        let module = std::iter::once(scope_alias)
             .map(print::Piece::from)
             .chain(std::iter::once_with(trait_item))
             .chain(std::iter::once_with(server).flatten())

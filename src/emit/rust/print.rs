@@ -184,7 +184,7 @@ fn block_kind(head: &TokenStream) -> Option<Block> {
     })
 }
 
-fn internal(what: &str) -> Vec<Diagnostic> {
+pub(super) fn internal(what: &str) -> Vec<Diagnostic> {
     vec![error(
         format!("internal error: {what}"),
         "please report this with the manifest that caused it",
@@ -454,6 +454,28 @@ impl Printer {
             .ok_or_else(|| internal("an array printed where it cannot be spliced"))?;
         self.out.push_str(&spliced);
         Ok(())
+    }
+
+    /// Prints the module `head` inside the modules of `heads` with `items`, leaving a gap right
+    /// after its head for items printed apart: the gap's offset in [`Printer::out`]. The
+    /// module must get an item, in the gap or among `items` (a module without items prints as
+    /// `mod m {}`).
+    pub fn module_with_gap<'a, P: Into<Piece<'a>>>(
+        &mut self,
+        heads: &[TokenStream],
+        head: &TokenStream,
+        items: impl IntoIterator<Item = P>,
+    ) -> Result<usize, Vec<Diagnostic>> {
+        self.open(heads, head)?;
+        let gap = self.out.len();
+        let chain = [heads, std::slice::from_ref(head)].concat();
+        let items = items
+            .into_iter()
+            .map(Into::into)
+            .filter(|p| !matches!(p, Piece::Item(i) if i.is_empty()));
+        self.pieces(&chain, items)?;
+        self.close(heads, head)?;
+        Ok(gap)
     }
 
     /// Opens the module `head` inside the modules of `heads`: its lines before its first
