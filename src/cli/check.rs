@@ -22,12 +22,13 @@ pub fn run(args: CheckArgs, output: OutputArgs) -> ExitCode {
     let source = args
         .config
         .map_or(ConfigSource::Discover, ConfigSource::File);
-    let analyzed = analyze(
+    // Never freed, as in `toolc build`: the process ends with the command.
+    let analyzed = std::mem::ManuallyDrop::new(analyze(
         &args.paths,
         &Default::default(),
         &source,
         &Default::default(),
-    );
+    ));
     let groups = lint::group(&analyzed.findings);
     let lint_diags: Vec<Diagnostic> = groups.iter().map(|g| g.to_diagnostic()).collect();
     let count = |s: Severity| {
