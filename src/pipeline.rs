@@ -25,7 +25,8 @@ pub struct Analyzed {
     /// The lint settings: code options over `toolc.toml` over defaults;
     /// `None` when the options themselves are wrong.
     pub settings: Option<LintSettings>,
-    /// Every tool in each linted dialect's form, and MCP's.
+    /// Every tool in each linted dialect's form, and MCP's (without their origins after
+    /// [`analyze`], which only lint reads).
     pub lowered: Lowered,
     pub findings: Vec<Finding>,
     pub config: Config,
@@ -74,8 +75,11 @@ pub fn analyze(
     config_source: &ConfigSource,
     code: &Options,
 ) -> Analyzed {
-    let prepared = prepare(paths, resolve, config_source, code);
+    let mut prepared = prepare(paths, resolve, config_source, code);
     let findings = prepared.lint();
+    // Only lint locates through the origins, and it has run: what is emitted from this
+    // analysis is made with less memory.
+    prepared.lowered.forget_origins();
     prepared.finish(findings)
 }
 
@@ -189,9 +193,7 @@ impl Prepared {
         }
     }
 
-    fn finish(mut self, findings: Vec<Finding>) -> Analyzed {
-        // Only lint locates through the origins, and it has run.
-        self.lowered.forget_origins();
+    fn finish(self, findings: Vec<Finding>) -> Analyzed {
         Analyzed {
             sources: self.sources,
             toolset: self.toolset,
