@@ -62,6 +62,18 @@ impl ToolForm {
         )
     }
 
+    /// The tool's entry with each schema as its JSON text (a string): what the Rust emitter
+    /// writes into a descriptor, made without copying the schemas.
+    pub fn entry_with_schema_texts(&self, tool: &Tool) -> Value {
+        entry::entry(
+            tool,
+            self.dialect,
+            self.parameters.as_ref(),
+            self.returns.as_ref(),
+            |f| Value::String(f.json.to_string()),
+        )
+    }
+
     /// The tool's entry with each schema stood in for by an empty object (by the schema
     /// itself where it is not an object): what lint's list rules read of an entry besides its
     /// input schema, which they read in the form ([`Lowered::outlines`]). Copying every

@@ -368,8 +368,10 @@ fn print_file(
             if let Some(policy) = policy_value(tool) {
                 tables.count_policy(&policy);
             }
-            let entry = lowered.form(i, Dialect::Mcp).map(|f| f.entry(tool));
-            let texts = McpTexts::of(entry.as_ref());
+            let entry = lowered
+                .form(i, Dialect::Mcp)
+                .map(|f| f.entry_with_schema_texts(tool));
+            let texts = McpTexts::of_schema_texts(entry.as_ref());
             tables.count_text(&texts.input_schema);
             if let Some(o) = &texts.output_schema {
                 tables.count_text(o);
@@ -554,10 +556,28 @@ pub struct McpTexts {
 impl McpTexts {
     /// The texts of a tool's MCP entry.
     pub fn of(entry: Option<&serde_json::Value>) -> McpTexts {
-        let field = |k: &str| entry.and_then(|e| e.get(k)).map(|v| v.to_string());
+        Self::with_schemas(entry, |v| v.to_string())
+    }
+
+    /// The texts of a tool's MCP entry whose schemas are their texts already
+    /// (`ToolForm::entry_with_schema_texts`).
+    pub fn of_schema_texts(entry: Option<&serde_json::Value>) -> McpTexts {
+        Self::with_schemas(entry, |v| {
+            v.as_str().map_or_else(|| v.to_string(), str::to_string)
+        })
+    }
+
+    fn with_schemas(
+        entry: Option<&serde_json::Value>,
+        schema: fn(&serde_json::Value) -> String,
+    ) -> McpTexts {
+        let get = |k: &str| entry.and_then(|e| e.get(k));
+        let field = |k: &str| get(k).map(|v| v.to_string());
         McpTexts {
-            input_schema: field("inputSchema").unwrap_or_else(|| "{\"type\":\"object\"}".into()),
-            output_schema: field("outputSchema"),
+            input_schema: get("inputSchema")
+                .map(schema)
+                .unwrap_or_else(|| "{\"type\":\"object\"}".into()),
+            output_schema: get("outputSchema").map(schema),
             annotations: field("annotations").unwrap_or_else(|| "{}".into()),
             icons: field("icons"),
             meta: field("_meta"),
