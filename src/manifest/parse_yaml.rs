@@ -35,6 +35,9 @@ impl<'de> Deserialize<'de> for Raw {
 
 struct RawVisitor;
 
+/// Up to how many entries a mapping's keys are compared one by one for duplicates.
+const SCANNED_KEYS: usize = 16;
+
 impl<'de> Visitor<'de> for RawVisitor {
     type Value = Raw;
 
@@ -90,16 +93,37 @@ impl<'de> Visitor<'de> for RawVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
         let mut entries: Vec<(Spanned<Raw>, Spanned<Raw>)> = Vec::new();
-        let mut seen: std::collections::HashMap<String, Location> = Default::default();
+        // The string keys seen, by index into `entries`: looked up among the entries while
+        // the map is small (most are), through a hash map of their texts once it is not.
+        let mut seen: Option<std::collections::HashMap<String, usize>> = None;
         while let Some(key) = map.next_key::<Spanned<Raw>>()? {
             let value = map.next_value::<Spanned<Raw>>()?;
             if let Raw::String(k) = &key.value {
-                if let Some(first) = seen.get(k) {
-                    let dup = (k.clone(), *first, key.referenced);
+                let first = match &seen {
+                    Some(seen) => seen.get(k).copied(),
+                    None => entries
+                        .iter()
+                        .position(|(e, _)| matches!(&e.value, Raw::String(s) if s == k)),
+                };
+                if let Some(first) = first.and_then(|i| entries.get(i)) {
+                    let dup = (k.clone(), first.0.referenced, key.referenced);
                     DUPLICATES.with(|d| d.borrow_mut().push(dup));
                     continue;
                 }
-                seen.insert(k.clone(), key.referenced);
+                if let Some(seen) = &mut seen {
+                    seen.insert(k.clone(), entries.len());
+                } else if entries.len() >= SCANNED_KEYS {
+                    let mut all: std::collections::HashMap<String, usize> = entries
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, (e, _))| match &e.value {
+                            Raw::String(s) => Some((s.clone(), i)),
+                            _ => None,
+                        })
+                        .collect();
+                    all.insert(k.clone(), entries.len());
+                    seen = Some(all);
+                }
             }
             entries.push((key, value));
         }

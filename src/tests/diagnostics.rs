@@ -202,6 +202,35 @@ fn duplicate_key() {
     );
 }
 
+/// In a mapping of more keys than are compared one by one, a duplicate is found through the
+/// keys' texts, with the place of the first, whether the first came before or after the switch.
+#[test]
+fn duplicate_key_in_a_long_mapping() {
+    for first in [2, 25] {
+        let mut text = String::from("version: 1\nx-many:\n");
+        for i in 0..30 {
+            text.push_str(&format!("  k{i}: 1\n"));
+        }
+        text.push_str(&format!("  k{first}: 2\n"));
+        let d = only_yaml(
+            &text,
+            Code::DuplicateKey,
+            33,
+            3,
+            &format!("duplicate key `k{first}`"),
+        );
+        assert_eq!(
+            d.related,
+            vec![(
+                "manifests/t.yaml".to_string(),
+                3 + first,
+                3,
+                "first defined here".to_string()
+            )]
+        );
+    }
+}
+
 #[test]
 fn duplicate_key_toml() {
     only(
