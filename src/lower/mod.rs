@@ -53,25 +53,13 @@ impl ToolForm {
     /// its own copy of the parameters and returns, and kept for every tool in every
     /// dialect those copies were a fifth of the memory of a large build.
     pub fn entry(&self, tool: &Tool) -> Value {
-        entry::entry(
-            tool,
-            self.dialect,
-            self.parameters.as_ref(),
-            self.returns.as_ref(),
-            |f| f.json.clone(),
-        )
+        self.entry_with(tool, |f| f.json.clone())
     }
 
     /// The tool's entry with each schema as its JSON text (a string): what the Rust emitter
     /// writes into a descriptor, made without copying the schemas.
     pub fn entry_with_schema_texts(&self, tool: &Tool) -> Value {
-        entry::entry(
-            tool,
-            self.dialect,
-            self.parameters.as_ref(),
-            self.returns.as_ref(),
-            |f| Value::String(f.json.to_string()),
-        )
+        self.entry_with(tool, |f| Value::String(f.json.to_string()))
     }
 
     /// The tool's entry with each schema stood in for by an empty object (by the schema
@@ -79,15 +67,20 @@ impl ToolForm {
     /// input schema, which they read in the form ([`Lowered::outlines`]). Copying every
     /// schema of an agent's list was most of lint's memory.
     pub fn outline(&self, tool: &Tool) -> Value {
+        self.entry_with(tool, |f| match &f.json {
+            Value::Object(_) => Value::Object(serde_json::Map::new()),
+            other => other.clone(),
+        })
+    }
+
+    /// The tool's entry, each schema as `schema` gives it.
+    fn entry_with(&self, tool: &Tool, schema: fn(&Form) -> Value) -> Value {
         entry::entry(
             tool,
             self.dialect,
             self.parameters.as_ref(),
             self.returns.as_ref(),
-            |f| match &f.json {
-                Value::Object(_) => Value::Object(serde_json::Map::new()),
-                other => other.clone(),
-            },
+            schema,
         )
     }
 }
