@@ -250,7 +250,8 @@ pub type Emitted = Result<Vec<Output>, Vec<Diagnostic>>;
 /// Every file `toolc build` writes, relative to the output folder: the Rust
 /// (`rust/toolset.rs`), the reference (`docs/reference.md`), and each
 /// agent's tool list per linted dialect (`tools/<agent>/<dialect>.json`).
-/// Made on this thread alone, so that a test counting what this thread lowers sees all of it.
+/// Made on this thread alone, so that a test counting what this thread lowers would see any
+/// lowering the emitters did (they do none).
 #[cfg(all(test, feature = "cli"))]
 pub fn outputs(front: Front<'_>, rust: &RustOptions) -> Emitted {
     emit_beside(front, rust, || (), false).1

@@ -64,7 +64,14 @@ pub fn run(args: BuildArgs, output: OutputArgs) -> ExitCode {
     let outputs = match made {
         Some(Ok(o)) => o,
         // Nothing is made when something before lint failed, which returned above.
-        None => return ExitCode::from(2),
+        None => {
+            let summary = Summary::failed(
+                "internal error: nothing was built",
+                serde_json::json!({ "written": [], "stale": [] }),
+            );
+            reporter.report(sources, &diags, &groups, Some(&summary));
+            return ExitCode::from(2);
+        }
         Some(Err(emit_diags)) => {
             diags.extend(emit_diags);
             let errors = count(&diags, Severity::Error);

@@ -168,6 +168,9 @@ pub fn generate_beside<T: Send>(
         });
     }
     let queue = type_items::Queue::new(modules);
+    // The rules as this thread parses them: their errors, and the order of the flags each
+    // thread printing type items gives back (every thread parses the same rules in order).
+    let (attrs, mut diags) = Attrs::new(&options.attributes);
     let types = || queue.work(&options.attributes, &needs);
     let second = || (beside(), types());
     let rest = || {
@@ -179,9 +182,9 @@ pub fn generate_beside<T: Send>(
         (second(), rest())
     } else {
         std::thread::scope(|scope| {
-            // The stack of the main thread, for the recursion over deep schemas and types.
             let helper = std::thread::Builder::new()
-                .stack_size(8 * 1024 * 1024)
+                .name("toolc-beside".into())
+                .stack_size(crate::parallel::SCHEMA_STACK_BYTES)
                 .spawn_scoped(scope, second);
             let rest = rest();
             let second = match helper {
@@ -194,12 +197,11 @@ pub fn generate_beside<T: Send>(
         })
     };
     let code = (|| {
-        let (out, gaps, attrs) = rest?;
+        let (out, gaps) = rest?;
         let (mine, theirs) = (my_types?, their_types?);
-        let mut diags = attrs.diags;
-        for (i, (rule, _)) in attrs.attrs.rules.iter().enumerate() {
+        for (i, (rule, _)) in attrs.rules.iter().enumerate() {
             let matched = |used: &[bool]| used.get(i).copied().unwrap_or(false);
-            if !(matched(&attrs.attrs.used.borrow()) || matched(&mine) || matched(&theirs)) {
+            if !(matched(&mine) || matched(&theirs)) {
                 diags.push(error(
                     format!(
                         "the attribute selector `{}` matches no generated type",
@@ -341,15 +343,8 @@ impl Delegates {
     }
 }
 
-/// The attribute rules of a file printed, with which matched, and the errors of those that do
-/// not parse.
-struct AttrsUsed {
-    attrs: Attrs,
-    diags: Vec<Diagnostic>,
-}
-
-/// The file but for its type items: its text, the offset of each module's gap for them (in
-/// the order of the modules `type_items::print` is given), and the attribute rules.
+/// The file but for its type items: its text, and the offset of each module's gap for them (in
+/// the order of the modules of `generate_beside`'s queue).
 // Over 80 lines: one step per section of the generated file, in the order the file has
 // them; each step is a call into the functions below.
 fn print_file(
@@ -357,8 +352,7 @@ fn print_file(
     lowered: &Lowered,
     options: &RustOptions,
     groups: &Groups<'_>,
-) -> Result<(String, Vec<usize>, AttrsUsed), Vec<Diagnostic>> {
-    let (attrs, diags) = Attrs::new(&options.attributes);
+) -> Result<(String, Vec<usize>), Vec<Diagnostic>> {
     let mut tables = Tables::new(set);
     // Each operation's MCP texts, made once: counted here, written into its descriptor.
     let mcp_texts: Vec<McpTexts> = set
@@ -418,7 +412,6 @@ fn print_file(
         mcp_texts: &mcp_texts,
         tables: &mut tables,
         paths: &nested,
-        attrs: &attrs,
         send: options.send,
     };
     let toolboxes_head = quote! {
@@ -477,7 +470,7 @@ fn print_file(
     printer.module(&[], &agents_head, agents)?;
     printer.item(&[], tables.module())?;
     printer.item_with_arrays(&[], search_module, arrays)?;
-    Ok((printer.out, gaps, AttrsUsed { attrs, diags }))
+    Ok((printer.out, gaps))
 }
 
 /// One `require_feature!` per runtime feature the typed formats in use
@@ -757,7 +750,6 @@ struct GroupEmitter<'e, 'a> {
     mcp_texts: &'e [McpTexts],
     tables: &'e mut Tables<'a>,
     paths: &'e Paths,
-    attrs: &'e Attrs,
     send: bool,
 }
 
@@ -795,7 +787,6 @@ impl GroupEmitter<'_, '_> {
         &'s mut self,
         g: &'s Group<'_>,
     ) -> (TokenStream, Box<dyn Iterator<Item = print::Piece<'s>> + 's>) {
-        *self.attrs.module.borrow_mut() = g.name.to_string();
         let paths = self.paths;
         let (kind_name, suffix) = match g.kind {
             Kind::Toolbox => ("Toolbox", "Toolbox"),

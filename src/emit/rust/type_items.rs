@@ -100,9 +100,13 @@ fn print(
 }
 
 /// `out` with each of `texts` put at the offset of `gaps` beside it (ascending), moved in place:
-/// the file is never copied whole. `None` when a gap is not between two characters.
+/// the file is never copied whole. `None` when a gap is not between two characters, the gaps
+/// are out of order, or there are not as many as texts.
 pub(super) fn fill(out: String, gaps: &[usize], texts: Vec<String>) -> Option<String> {
-    if gaps.iter().any(|&at| !out.is_char_boundary(at)) || !gaps.is_sorted() {
+    if gaps.len() != texts.len()
+        || gaps.iter().any(|&at| !out.is_char_boundary(at))
+        || !gaps.is_sorted()
+    {
         return None;
     }
     let extra: usize = texts.iter().map(String::len).sum();
@@ -163,5 +167,6 @@ mod tests {
             fill("abc".to_string(), &[2, 1], vec![String::new(); 2]),
             None
         );
+        assert_eq!(fill("abc".to_string(), &[1], vec![String::new(); 2]), None);
     }
 }
