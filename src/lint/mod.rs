@@ -348,7 +348,7 @@ fn list_findings(
         } else {
             settings.dialects.clone()
         };
-        for h in check_outlined(&outlines, dialect, &targets, &facts, &enabled) {
+        for h in check_outlined(outlines, dialect, &targets, &facts, &enabled) {
             out.extend(list_finding(&tools, agent, dialect, settings, h));
         }
     }
@@ -357,7 +357,7 @@ fn list_findings(
 /// The list rules `enabled` over an agent's list as lint reads it, outlined (see
 /// [`Lowered::outlines`]): what [`check_tool_list`] finds in the list as sent.
 pub(crate) fn check_outlined(
-    outlines: &Outlines<'_>,
+    outlines: Outlines<'_>,
     dialect: Dialect,
     targets: &[Dialect],
     facts: &[ToolFacts],
@@ -367,7 +367,7 @@ pub(crate) fn check_outlined(
         dialect,
         targets,
         entries: outlines.entries.iter().collect(),
-        inputs: Some(outlines.inputs.clone()),
+        inputs: Some(outlines.inputs),
         facts,
     };
     list::run(&cx, enabled)

@@ -75,7 +75,7 @@ fn list_rules_find_the_same_in_outlines_as_in_lists_as_sent() {
                 let sent = check_tool_list(&list, d, &Dialect::ALL, &facts);
                 let outlines = lowered.outlines(set, agent, d);
                 let outlined =
-                    crate::lint::check_outlined(&outlines, d, &Dialect::ALL, &facts, &|_| true);
+                    crate::lint::check_outlined(outlines, d, &Dialect::ALL, &facts, &|_| true);
                 assert_eq!(outlined, sent, "agent `{}` in {d:?}", agent.name);
                 compared.extend(sent.iter().map(|h| h.rule));
             }

@@ -168,14 +168,20 @@ pub fn generate_beside<T: Send>(
         });
     }
     let queue = type_items::Queue::new(modules);
-    // The rules as this thread parses them: their errors, and the order of the flags each
-    // thread printing type items gives back (every thread parses the same rules in order).
+    // The rules as this thread parses them, with their errors; the second thread parses its
+    // own, the same rules in the same order, and gives back which matched.
     let (attrs, mut diags) = Attrs::new(&options.attributes);
-    let types = || queue.work(&options.attributes, &needs);
-    let second = || (beside(), types());
+    let second = || {
+        let t = beside();
+        let (theirs, _) = Attrs::new(&options.attributes);
+        let used = queue
+            .work(&theirs, &needs)
+            .map(|()| theirs.used.into_inner());
+        (t, used)
+    };
     let rest = || {
         let rest = print_file(set, lowered, options, &groups);
-        (rest, types())
+        (rest, queue.work(&attrs, &needs))
     };
     let one_core = std::thread::available_parallelism().is_ok_and(|n| n.get() == 1);
     let ((t, their_types), (rest, my_types)) = if one_core || !threads {
@@ -198,7 +204,8 @@ pub fn generate_beside<T: Send>(
     };
     let code = (|| {
         let (out, gaps) = rest?;
-        let (mine, theirs) = (my_types?, their_types?);
+        my_types?;
+        let (mine, theirs) = (attrs.used.borrow(), their_types?);
         for (i, (rule, _)) in attrs.rules.iter().enumerate() {
             let matched = |used: &[bool]| used.get(i).copied().unwrap_or(false);
             if !(matched(&mine) || matched(&theirs)) {

@@ -6,10 +6,10 @@
 //! the type items of a module are made from the Rust plan alone: so they can be printed
 //! anywhere, and the file is printed with a gap after each module's head where they go.
 
+use super::Attrs;
 use super::directions::{Needs, Scope};
 use super::items::{Paths, item_tokens};
 use super::print::Printer;
-use super::{AttrRule, Attrs};
 use crate::diag::Diagnostic;
 use crate::model::rust::Module;
 use quote::quote;
@@ -45,27 +45,21 @@ impl<'a> Queue<'a> {
         }
     }
 
-    /// Prints modules until none is left to take: which of the attribute rules matched
-    /// something in them.
-    pub fn work(
-        &self,
-        attributes: &[AttrRule],
-        needs: &Needs,
-    ) -> Result<Vec<bool>, Vec<Diagnostic>> {
-        // The rules parsed again on this thread (tokens stay on the thread that made them);
-        // `generate` reports those that do not parse.
-        let (attrs, _) = Attrs::new(attributes);
+    /// Prints modules until none is left to take, marking in `attrs` the rules that match
+    /// something in them. `attrs` are parsed on the calling thread: their tokens stay on the
+    /// thread that made them.
+    pub fn work(&self, attrs: &Attrs, needs: &Needs) -> Result<(), Vec<Diagnostic>> {
         let mut printer = Printer::default();
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
             let Some(m) = self.modules.get(i) else { break };
-            let text = print(m, &attrs, needs, &mut printer)?;
+            let text = print(m, attrs, needs, &mut printer)?;
             let mut texts = self.texts.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some(t) = texts.get_mut(i) {
                 *t = Some(text);
             }
         }
-        Ok(attrs.used.into_inner())
+        Ok(())
     }
 
     /// Every module's text, in order; `None` when one was not printed.
