@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__toolc_require_api!(9, "0.1.0");
+::toolc_runtime::__toolc_require_api!(10, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -16,6 +16,11 @@ pub mod types {
     pub struct MeetingList {
         /// Meeting titles, in start order.
         pub meetings: ::std::vec::Vec<::std::string::String>,
+    }
+    impl ::toolc_runtime::codegen::Conforms for MeetingList {
+        fn conforms(&self) -> bool {
+            false
+        }
     }
     /// The operator's plan.
     #[derive(
@@ -44,6 +49,11 @@ pub mod types {
     ::toolc_runtime::codegen::deserialize_enum!(
         OperatorScopeTier, Free = "free", Pro = "pro", Enterprise = "enterprise"
     );
+    impl ::toolc_runtime::codegen::Conforms for OperatorScopeTier {
+        fn conforms(&self) -> bool {
+            true
+        }
+    }
     /// Who a run acts on behalf of.
     #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
@@ -56,6 +66,11 @@ pub mod types {
     ::toolc_runtime::codegen::deserialize_struct!(
         OperatorScope, operator = required("operator"), tier = required("tier")
     );
+    impl ::toolc_runtime::codegen::Conforms for OperatorScope {
+        fn conforms(&self) -> bool {
+            false
+        }
+    }
     /// How soon it needs an answer.
     #[derive(
         Debug,
@@ -83,6 +98,11 @@ pub mod types {
         #[serde(rename = "urgent")]
         Urgent,
     }
+    impl ::toolc_runtime::codegen::Conforms for TicketPriority {
+        fn conforms(&self) -> bool {
+            true
+        }
+    }
     /// A support ticket.
     #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
@@ -94,6 +114,11 @@ pub mod types {
         pub status: TicketStatus,
         /// How soon it needs an answer.
         pub priority: TicketPriority,
+    }
+    impl ::toolc_runtime::codegen::Conforms for Ticket {
+        fn conforms(&self) -> bool {
+            true
+        }
     }
     /// Where a ticket is in its life.
     #[derive(
@@ -126,6 +151,11 @@ pub mod types {
         TicketStatus, Open = "open", Pending = "pending", Resolved = "resolved", Closed =
         "closed"
     );
+    impl ::toolc_runtime::codegen::Conforms for TicketStatus {
+        fn conforms(&self) -> bool {
+            true
+        }
+    }
 }
 /// One module per toolbox: parameter and return types, the trait to
 /// implement, and its dispatcher.
@@ -250,6 +280,7 @@ pub mod toolboxes {
                                 move |params: ListMeetingsParams| async move {
                                     self.inner.list_meetings(params, &cx).await
                                 },
+                                <super::super::types::MeetingList as ::toolc_runtime::codegen::Conforms>::conforms,
                             )
                         }
                         1usize => {
@@ -259,6 +290,7 @@ pub mod toolboxes {
                                 move |_: ::toolc_runtime::codegen::NoParams| async move {
                                     self.inner.whoami(&cx).await
                                 },
+                                <super::super::types::OperatorScope as ::toolc_runtime::codegen::Conforms>::conforms,
                             )
                         }
                         _ => return ::std::option::Option::None,
@@ -418,6 +450,11 @@ pub mod toolboxes {
             #[serde(rename = "delivered")]
             Delivered,
         }
+        impl ::toolc_runtime::codegen::Conforms for LookupOrderReturnsStatus {
+            fn conforms(&self) -> bool {
+                true
+            }
+        }
         /// Result of `lookup_order`.
         #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
@@ -426,6 +463,11 @@ pub mod toolboxes {
             pub order_id: ::std::string::String,
             /// Where the order is.
             pub status: LookupOrderReturnsStatus,
+        }
+        impl ::toolc_runtime::codegen::Conforms for LookupOrderReturns {
+            fn conforms(&self) -> bool {
+                true
+            }
         }
         /// Parameters of `cancel_order`.
         #[derive(Debug, Clone, PartialEq)]
@@ -447,6 +489,11 @@ pub mod toolboxes {
             pub order_id: ::std::string::String,
             /// false when the order was already delivered.
             pub cancelled: bool,
+        }
+        impl ::toolc_runtime::codegen::Conforms for CancelOrderReturns {
+            fn conforms(&self) -> bool {
+                true
+            }
         }
         /// This toolbox reads no session scope.
         pub type Scope = ();
@@ -571,6 +618,7 @@ pub mod toolboxes {
                                 move |params: LookupOrderParams| async move {
                                     self.inner.lookup_order(params, &cx).await
                                 },
+                                <LookupOrderReturns as ::toolc_runtime::codegen::Conforms>::conforms,
                             )
                         }
                         1usize => {
@@ -582,6 +630,7 @@ pub mod toolboxes {
                                 move |params: CancelOrderParams| async move {
                                     self.inner.cancel_order(params, &cx).await
                                 },
+                                <CancelOrderReturns as ::toolc_runtime::codegen::Conforms>::conforms,
                             )
                         }
                         _ => return ::std::option::Option::None,
@@ -885,6 +934,11 @@ pub mod toolboxes {
                                 move |params: ListTicketsParams| async move {
                                     self.inner.list_tickets(params, &cx).await
                                 },
+                                |result: &::std::vec::Vec<super::super::types::Ticket>| {
+                                    result
+                                        .iter()
+                                        .all(::toolc_runtime::codegen::Conforms::conforms)
+                                },
                             )
                         }
                         1usize => {
@@ -896,6 +950,7 @@ pub mod toolboxes {
                                 move |params: UpdateTicketParams| async move {
                                     self.inner.update_ticket(params, &cx).await
                                 },
+                                <super::super::types::Ticket as ::toolc_runtime::codegen::Conforms>::conforms,
                             )
                         }
                         _ => return ::std::option::Option::None,
@@ -1069,6 +1124,11 @@ pub mod playbooks {
             /// Whole days from `from` to `to`.
             pub days: f64,
         }
+        impl ::toolc_runtime::codegen::Conforms for SlugAndSpanReturns {
+            fn conforms(&self) -> bool {
+                false
+            }
+        }
         /// Named multi-step recipes
         ///
         /// Each `refine_<play>` method checks the arguments of its play beyond its schema (a field that must come after another, say). It runs on the typed parameters once they pass the schema, before the handler, in every call and in the playbook's `check_arguments`; each violation (a JSON pointer into the arguments and a message) fails the call with `arguments_invalid`, as a schema violation does. Messages reach the model and the logs: never quote a sensitive value in one.
@@ -1153,6 +1213,7 @@ pub mod playbooks {
                                 move |params: SlugAndSpanParams| async move {
                                     self.inner.slug_and_span(params).await
                                 },
+                                <SlugAndSpanReturns as ::toolc_runtime::codegen::Conforms>::conforms,
                             )
                         }
                         _ => return ::std::option::Option::None,

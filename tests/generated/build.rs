@@ -28,6 +28,13 @@ fn main() -> Result<(), toolc::Error> {
         .serde_both_ways(true)
         .compile()?;
     toolc::configure()
+        .manifest("../fixtures/codegen/vouched.yaml")
+        .file_name("vouched.rs")
+        .toolset_name("vouched")
+        // The test reads results from generated instances.
+        .serde_both_ways(true)
+        .compile()?;
+    toolc::configure()
         .manifest("../fixtures/codegen/secrets.yaml")
         .file_name("secrets.rs")
         .toolset_name("secrets")

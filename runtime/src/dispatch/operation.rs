@@ -43,12 +43,19 @@ impl std::fmt::Debug for Bound<'_> {
     }
 }
 
-/// Binds the operation `desc` describes to its refinement and its handler, for one call.
+/// Binds the operation `desc` describes to its refinement, its handler and the check of its
+/// result compiled for its type (`vouch`: see [`crate::conforms`]; [`crate::conforms::unvouched`]
+/// when there is none), for one call.
 ///
 /// Nothing runs here: the arguments are read when the contract says so, and the handler is
 /// called (its future made) only on the first poll, after the policies and any approval.
 #[doc(hidden)]
-pub fn bind<'a, P, R, C, F, Fut>(desc: &'static ToolDescriptor, refine: C, handler: F) -> Bound<'a>
+pub fn bind<'a, P, R, C, F, Fut>(
+    desc: &'static ToolDescriptor,
+    refine: C,
+    handler: F,
+    vouch: fn(&R) -> bool,
+) -> Bound<'a>
 where
     P: DeserializeOwned + Send + 'a,
     R: Serialize + Send + 'a,
@@ -64,6 +71,7 @@ where
             params: None,
             running: None,
             result: None,
+            vouch,
         }),
     }
 }
@@ -100,6 +108,7 @@ pin_project_lite::pin_project! {
         #[pin]
         running: Option<Fut>,
         result: Option<R>,
+        vouch: fn(&R) -> bool,
     }
 }
 
@@ -159,9 +168,12 @@ where
                 "the operation has no result to write".to_owned(),
             ));
         };
+        // Only a tool that validates its results asks the check compiled for its type.
+        let vouched = desc.validate_returns && (this.vouch)(result);
         encode(
             desc,
             encoding,
+            vouched,
             &|schema| stream::ser::to_json(Some(schema), result),
             &|| serde_json::value::to_raw_value(result),
         )
@@ -307,18 +319,22 @@ impl<G: FnOnce() -> Result<(), Violations>> RefineOnce for Option<G> {
     }
 }
 
-/// A result in the encoding asked for: written and validated at once by `checked` (given the
-/// returns schema) when the tool validates its results and that can vouch for it; otherwise
-/// written by `plain` and, when validated, checked by the full walk, which lists every
-/// violation. A `Value` is read from the text, so it is what the host would receive.
+/// A result in the encoding asked for. `vouched`: the check compiled for the result's type
+/// vouched for its text, which `plain` writes (debug builds validate it as well, and a
+/// disagreement fails the call as `panicked`). Otherwise written and validated at once by
+/// `checked` (given the returns schema) when the tool validates its results and that can vouch
+/// for it; otherwise written by `plain` and, when validated, checked by the full walk, which
+/// lists every violation. A `Value` is read from the text, so it is what the host would
+/// receive.
 fn encode(
     desc: &'static ToolDescriptor,
     encoding: Encoding,
+    vouched: bool,
     checked: &dyn Fn(&'static Schema) -> Option<Box<RawValue>>,
     plain: &dyn Fn() -> Result<Box<RawValue>, serde_json::Error>,
 ) -> Result<Answer, ToolError> {
     let kind = desc.kind;
-    let schema = if desc.validate_returns {
+    let schema = if desc.validate_returns && !vouched {
         desc.returns
     } else {
         None
@@ -330,7 +346,16 @@ fn encode(
             Err(payload) => return Err(panicked(kind, desc.name, &*payload)),
         }
     }
-    let raw = match catch_unwind(AssertUnwindSafe(plain)) {
+    let raw = match catch_unwind(AssertUnwindSafe(|| {
+        let raw = plain();
+        if cfg!(debug_assertions)
+            && vouched
+            && let (Ok(raw), Some(returns)) = (&raw, desc.returns)
+        {
+            agrees(returns, raw);
+        }
+        raw
+    })) {
         Ok(Ok(raw)) => raw,
         Ok(Err(e)) => {
             return Err(ToolError::with_violations(
@@ -362,6 +387,18 @@ fn encode(
         });
     }
     Ok(answer(raw, encoding))
+}
+
+/// Debug builds: a result the check compiled for its type vouched for is valid against the
+/// returns schema, as the full walk sees it; panics (failing the call) when it is not.
+fn agrees(returns: &'static Schema, raw: &RawValue) {
+    let value: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+    let violations = returns.validate(&value);
+    assert!(
+        violations.is_empty(),
+        "the check compiled for this result's type vouched for a result its schema refuses \
+         (a toolc bug; please report it with the manifest): {violations:?}"
+    );
 }
 
 /// JSON text in the encoding asked for.

@@ -6,6 +6,7 @@
 //! `prettyplease`, so the output is always valid, formatted Rust.
 
 mod arrays;
+mod conforms;
 mod deserialize;
 mod directions;
 mod docs;
@@ -121,7 +122,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 9;
+pub const RUNTIME_API: u32 = 10;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -167,7 +168,10 @@ pub fn generate_beside<T: Send>(
             depth: 2,
         });
     }
-    let queue = type_items::Queue::new(modules);
+    let queue = type_items::Queue::new(
+        modules,
+        (&set.schemas, &set.rust.types, serde_rules(options)),
+    );
     // The rules as this thread parses them, with their errors; the second thread parses its
     // own, the same rules in the same order, and gives back which matched.
     let (attrs, mut diags) = Attrs::new(&options.attributes);
@@ -419,6 +423,7 @@ fn print_file(
         mcp_texts: &mcp_texts,
         tables: &mut tables,
         paths: &nested,
+        checks: (&set.schemas, &set.rust.types, serde_rules(options)),
         send: options.send,
     };
     let toolboxes_head = quote! {
@@ -757,7 +762,18 @@ struct GroupEmitter<'e, 'a> {
     mcp_texts: &'e [McpTexts],
     tables: &'e mut Tables<'a>,
     paths: &'e Paths,
+    /// What the checks of results read (`conforms.rs`): the schemas, the named types, whether
+    /// attribute rules put serde attributes on types.
+    checks: conforms::Shared<'e>,
     send: bool,
+}
+
+/// Whether some attribute rule puts serde attributes on generated types.
+fn serde_rules(options: &RustOptions) -> bool {
+    options
+        .attributes
+        .iter()
+        .any(|r| r.attribute.contains("serde"))
 }
 
 impl GroupEmitter<'_, '_> {
@@ -889,9 +905,10 @@ impl GroupEmitter<'_, '_> {
         let trait_id = format_ident!("{trait_name}");
         let server_id = format_ident!("{server_name}");
         let trait_id_ = trait_id.clone();
+        let checks = self.checks;
         let server = move || {
             if send {
-                server(g, sigs, &trait_id_, &server_id, paths)
+                server(g, sigs, &trait_id_, &server_id, (paths, checks))
             } else {
                 Vec::new()
             }
@@ -1245,12 +1262,20 @@ fn server(
     sigs: &[Signature],
     trait_id: &proc_macro2::Ident,
     server_id: &proc_macro2::Ident,
-    paths: &Paths,
+    (paths, (schemas, types, serde_rules)): (&Paths, conforms::Shared<'_>),
 ) -> Vec<print::Piece<'static>> {
     let name = g.name;
     let is_toolbox = g.kind != Kind::Playbook;
+    let conformance = conforms::Conformance {
+        schemas,
+        module: &g.plan.module,
+        types,
+        serde_rules,
+        paths,
+    };
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
         let m = ident(&t.idents.snake);
+        let vouch = conformance.result_check(&s.returns, t.returns);
         let refine_m = format_ident!("{}", t.refine_method());
         let (refine, bind, arg) = match &s.params {
             Some(p) => {
@@ -1276,6 +1301,7 @@ fn server(
                         &DESCRIPTORS[#i],
                         #refine,
                         move |#bind| async move { self.inner.#m(#arg &target, &cx).await },
+                        #vouch,
                     )
                 }
             };
@@ -1290,6 +1316,7 @@ fn server(
                 &DESCRIPTORS[#i],
                 #refine,
                 move |#bind| async move { #call.await },
+                #vouch,
             ),
         }
     });

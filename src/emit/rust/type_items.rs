@@ -7,8 +7,9 @@
 //! anywhere, and the file is printed with a gap after each module's head where they go.
 
 use super::Attrs;
+use super::conforms::{Conformance, Shared};
 use super::directions::{Needs, Scope};
-use super::items::{Paths, item_tokens};
+use super::items::{ExtraAttrs, Paths, item_tokens};
 use super::print::Printer;
 use crate::diag::Diagnostic;
 use crate::model::rust::Module;
@@ -31,15 +32,19 @@ pub(super) struct TypeModule<'a> {
 /// is free, and the text of each printed so far.
 pub(super) struct Queue<'a> {
     modules: Vec<TypeModule<'a>>,
+    /// What the checks of result types read (`conforms.rs`): the schemas, the named types'
+    /// module, and whether attribute rules put serde attributes on types.
+    checks: Shared<'a>,
     next: AtomicUsize,
     texts: Mutex<Vec<Option<String>>>,
 }
 
 impl<'a> Queue<'a> {
-    pub fn new(modules: Vec<TypeModule<'a>>) -> Self {
+    pub fn new(modules: Vec<TypeModule<'a>>, checks: Shared<'a>) -> Self {
         let texts = Mutex::new(vec![None; modules.len()]);
         Queue {
             modules,
+            checks,
             next: AtomicUsize::new(0),
             texts,
         }
@@ -53,7 +58,7 @@ impl<'a> Queue<'a> {
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
             let Some(m) = self.modules.get(i) else { break };
-            let text = print(m, attrs, needs, &mut printer)?;
+            let text = print(m, self.checks, (attrs, needs), &mut printer)?;
             let mut texts = self.texts.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some(t) = texts.get_mut(i) {
                 *t = Some(text);
@@ -72,16 +77,24 @@ impl<'a> Queue<'a> {
     }
 }
 
-/// The type items of `m`, printed.
+/// The type items of `m`, printed, each type a result is written from followed by the check
+/// that vouches for its values (`conforms.rs`).
 fn print(
     m: &TypeModule<'_>,
-    attrs: &Attrs,
-    needs: &Needs,
+    (schemas, types, serde_rules): Shared<'_>,
+    (attrs, needs): (&Attrs, &Needs),
     printer: &mut Printer,
 ) -> Result<String, Vec<Diagnostic>> {
     *attrs.module.borrow_mut() = m.name.to_string();
     let paths = Paths {
         types: (m.depth > 1).then(|| quote!(super::super::types)),
+    };
+    let conformance = Conformance {
+        schemas,
+        module: m.module,
+        types,
+        serde_rules,
+        paths: &paths,
     };
     // An item prints by its depth alone: any heads of that many modules do.
     let heads = vec![quote!(mod __toolc_frame); m.depth];
@@ -89,6 +102,10 @@ fn print(
         let sensitive = m.module.sensitive.contains(i.name());
         let dirs = needs.get(m.scope, i.name());
         printer.item(&heads, item_tokens(i, &paths, attrs, sensitive, dirs))?;
+        if dirs.serialize {
+            let user_serde = attrs.attrs_for(i.name()).to_string().contains("serde");
+            printer.item(&heads, conformance.item_impl(i, user_serde))?;
+        }
     }
     Ok(std::mem::take(&mut printer.out))
 }

@@ -558,7 +558,7 @@ fn types(list: &[JsonType], nullable: bool) -> Option<TokenStream> {
     )
 }
 
-fn format_variant(f: &str) -> Option<&'static str> {
+pub(super) fn format_variant(f: &str) -> Option<&'static str> {
     Some(match f {
         "date" => "Date",
         "date-time" => "DateTime",

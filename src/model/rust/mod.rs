@@ -13,7 +13,7 @@ mod variants;
 pub use literal::{FormatLit, Lit};
 #[cfg(feature = "cli")]
 pub use plan::integer_range;
-pub use plan::{added_integer_bounds, plan};
+pub use plan::{added_integer_bounds, integer_limits, plan};
 
 use std::collections::BTreeSet;
 
@@ -223,6 +223,10 @@ pub struct Module {
     /// `sensitive: true`, or a part their `Debug` would show does): their
     /// `Debug` prints `Name(<redacted>)`.
     pub sensitive: BTreeSet<String>,
+    /// The schema node each struct, string enum and newtype was made from, when one node alone
+    /// says what its values are (a struct merged from `allOf` branches has none): what the
+    /// checks compiled per result type read (`emit::rust::conforms`).
+    pub origins: std::collections::BTreeMap<String, crate::model::schema::SchemaId>,
     names: BTreeSet<String>,
     /// A reserved name the next item with exactly this hint takes as is.
     exact: Option<String>,

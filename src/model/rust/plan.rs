@@ -51,6 +51,17 @@ pub fn added_integer_bounds(node: &SchemaNode) -> (Option<i128>, Option<i128>) {
     if listed == Some(true) {
         return (None, None);
     }
+    let (least, greatest) = integer_limits(node);
+    (
+        (least.is_none_or(|l| l < lo)).then_some(lo),
+        (greatest.is_none_or(|g| g > hi)).then_some(hi),
+    )
+}
+
+/// The least integer the schema's lower bounds (`minimum`, `exclusiveMinimum`) let through
+/// and the greatest its upper bounds do, each `None` when there is no such bound (or it lies
+/// beyond any integer type).
+pub fn integer_limits(node: &SchemaNode) -> (Option<i128>, Option<i128>) {
     // The least integer a lower bound lets through, the greatest an upper one.
     let least_above = |n: &serde_json::Number, exclusive: bool| -> Option<i128> {
         let v = as_i128(n, true)?;
@@ -86,10 +97,7 @@ pub fn added_integer_bounds(node: &SchemaNode) -> (Option<i128>, Option<i128>) {
     .into_iter()
     .flatten()
     .min();
-    (
-        (least.is_none_or(|l| l < lo)).then_some(lo),
-        (greatest.is_none_or(|g| g > hi)).then_some(hi),
-    )
+    (least, greatest)
 }
 
 /// A bound as an integer: rounded up (`up`) or down when it has a fraction;
@@ -241,6 +249,7 @@ impl<'a> Gen<'a> {
             if self.exposes(root, &ty) {
                 module.sensitive.insert(rust.to_string());
             }
+            module.origins.insert(rust.to_string(), root);
             module.items.push(Item::Newtype {
                 name: rust.to_string(),
                 doc: self.schemas.get(root).description.clone(),
@@ -613,6 +622,7 @@ impl<'a> Gen<'a> {
         if n.is_sensitive() {
             module.sensitive.insert(name.clone());
         }
+        module.origins.insert(name.clone(), id);
         module.items.push(Item::Enum {
             name: name.clone(),
             doc: n.description.clone(),
@@ -665,6 +675,7 @@ impl<'a> Gen<'a> {
         if n.is_sensitive() || extra_exposes {
             module.sensitive.insert(name.clone());
         }
+        module.origins.insert(name.clone(), id);
         module.items.push(Item::Struct {
             name: name.clone(),
             doc: n.description.clone(),

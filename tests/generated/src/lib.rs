@@ -22,6 +22,12 @@ pub mod coverage {
     toolc_runtime::include_toolset!("coverage");
 }
 
+/// `tests/fixtures/codegen/vouched.yaml`: results the checks compiled per type vouch for,
+/// their types readable too.
+pub mod vouched {
+    toolc_runtime::include_toolset!("vouched");
+}
+
 /// `tests/fixtures/codegen/secrets.yaml`: refinements and sensitive values.
 pub mod secrets {
     toolc_runtime::include_toolset!("secrets");

@@ -10,6 +10,7 @@ mod numbers;
 mod refinements;
 mod search;
 mod sensitive;
+mod vouched;
 
 use std::future::Future;
 use toolc_runtime::{CallContext, ToolError, Toolbox};

@@ -1,0 +1,497 @@
+//! Checks compiled per result type: for each generated type a result is written from, an impl
+//! of the runtime's `codegen::Conforms`, and for each tool a check of its result type, that
+//! vouch for a value's text without writing it (see the runtime's `conforms` module).
+//!
+//! A check is a sufficient condition, read off the Rust plan and the schema node each type and
+//! field was made from: what the type's `Serialize` writes has the structure the node asks for
+//! by construction (a struct writes its fields, a required one always, an enum one of its
+//! values), so only what the type cannot hold is checked on the value: bounds, lengths,
+//! formats, counts of items, finite floats. Whatever the checks here do not know (a keyword
+//! beyond those, unions, maps, tuples, typed formats, a type carrying serde attributes of the
+//! build script's own) makes the check answer `false`, and the contract writes and validates
+//! that result as before.
+
+use super::items::{Paths, ty_tokens};
+use crate::model::rust::{Field, Item, Module, Ty, integer_limits};
+use crate::model::schema::{JsonType, Keyword, SchemaId, SchemaNode, Schemas};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// What the checks of every module read: the schemas, the named types' module, and whether
+/// attribute rules put serde attributes on types.
+pub(super) type Shared<'a> = (&'a Schemas, &'a Module, bool);
+
+/// What the checks of one module read.
+pub(super) struct Conformance<'a> {
+    pub schemas: &'a Schemas,
+    /// The module being generated, where `Ty::Local` items are.
+    pub module: &'a Module,
+    /// The named types' module, where `Ty::Shared` items are.
+    pub types: &'a Module,
+    /// Some attribute rule of the build script puts serde attributes on types, which may
+    /// change what a type writes: no item's check is taken for granted then.
+    pub serde_rules: bool,
+    pub paths: &'a Paths,
+}
+
+fn trait_path() -> TokenStream {
+    quote!(::toolc_runtime::codegen::Conforms)
+}
+
+/// A value a check reads: a field of `self` (a place of type `T`), or a variable bound to a
+/// `&T` by a closure or a pattern.
+#[derive(Clone)]
+enum Place {
+    Field(TokenStream),
+    Ref(proc_macro2::Ident),
+}
+
+impl Place {
+    /// A `&T`.
+    fn reference(&self) -> TokenStream {
+        match self {
+            Place::Field(p) => quote!(&#p),
+            Place::Ref(x) => quote!(#x),
+        }
+    }
+
+    /// What a method is called on (auto-deref does the rest).
+    fn receiver(&self) -> TokenStream {
+        match self {
+            Place::Field(p) => quote!(#p),
+            Place::Ref(x) => quote!(#x),
+        }
+    }
+
+    /// The value, for a `Copy` type.
+    fn value(&self) -> TokenStream {
+        match self {
+            Place::Field(p) => quote!(#p),
+            Place::Ref(x) => quote!(*#x),
+        }
+    }
+
+    /// The `&T` inside a `Box<T>` this place holds.
+    fn unboxed(&self) -> TokenStream {
+        match self {
+            Place::Field(p) => quote!(&*#p),
+            Place::Ref(x) => quote!(&**#x),
+        }
+    }
+}
+
+impl Conformance<'_> {
+    /// The `Conforms` impl of `item`, a type results are written from; `user_serde`: the build
+    /// script put serde attributes of its own on it, which change what it writes.
+    pub fn item_impl(&self, item: &Item, user_serde: bool) -> TokenStream {
+        let name = super::items::ident(item.name());
+        let check = if user_serde {
+            None
+        } else {
+            self.item_check(item)
+        };
+        let deprecated =
+            matches!(item, Item::Struct { fields, .. } if fields.iter().any(|f| f.deprecated))
+                .then(|| quote!(#[allow(deprecated)]));
+        let body = check.unwrap_or_else(|| quote!(false));
+        let path = trait_path();
+        quote! {
+            #deprecated
+            impl #path for #name {
+                fn conforms(&self) -> bool {
+                    #body
+                }
+            }
+        }
+    }
+
+    /// The check of a tool's result, of type `ty` made from node `id`: a function the
+    /// dispatcher binds, or the runtime's `unvouched` when nothing can be vouched for.
+    pub fn result_check(&self, ty: &Ty, id: Option<SchemaId>) -> TokenStream {
+        let result = format_ident!("result");
+        let check = id.and_then(|id| self.value(&Place::Ref(result.clone()), ty, id, 0));
+        let t = ty_tokens(ty, self.paths);
+        match check {
+            None => quote!(::toolc_runtime::codegen::unvouched),
+            Some(c) if is_true(&c) => quote!(|_: &#t| true),
+            Some(c) if c.to_string() == conforms_call(&quote!(result)).to_string() => {
+                let path = trait_path();
+                quote!(<#t as #path>::conforms)
+            }
+            Some(c) => quote!(|result: &#t| #c),
+        }
+    }
+
+    fn item_check(&self, item: &Item) -> Option<TokenStream> {
+        self.item_check_in(self.module, item)
+    }
+
+    /// The check of `item`, an item of `module`.
+    fn item_check_in(&self, module: &Module, item: &Item) -> Option<TokenStream> {
+        let id = *module.origins.get(item.name())?;
+        let n = self.schemas.get(id);
+        match item {
+            Item::Struct {
+                fields,
+                extra: None,
+                ..
+            } => {
+                let allowed = [
+                    Keyword::Type,
+                    Keyword::Properties,
+                    Keyword::Required,
+                    Keyword::AdditionalProperties,
+                ];
+                if !admits(n, JsonType::Object, &allowed) {
+                    return None;
+                }
+                // Every required property is a field, and a required field is always written.
+                if !n
+                    .required_names()
+                    .all(|r| fields.iter().any(|f| f.name == r && f.required))
+                {
+                    return None;
+                }
+                let checks = fields
+                    .iter()
+                    .map(|f| self.field(f))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(all(checks))
+            }
+            Item::Enum { variants, .. } => {
+                let listed = n.enum_values.as_ref()?.value.as_array()?;
+                let each_listed = variants
+                    .iter()
+                    .all(|(_, value)| listed.iter().any(|l| l.as_str() == Some(value.as_str())));
+                (each_listed && admits(n, JsonType::String, &[Keyword::Type, Keyword::Enum]))
+                    .then(|| quote!(true))
+            }
+            // A value that always holds one of its own type (a `Box` not under an `Option` or
+            // a `Vec`) cannot be made, and checking it would recurse without end.
+            Item::Newtype { ty: Ty::Box(_), .. } => None,
+            Item::Newtype { ty, .. } => self.value(&Place::Field(quote!(self.0)), ty, id, 0),
+            Item::Struct { .. } | Item::Tagged { .. } | Item::Untagged { .. } => None,
+        }
+    }
+
+    /// Whether `name` in `module` is a string enum whose every value its schema lists: its
+    /// values need no check at all.
+    fn plain_enum(&self, module: &Module, name: &str) -> bool {
+        !self.serde_rules
+            && module
+                .item(name)
+                .filter(|i| matches!(i, Item::Enum { .. }))
+                .is_some_and(|i| self.item_check_in(module, i).is_some())
+    }
+
+    /// The check of one field of a struct, as its `Serialize` writes it.
+    fn field(&self, f: &Field) -> Option<TokenStream> {
+        let id = super::items::ident(&f.ident);
+        let place = Place::Field(quote!(self.#id));
+        // An optional property without a default is skipped when absent (`None`); otherwise
+        // the field is always written, `None` as `null`.
+        let skipped = !f.required && f.default.is_none();
+        match &f.ty {
+            // As a newtype of a `Box` above.
+            Ty::Box(_) => None,
+            Ty::Option(inner) if skipped => {
+                let x = format_ident!("x0");
+                let some = self.value(&Place::Ref(x.clone()), inner, f.schema, 1)?;
+                Some(none_or(&place, &x, some))
+            }
+            ty => self.value(&place, ty, f.schema, 0),
+        }
+    }
+
+    /// The check of the value at `v`, of type `ty`, against node `id`; `depth` names the
+    /// variables of nested closures apart.
+    fn value(&self, v: &Place, ty: &Ty, id: SchemaId, depth: usize) -> Option<TokenStream> {
+        let n = self.schemas.get(id);
+        match n.boolean {
+            Some(true) => return Some(quote!(true)),
+            Some(false) => return None,
+            None => {}
+        }
+        if n.reference.is_some() {
+            // A named type checks its own node; the reference may add nothing.
+            if !n
+                .keywords()
+                .all(|k| k == Keyword::Ref || k == Keyword::RustType || k.is_annotation())
+            {
+                return None;
+            }
+            return match ty {
+                Ty::Shared(name) if self.plain_enum(self.types, name) => Some(quote!(true)),
+                Ty::Shared(_) => Some(conforms_call(&v.reference())),
+                Ty::Box(inner) if matches!(**inner, Ty::Shared(_)) => {
+                    Some(conforms_call(&v.unboxed()))
+                }
+                _ => None,
+            };
+        }
+        match ty {
+            Ty::Box(inner) => match &**inner {
+                Ty::Local(name) if self.module.origins.get(name) == Some(&id) => {
+                    Some(conforms_call(&v.unboxed()))
+                }
+                _ => None,
+            },
+            Ty::Option(inner) => {
+                // `None` is written `null`.
+                if !n.says_nullable() {
+                    return None;
+                }
+                let x = format_ident!("x{depth}");
+                let some = self.value(&Place::Ref(x.clone()), inner, id, depth + 1)?;
+                Some(none_or(v, &x, some))
+            }
+            Ty::Local(name) if self.module.origins.get(name) == Some(&id) => {
+                if self.plain_enum(self.module, name) {
+                    Some(quote!(true))
+                } else {
+                    Some(conforms_call(&v.reference()))
+                }
+            }
+            Ty::Local(_) => None,
+            Ty::Json => n
+                .keywords()
+                .all(Keyword::is_annotation)
+                .then(|| quote!(true)),
+            Ty::Bool => admits(n, JsonType::Boolean, &[Keyword::Type]).then(|| quote!(true)),
+            Ty::String => string(v, n),
+            Ty::I32 | Ty::I64 | Ty::U32 | Ty::U64 => integer(v, ty, n),
+            Ty::F64 => float(v, n),
+            Ty::Vec(item) => {
+                let allowed = [
+                    Keyword::Type,
+                    Keyword::Items,
+                    Keyword::MinItems,
+                    Keyword::MaxItems,
+                    Keyword::UniqueItems,
+                ];
+                if !admits(n, JsonType::Array, &allowed) || n.unique_items == Some(true) {
+                    return None;
+                }
+                let list = v.receiver();
+                let mut checks = vec![count(&list, n.min_items.unwrap_or(0), n.max_items)?];
+                if let Some(items) = n.items {
+                    let x = format_ident!("x{depth}");
+                    let each = self.value(&Place::Ref(x.clone()), item, items, depth + 1)?;
+                    if each.to_string() == conforms_call(&quote!(#x)).to_string() {
+                        let path = trait_path();
+                        checks.push(quote!(#list.iter().all(#path::conforms)));
+                    } else if !is_true(&each) {
+                        checks.push(quote!(#list.iter().all(|#x| #each)));
+                    }
+                }
+                Some(all(checks))
+            }
+            // What these write is not read off the type alone; the contract validates it.
+            Ty::Shared(_)
+            | Ty::Unit
+            | Ty::Tuple(_)
+            | Ty::Map(_)
+            | Ty::EnumMap(..)
+            | Ty::Format(_) => None,
+        }
+    }
+}
+
+/// `true` when the `Option` at `v` is `None`, or `some` (which reads the value as `x`) holds.
+fn none_or(v: &Place, x: &proc_macro2::Ident, some: TokenStream) -> TokenStream {
+    let option = v.receiver();
+    if is_true(&some) {
+        return quote!(true);
+    }
+    if some.to_string() == conforms_call(&quote!(#x)).to_string() {
+        let path = trait_path();
+        return quote!(#option.as_ref().is_none_or(#path::conforms));
+    }
+    quote!(#option.as_ref().is_none_or(|#x| #some))
+}
+
+/// Whether node `n` admits what a value written as JSON type `t` is, with no keyword but
+/// `allowed`, `nullable`, `x-rust-type`, definitions and annotations: `type` absent or naming
+/// `t`, and a `format` beside a type other than string one the validator does not assert.
+fn admits(n: &SchemaNode, t: JsonType, allowed: &[Keyword]) -> bool {
+    let typed = n.types.is_empty()
+        || n.has_type(t)
+        || (t == JsonType::Integer && n.has_type(JsonType::Number));
+    let known = n.keywords().all(|k| {
+        k.is_annotation()
+            || matches!(
+                k,
+                Keyword::Nullable | Keyword::RustType | Keyword::Defs | Keyword::Definitions
+            )
+            || allowed.contains(&k)
+    });
+    let format_asserted = t != JsonType::String
+        && n.format
+            .as_deref()
+            .is_some_and(|f| super::validate::format_variant(f).is_some());
+    typed && known && !format_asserted
+}
+
+fn string(v: &Place, n: &SchemaNode) -> Option<TokenStream> {
+    let allowed = [
+        Keyword::Type,
+        Keyword::MinLength,
+        Keyword::MaxLength,
+        Keyword::Format,
+    ];
+    if !admits(n, JsonType::String, &allowed) {
+        return None;
+    }
+    let text = v.reference();
+    let mut checks = Vec::new();
+    let (min, max) = (n.min_length.unwrap_or(0), n.max_length);
+    if min > 0 || max.is_some() {
+        let max = max.unwrap_or(u64::MAX);
+        checks.push(quote!(::toolc_runtime::codegen::chars_within(#text, #min, #max)));
+    }
+    if let Some(f) = n
+        .format
+        .as_deref()
+        .and_then(super::validate::format_variant)
+    {
+        let f = format_ident!("{f}");
+        checks.push(quote!(::toolc_runtime::codegen::schema::Format::#f.is_valid(#text)));
+    }
+    Some(all(checks))
+}
+
+fn integer(v: &Place, ty: &Ty, n: &SchemaNode) -> Option<TokenStream> {
+    let allowed = [
+        Keyword::Type,
+        Keyword::Minimum,
+        Keyword::Maximum,
+        Keyword::ExclusiveMinimum,
+        Keyword::ExclusiveMaximum,
+        Keyword::Format,
+    ];
+    if !admits(n, JsonType::Integer, &allowed) {
+        return None;
+    }
+    let (least, greatest) = integer_limits(n);
+    // A bound beyond any integer type reads as none: vouch for nothing then.
+    let has_lower = n.minimum.is_some() || n.exclusive_minimum.is_some();
+    let has_upper = n.maximum.is_some() || n.exclusive_maximum.is_some();
+    if (has_lower && least.is_none()) || (has_upper && greatest.is_none()) {
+        return None;
+    }
+    // The range of the Rust type the plan gave the node.
+    let (lo, hi) = match ty {
+        Ty::I32 => (i128::from(i32::MIN), i128::from(i32::MAX)),
+        Ty::U32 => (0, i128::from(u32::MAX)),
+        Ty::U64 => (0, i128::from(u64::MAX)),
+        _ => (i128::from(i64::MIN), i128::from(i64::MAX)),
+    };
+    let lit = |x: i128| -> Option<Literal> {
+        Some(match ty {
+            Ty::I32 => Literal::i32_suffixed(i32::try_from(x).ok()?),
+            Ty::U32 => Literal::u32_suffixed(u32::try_from(x).ok()?),
+            Ty::U64 => Literal::u64_suffixed(u64::try_from(x).ok()?),
+            _ => Literal::i64_suffixed(i64::try_from(x).ok()?),
+        })
+    };
+    let (least, greatest) = (least.unwrap_or(lo), greatest.unwrap_or(hi));
+    if least > hi || greatest < lo || least > greatest {
+        // No value of the type is valid: leave it to the validator to say why.
+        return None;
+    }
+    let value = v.value();
+    Some(match (least > lo, greatest < hi) {
+        (true, true) => {
+            let (l, g, r) = (lit(least)?, lit(greatest)?, v.reference());
+            quote!((#l..=#g).contains(#r))
+        }
+        (true, false) => {
+            let l = lit(least)?;
+            quote!(#value >= #l)
+        }
+        (false, true) => {
+            let g = lit(greatest)?;
+            quote!(#value <= #g)
+        }
+        (false, false) => quote!(true),
+    })
+}
+
+fn float(v: &Place, n: &SchemaNode) -> Option<TokenStream> {
+    let allowed = [
+        Keyword::Type,
+        Keyword::Minimum,
+        Keyword::Maximum,
+        Keyword::ExclusiveMinimum,
+        Keyword::ExclusiveMaximum,
+        Keyword::Format,
+    ];
+    if !admits(n, JsonType::Number, &allowed) || !n.has_type(JsonType::Number) {
+        return None;
+    }
+    let (receiver, value) = (v.receiver(), v.value());
+    // serde_json writes a float that is not finite as `null`.
+    let mut checks = vec![quote!(#receiver.is_finite())];
+    for (bound, op) in [
+        (&n.minimum, quote!(>=)),
+        (&n.maximum, quote!(<=)),
+        (&n.exclusive_minimum, quote!(>)),
+        (&n.exclusive_maximum, quote!(<)),
+    ] {
+        if let Some(b) = bound {
+            // Only a bound a float holds exactly compares alike on both sides.
+            let exact = b.is_f64() || b.as_i64().is_some_and(|i| i.unsigned_abs() <= 1 << 53);
+            let f = b.as_f64().filter(|_| exact)?;
+            let f = Literal::f64_suffixed(f);
+            checks.push(quote!(#value #op #f));
+        }
+    }
+    Some(all(checks))
+}
+
+/// The check of the number of items of `list` (`true` for none).
+fn count(list: &TokenStream, min: u64, max: Option<u64>) -> Option<TokenStream> {
+    Some(match (min, max) {
+        (0, None) => quote!(true),
+        (1, None) => quote!(!#list.is_empty()),
+        (min, None) => {
+            let min = usize_lit(min)?;
+            quote!(#list.len() >= #min)
+        }
+        (0, Some(max)) => {
+            let max = usize_lit(max)?;
+            quote!(#list.len() <= #max)
+        }
+        (1, Some(max)) => {
+            let max = usize_lit(max)?;
+            quote!(!#list.is_empty() && #list.len() <= #max)
+        }
+        (min, Some(max)) => {
+            let (min, max) = (usize_lit(min)?, usize_lit(max)?);
+            quote!((#min..=#max).contains(&#list.len()))
+        }
+    })
+}
+
+fn usize_lit(n: u64) -> Option<Literal> {
+    usize::try_from(n).ok().map(Literal::usize_suffixed)
+}
+
+fn conforms_call(v: &TokenStream) -> TokenStream {
+    let path = trait_path();
+    quote!(#path::conforms(#v))
+}
+
+fn is_true(check: &TokenStream) -> bool {
+    check.to_string() == "true"
+}
+
+/// The checks joined by `&&`; `true` for none.
+fn all(checks: Vec<TokenStream>) -> TokenStream {
+    let checks: Vec<TokenStream> = checks.into_iter().filter(|c| !is_true(c)).collect();
+    if checks.is_empty() {
+        quote!(true)
+    } else {
+        quote!(#(#checks)&&*)
+    }
+}
