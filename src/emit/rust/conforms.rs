@@ -71,11 +71,23 @@ impl Place {
         }
     }
 
-    /// The `&T` inside a `Box<T>` this place holds.
-    fn unboxed(&self) -> TokenStream {
-        match self {
+    /// The value's own `Conforms` impl.
+    fn own(&self) -> Check {
+        Check::Own {
+            reference: self.reference(),
+            bare: matches!(self, Place::Ref(_)),
+        }
+    }
+
+    /// The own `Conforms` impl of the value inside a `Box<T>` this place holds.
+    fn own_unboxed(&self) -> Check {
+        let reference = match self {
             Place::Field(p) => quote!(&*#p),
             Place::Ref(x) => quote!(&**#x),
+        };
+        Check::Own {
+            reference,
+            bare: false,
         }
     }
 }
@@ -93,7 +105,7 @@ impl Conformance<'_> {
         let deprecated =
             matches!(item, Item::Struct { fields, .. } if fields.iter().any(|f| f.deprecated))
                 .then(|| quote!(#[allow(deprecated)]));
-        let body = check.unwrap_or_else(|| quote!(false));
+        let body = check.map_or_else(|| quote!(false), Check::tokens);
         let path = trait_path();
         quote! {
             #deprecated
@@ -113,21 +125,24 @@ impl Conformance<'_> {
         let t = ty_tokens(ty, self.paths);
         match check {
             None => quote!(::toolc_runtime::codegen::unvouched),
-            Some(c) if is_true(&c) => quote!(|_: &#t| true),
-            Some(c) if c.to_string() == conforms_call(&quote!(result)).to_string() => {
+            Some(Check::Always) => quote!(|_: &#t| true),
+            Some(Check::Own { bare: true, .. }) => {
                 let path = trait_path();
                 quote!(<#t as #path>::conforms)
             }
-            Some(c) => quote!(|result: &#t| #c),
+            Some(c) => {
+                let c = c.tokens();
+                quote!(|result: &#t| #c)
+            }
         }
     }
 
-    fn item_check(&self, item: &Item) -> Option<TokenStream> {
+    fn item_check(&self, item: &Item) -> Option<Check> {
         self.item_check_in(self.module, item)
     }
 
     /// The check of `item`, an item of `module`.
-    fn item_check_in(&self, module: &Module, item: &Item) -> Option<TokenStream> {
+    fn item_check_in(&self, module: &Module, item: &Item) -> Option<Check> {
         let id = *module.origins.get(item.name())?;
         let n = self.schemas.get(id);
         match item {
@@ -164,7 +179,7 @@ impl Conformance<'_> {
                     .iter()
                     .all(|(_, value)| listed.iter().any(|l| l.as_str() == Some(value.as_str())));
                 (each_listed && admits(n, JsonType::String, &[Keyword::Type, Keyword::Enum]))
-                    .then(|| quote!(true))
+                    .then_some(Check::Always)
             }
             // A value that always holds one of its own type (a `Box` not under an `Option` or
             // a `Vec`) cannot be made, and checking it would recurse without end.
@@ -185,7 +200,7 @@ impl Conformance<'_> {
     }
 
     /// The check of one field of a struct, as its `Serialize` writes it.
-    fn field(&self, f: &Field) -> Option<TokenStream> {
+    fn field(&self, f: &Field) -> Option<Check> {
         let id = super::items::ident(&f.ident);
         let place = Place::Field(quote!(self.#id));
         // An optional property without a default is skipped when absent (`None`); otherwise
@@ -205,10 +220,10 @@ impl Conformance<'_> {
 
     /// The check of the value at `v`, of type `ty`, against node `id`; `depth` names the
     /// variables of nested closures apart.
-    fn value(&self, v: &Place, ty: &Ty, id: SchemaId, depth: usize) -> Option<TokenStream> {
+    fn value(&self, v: &Place, ty: &Ty, id: SchemaId, depth: usize) -> Option<Check> {
         let n = self.schemas.get(id);
         match n.boolean {
-            Some(true) => return Some(quote!(true)),
+            Some(true) => return Some(Check::Always),
             Some(false) => return None,
             None => {}
         }
@@ -221,18 +236,16 @@ impl Conformance<'_> {
                 return None;
             }
             return match ty {
-                Ty::Shared(name) if self.plain_enum(self.types, name) => Some(quote!(true)),
-                Ty::Shared(_) => Some(conforms_call(&v.reference())),
-                Ty::Box(inner) if matches!(**inner, Ty::Shared(_)) => {
-                    Some(conforms_call(&v.unboxed()))
-                }
+                Ty::Shared(name) if self.plain_enum(self.types, name) => Some(Check::Always),
+                Ty::Shared(_) => Some(v.own()),
+                Ty::Box(inner) if matches!(**inner, Ty::Shared(_)) => Some(v.own_unboxed()),
                 _ => None,
             };
         }
         match ty {
             Ty::Box(inner) => match &**inner {
                 Ty::Local(name) if self.module.origins.get(name) == Some(&id) => {
-                    Some(conforms_call(&v.unboxed()))
+                    Some(v.own_unboxed())
                 }
                 _ => None,
             },
@@ -247,17 +260,17 @@ impl Conformance<'_> {
             }
             Ty::Local(name) if self.module.origins.get(name) == Some(&id) => {
                 if self.plain_enum(self.module, name) {
-                    Some(quote!(true))
+                    Some(Check::Always)
                 } else {
-                    Some(conforms_call(&v.reference()))
+                    Some(v.own())
                 }
             }
             Ty::Local(_) => None,
             Ty::Json => n
                 .keywords()
                 .all(Keyword::is_annotation)
-                .then(|| quote!(true)),
-            Ty::Bool => admits(n, JsonType::Boolean, &[Keyword::Type]).then(|| quote!(true)),
+                .then_some(Check::Always),
+            Ty::Bool => admits(n, JsonType::Boolean, &[Keyword::Type]).then_some(Check::Always),
             Ty::String => string(v, n),
             Ty::I32 | Ty::I64 | Ty::U32 | Ty::U64 => integer(v, ty, n),
             Ty::F64 => float(v, n),
@@ -277,11 +290,16 @@ impl Conformance<'_> {
                 if let Some(items) = n.items {
                     let x = format_ident!("x{depth}");
                     let each = self.value(&Place::Ref(x.clone()), item, items, depth + 1)?;
-                    if each.to_string() == conforms_call(&quote!(#x)).to_string() {
-                        let path = trait_path();
-                        checks.push(quote!(#list.iter().all(#path::conforms)));
-                    } else if !is_true(&each) {
-                        checks.push(quote!(#list.iter().all(|#x| #each)));
+                    match each {
+                        Check::Always => {}
+                        Check::Own { bare: true, .. } => {
+                            let path = trait_path();
+                            checks.push(Check::Expr(quote!(#list.iter().all(#path::conforms))));
+                        }
+                        each => {
+                            let each = each.tokens();
+                            checks.push(Check::Expr(quote!(#list.iter().all(|#x| #each))));
+                        }
                     }
                 }
                 Some(all(checks))
@@ -298,16 +316,19 @@ impl Conformance<'_> {
 }
 
 /// `true` when the `Option` at `v` is `None`, or `some` (which reads the value as `x`) holds.
-fn none_or(v: &Place, x: &proc_macro2::Ident, some: TokenStream) -> TokenStream {
+fn none_or(v: &Place, x: &proc_macro2::Ident, some: Check) -> Check {
     let option = v.receiver();
-    if is_true(&some) {
-        return quote!(true);
+    match some {
+        Check::Always => Check::Always,
+        Check::Own { bare: true, .. } => {
+            let path = trait_path();
+            Check::Expr(quote!(#option.as_ref().is_none_or(#path::conforms)))
+        }
+        some => {
+            let some = some.tokens();
+            Check::Expr(quote!(#option.as_ref().is_none_or(|#x| #some)))
+        }
     }
-    if some.to_string() == conforms_call(&quote!(#x)).to_string() {
-        let path = trait_path();
-        return quote!(#option.as_ref().is_none_or(#path::conforms));
-    }
-    quote!(#option.as_ref().is_none_or(|#x| #some))
 }
 
 /// Whether node `n` admits what a value written as JSON type `t` is, with no keyword but
@@ -332,7 +353,7 @@ fn admits(n: &SchemaNode, t: JsonType, allowed: &[Keyword]) -> bool {
     typed && known && !format_asserted
 }
 
-fn string(v: &Place, n: &SchemaNode) -> Option<TokenStream> {
+fn string(v: &Place, n: &SchemaNode) -> Option<Check> {
     let allowed = [
         Keyword::Type,
         Keyword::MinLength,
@@ -347,7 +368,9 @@ fn string(v: &Place, n: &SchemaNode) -> Option<TokenStream> {
     let (min, max) = (n.min_length.unwrap_or(0), n.max_length);
     if min > 0 || max.is_some() {
         let max = max.unwrap_or(u64::MAX);
-        checks.push(quote!(::toolc_runtime::codegen::chars_within(#text, #min, #max)));
+        checks.push(Check::Expr(quote!(
+            ::toolc_runtime::codegen::chars_within(#text, #min, #max)
+        )));
     }
     if let Some(f) = n
         .format
@@ -355,12 +378,14 @@ fn string(v: &Place, n: &SchemaNode) -> Option<TokenStream> {
         .and_then(super::validate::format_variant)
     {
         let f = format_ident!("{f}");
-        checks.push(quote!(::toolc_runtime::codegen::schema::Format::#f.is_valid(#text)));
+        checks.push(Check::Expr(quote!(
+            ::toolc_runtime::codegen::schema::Format::#f.is_valid(#text)
+        )));
     }
     Some(all(checks))
 }
 
-fn integer(v: &Place, ty: &Ty, n: &SchemaNode) -> Option<TokenStream> {
+fn integer(v: &Place, ty: &Ty, n: &SchemaNode) -> Option<Check> {
     let allowed = [
         Keyword::Type,
         Keyword::Minimum,
@@ -400,7 +425,7 @@ fn integer(v: &Place, ty: &Ty, n: &SchemaNode) -> Option<TokenStream> {
         return None;
     }
     let value = v.value();
-    Some(match (least > lo, greatest < hi) {
+    Some(Check::Expr(match (least > lo, greatest < hi) {
         (true, true) => {
             let (l, g, r) = (lit(least)?, lit(greatest)?, v.reference());
             quote!((#l..=#g).contains(#r))
@@ -413,11 +438,11 @@ fn integer(v: &Place, ty: &Ty, n: &SchemaNode) -> Option<TokenStream> {
             let g = lit(greatest)?;
             quote!(#value <= #g)
         }
-        (false, false) => quote!(true),
-    })
+        (false, false) => return Some(Check::Always),
+    }))
 }
 
-fn float(v: &Place, n: &SchemaNode) -> Option<TokenStream> {
+fn float(v: &Place, n: &SchemaNode) -> Option<Check> {
     let allowed = [
         Keyword::Type,
         Keyword::Minimum,
@@ -431,7 +456,7 @@ fn float(v: &Place, n: &SchemaNode) -> Option<TokenStream> {
     }
     let (receiver, value) = (v.receiver(), v.value());
     // serde_json writes a float that is not finite as `null`.
-    let mut checks = vec![quote!(#receiver.is_finite())];
+    let mut checks = vec![Check::Expr(quote!(#receiver.is_finite()))];
     for (bound, op) in [
         (&n.minimum, quote!(>=)),
         (&n.maximum, quote!(<=)),
@@ -443,16 +468,16 @@ fn float(v: &Place, n: &SchemaNode) -> Option<TokenStream> {
             let exact = b.is_f64() || b.as_i64().is_some_and(|i| i.unsigned_abs() <= 1 << 53);
             let f = b.as_f64().filter(|_| exact)?;
             let f = Literal::f64_suffixed(f);
-            checks.push(quote!(#value #op #f));
+            checks.push(Check::Expr(quote!(#value #op #f)));
         }
     }
     Some(all(checks))
 }
 
 /// The check of the number of items of `list` (`true` for none).
-fn count(list: &TokenStream, min: u64, max: Option<u64>) -> Option<TokenStream> {
-    Some(match (min, max) {
-        (0, None) => quote!(true),
+fn count(list: &TokenStream, min: u64, max: Option<u64>) -> Option<Check> {
+    Some(Check::Expr(match (min, max) {
+        (0, None) => return Some(Check::Always),
         (1, None) => quote!(!#list.is_empty()),
         (min, None) => {
             let min = usize_lit(min)?;
@@ -470,28 +495,48 @@ fn count(list: &TokenStream, min: u64, max: Option<u64>) -> Option<TokenStream> 
             let (min, max) = (usize_lit(min)?, usize_lit(max)?);
             quote!((#min..=#max).contains(&#list.len()))
         }
-    })
+    }))
 }
 
 fn usize_lit(n: u64) -> Option<Literal> {
     usize::try_from(n).ok().map(Literal::usize_suffixed)
 }
 
-fn conforms_call(v: &TokenStream) -> TokenStream {
-    let path = trait_path();
-    quote!(#path::conforms(#v))
+/// A check, made while it is worked out so that a value needing none, or only its own type's,
+/// is known without reading tokens back.
+enum Check {
+    /// Every value of the type is valid.
+    Always,
+    /// What the value's own `Conforms` impl answers, given `&T` as `reference`; `bare`: that
+    /// reference is a variable of its own, so the impl can stand for a closure over it.
+    Own { reference: TokenStream, bare: bool },
+    /// A boolean expression.
+    Expr(TokenStream),
 }
 
-fn is_true(check: &TokenStream) -> bool {
-    check.to_string() == "true"
+impl Check {
+    fn tokens(self) -> TokenStream {
+        match self {
+            Check::Always => quote!(true),
+            Check::Own { reference, .. } => {
+                let path = trait_path();
+                quote!(#path::conforms(#reference))
+            }
+            Check::Expr(e) => e,
+        }
+    }
 }
 
-/// The checks joined by `&&`; `true` for none.
-fn all(checks: Vec<TokenStream>) -> TokenStream {
-    let checks: Vec<TokenStream> = checks.into_iter().filter(|c| !is_true(c)).collect();
+/// The checks joined by `&&`; `Always` for none.
+fn all(checks: Vec<Check>) -> Check {
+    let checks: Vec<TokenStream> = checks
+        .into_iter()
+        .filter(|c| !matches!(c, Check::Always))
+        .map(Check::tokens)
+        .collect();
     if checks.is_empty() {
-        quote!(true)
+        Check::Always
     } else {
-        quote!(#(#checks)&&*)
+        Check::Expr(quote!(#(#checks)&&*))
     }
 }
