@@ -172,10 +172,10 @@ where
         let vouched = desc.validate_returns && (this.vouch)(result);
         encode(
             desc,
-            encoding,
-            vouched,
+            (encoding, vouched),
             &|schema| stream::ser::to_json(Some(schema), result),
             &|| serde_json::value::to_raw_value(result),
+            &|| serde_json::to_value(result),
         )
     }
 }
@@ -320,20 +320,37 @@ impl<G: FnOnce() -> Result<(), Violations>> RefineOnce for Option<G> {
 }
 
 /// A result in the encoding asked for. `vouched`: the check compiled for the result's type
-/// vouched for its text, which `plain` writes (debug builds validate it as well, and a
-/// disagreement fails the call as `panicked`). Otherwise written and validated at once by
-/// `checked` (given the returns schema) when the tool validates its results and that can vouch
-/// for it; otherwise written by `plain` and, when validated, checked by the full walk, which
-/// lists every violation. A `Value` is read from the text, so it is what the host would
-/// receive.
+/// vouched for it, so `plain` writes it (or `value` makes it, when a `Value` is asked for:
+/// serde_json's `Value` of a value is the one it reads from its text); debug builds validate
+/// it as well, and a disagreement fails the call as `panicked`. Otherwise written and
+/// validated at once by `checked` (given the returns schema) when the tool validates its
+/// results and that can vouch for it; otherwise written by `plain` and, when validated,
+/// checked by the full walk, which lists every violation. A `Value` is then read from the
+/// text, so it is what the host would receive.
 fn encode(
     desc: &'static ToolDescriptor,
-    encoding: Encoding,
-    vouched: bool,
+    (encoding, vouched): (Encoding, bool),
     checked: &dyn Fn(&'static Schema) -> Option<Box<RawValue>>,
     plain: &dyn Fn() -> Result<Box<RawValue>, serde_json::Error>,
+    value: &dyn Fn() -> Result<Value, serde_json::Error>,
 ) -> Result<Answer, ToolError> {
     let kind = desc.kind;
+    if vouched && encoding == Encoding::Value {
+        // The `Value` serde_json makes of the result is the one it would read from its text.
+        return match catch_unwind(AssertUnwindSafe(|| {
+            let made = value();
+            if cfg!(debug_assertions)
+                && let (Ok(made), Some(returns)) = (&made, desc.returns)
+            {
+                agrees(returns, made);
+            }
+            made
+        })) {
+            Ok(Ok(made)) => Ok(Answer::Value(made)),
+            Ok(Err(e)) => Err(unserializable(desc, &e)),
+            Err(payload) => Err(panicked(kind, desc.name, &*payload)),
+        };
+    }
     let schema = if desc.validate_returns && !vouched {
         desc.returns
     } else {
@@ -352,22 +369,15 @@ fn encode(
             && vouched
             && let (Ok(raw), Some(returns)) = (&raw, desc.returns)
         {
-            agrees(returns, raw);
+            agrees(
+                returns,
+                &serde_json::from_str(raw.get()).unwrap_or(Value::Null),
+            );
         }
         raw
     })) {
         Ok(Ok(raw)) => raw,
-        Ok(Err(e)) => {
-            return Err(ToolError::with_violations(
-                ErrorKind::OutputInvalid,
-                kind,
-                desc.name,
-                vec![Violation::new(
-                    "",
-                    format!("the result cannot be serialized to JSON: {e}"),
-                )],
-            ));
-        }
+        Ok(Err(e)) => return Err(unserializable(desc, &e)),
         Err(payload) => return Err(panicked(kind, desc.name, &*payload)),
     };
     if let Some(returns) = schema {
@@ -391,14 +401,27 @@ fn encode(
 
 /// Debug builds: a result the check compiled for its type vouched for is valid against the
 /// returns schema, as the full walk sees it; panics (failing the call) when it is not.
-fn agrees(returns: &'static Schema, raw: &RawValue) {
-    let value: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
-    let violations = returns.validate(&value);
+fn agrees(returns: &'static Schema, value: &Value) {
+    let violations = returns.validate(value);
     assert!(
         violations.is_empty(),
         "the check compiled for this result's type vouched for a result its schema refuses \
          (a toolc bug; please report it with the manifest): {violations:?}"
     );
+}
+
+/// A result serde_json could not write (a map keyed by something other than strings, a
+/// `Serialize` impl that fails).
+fn unserializable(desc: &'static ToolDescriptor, e: &serde_json::Error) -> ToolError {
+    ToolError::with_violations(
+        ErrorKind::OutputInvalid,
+        desc.kind,
+        desc.name,
+        vec![Violation::new(
+            "",
+            format!("the result cannot be serialized to JSON: {e}"),
+        )],
+    )
 }
 
 /// JSON text in the encoding asked for.

@@ -2,7 +2,7 @@
 //! returns schema (values at and beyond every bound, formats valid and broken, optional
 //! properties present and absent) are read into the result type; whenever its check vouches
 //! for one, the schema accepts what the type writes, and a call answering it answers exactly
-//! that text. A call answers every instance the schema accepts and refuses every other with
+//! that text (or that `Value`). A call answers every instance the schema accepts and refuses every other with
 //! `output_invalid` (never `panicked`, which debug builds answer when a check vouched wrongly).
 
 use serde_json::{Map, Value, json};
@@ -86,22 +86,30 @@ where
         let mut answers = Answers::default();
         set(&mut answers, value);
         let toolbox = VouchedToolbox::new(answers);
-        let answered = super::block_on(toolbox.call_json(tool, "{}", &CallContext::new("vouched")));
-        match answered {
-            Ok(text) => {
-                assert!(
-                    valid,
-                    "{tool}: answered a result its schema refuses: {written}"
-                );
-                let read: Value = serde_json::from_str(text.get()).expect("JSON");
-                assert_eq!(read, written, "{tool}: answered other than it wrote");
-                tally.valid += 1;
+        let ctx = CallContext::new("vouched");
+        // Answered as text and as a `Value`: the same result either way.
+        let as_text = super::block_on(toolbox.call_json(tool, "{}", &ctx))
+            .map(|text| serde_json::from_str::<Value>(text.get()).expect("JSON"));
+        let as_value = super::block_on(toolbox.call(tool, "{}", &ctx));
+        for answered in [as_text, as_value] {
+            match answered {
+                Ok(read) => {
+                    assert!(
+                        valid,
+                        "{tool}: answered a result its schema refuses: {written}"
+                    );
+                    assert_eq!(read, written, "{tool}: answered other than it wrote");
+                }
+                Err(e) => {
+                    assert!(!valid, "{tool}: refused a valid result {written}: {e}");
+                    assert_eq!(e.kind(), ErrorKind::OutputInvalid, "{tool}: {e}");
+                }
             }
-            Err(e) => {
-                assert!(!valid, "{tool}: refused a valid result {written}: {e}");
-                assert_eq!(e.kind(), ErrorKind::OutputInvalid, "{tool}: {e}");
-                tally.invalid += 1;
-            }
+        }
+        if valid {
+            tally.valid += 1;
+        } else {
+            tally.invalid += 1;
         }
     }
     tally
