@@ -151,13 +151,7 @@ impl Conformance<'_> {
                 extra: None,
                 ..
             } => {
-                let allowed = [
-                    Keyword::Type,
-                    Keyword::Properties,
-                    Keyword::Required,
-                    Keyword::AdditionalProperties,
-                ];
-                if !admits(n, JsonType::Object, &allowed) {
+                if !admits(n, JsonType::Object, &[]) {
                     return None;
                 }
                 // Every required property is a field, and a required field is always written.
@@ -178,7 +172,7 @@ impl Conformance<'_> {
                 let each_listed = variants
                     .iter()
                     .all(|(_, value)| listed.iter().any(|l| l.as_str() == Some(value.as_str())));
-                (each_listed && admits(n, JsonType::String, &[Keyword::Type, Keyword::Enum]))
+                (each_listed && admits(n, JsonType::String, &[Keyword::Enum]))
                     .then_some(Check::Always)
             }
             // A value that always holds one of its own type (a `Box` not under an `Option` or
@@ -270,19 +264,12 @@ impl Conformance<'_> {
                 .keywords()
                 .all(Keyword::is_annotation)
                 .then_some(Check::Always),
-            Ty::Bool => admits(n, JsonType::Boolean, &[Keyword::Type]).then_some(Check::Always),
+            Ty::Bool => admits(n, JsonType::Boolean, &[]).then_some(Check::Always),
             Ty::String => string(v, n),
             Ty::I32 | Ty::I64 | Ty::U32 | Ty::U64 => integer(v, ty, n),
             Ty::F64 => float(v, n),
             Ty::Vec(item) => {
-                let allowed = [
-                    Keyword::Type,
-                    Keyword::Items,
-                    Keyword::MinItems,
-                    Keyword::MaxItems,
-                    Keyword::UniqueItems,
-                ];
-                if !admits(n, JsonType::Array, &allowed) || n.unique_items == Some(true) {
+                if !admits(n, JsonType::Array, &[]) || n.unique_items == Some(true) {
                     return None;
                 }
                 let list = v.receiver();
@@ -331,10 +318,37 @@ fn none_or(v: &Place, x: &proc_macro2::Ident, some: Check) -> Check {
     }
 }
 
+/// The keywords a check reads beside a value written as JSON type `t`.
+fn read_beside(t: JsonType) -> &'static [Keyword] {
+    match t {
+        JsonType::Object => &[
+            Keyword::Properties,
+            Keyword::Required,
+            Keyword::AdditionalProperties,
+        ],
+        JsonType::Array => &[
+            Keyword::Items,
+            Keyword::MinItems,
+            Keyword::MaxItems,
+            Keyword::UniqueItems,
+        ],
+        JsonType::String => &[Keyword::MinLength, Keyword::MaxLength, Keyword::Format],
+        JsonType::Integer | JsonType::Number => &[
+            Keyword::Minimum,
+            Keyword::Maximum,
+            Keyword::ExclusiveMinimum,
+            Keyword::ExclusiveMaximum,
+            Keyword::Format,
+        ],
+        JsonType::Boolean | JsonType::Null => &[],
+    }
+}
+
 /// Whether node `n` admits what a value written as JSON type `t` is, with no keyword but
-/// `allowed`, `nullable`, `x-rust-type`, definitions and annotations: `type` absent or naming
-/// `t`, and a `format` beside a type other than string one the validator does not assert.
-fn admits(n: &SchemaNode, t: JsonType, allowed: &[Keyword]) -> bool {
+/// `type`, those a check reads beside `t` and `also`, `nullable`, `x-rust-type`, definitions
+/// and annotations: `type` absent or naming `t`, and a `format` beside a type other than
+/// string one the validator does not assert.
+fn admits(n: &SchemaNode, t: JsonType, also: &[Keyword]) -> bool {
     let typed = n.types.is_empty()
         || n.has_type(t)
         || (t == JsonType::Integer && n.has_type(JsonType::Number));
@@ -342,9 +356,14 @@ fn admits(n: &SchemaNode, t: JsonType, allowed: &[Keyword]) -> bool {
         k.is_annotation()
             || matches!(
                 k,
-                Keyword::Nullable | Keyword::RustType | Keyword::Defs | Keyword::Definitions
+                Keyword::Type
+                    | Keyword::Nullable
+                    | Keyword::RustType
+                    | Keyword::Defs
+                    | Keyword::Definitions
             )
-            || allowed.contains(&k)
+            || read_beside(t).contains(&k)
+            || also.contains(&k)
     });
     let format_asserted = t != JsonType::String
         && n.format
@@ -354,13 +373,7 @@ fn admits(n: &SchemaNode, t: JsonType, allowed: &[Keyword]) -> bool {
 }
 
 fn string(v: &Place, n: &SchemaNode) -> Option<Check> {
-    let allowed = [
-        Keyword::Type,
-        Keyword::MinLength,
-        Keyword::MaxLength,
-        Keyword::Format,
-    ];
-    if !admits(n, JsonType::String, &allowed) {
+    if !admits(n, JsonType::String, &[]) {
         return None;
     }
     let text = v.reference();
@@ -386,15 +399,7 @@ fn string(v: &Place, n: &SchemaNode) -> Option<Check> {
 }
 
 fn integer(v: &Place, ty: &Ty, n: &SchemaNode) -> Option<Check> {
-    let allowed = [
-        Keyword::Type,
-        Keyword::Minimum,
-        Keyword::Maximum,
-        Keyword::ExclusiveMinimum,
-        Keyword::ExclusiveMaximum,
-        Keyword::Format,
-    ];
-    if !admits(n, JsonType::Integer, &allowed) {
+    if !admits(n, JsonType::Integer, &[]) {
         return None;
     }
     let (least, greatest) = integer_limits(n);
@@ -443,15 +448,7 @@ fn integer(v: &Place, ty: &Ty, n: &SchemaNode) -> Option<Check> {
 }
 
 fn float(v: &Place, n: &SchemaNode) -> Option<Check> {
-    let allowed = [
-        Keyword::Type,
-        Keyword::Minimum,
-        Keyword::Maximum,
-        Keyword::ExclusiveMinimum,
-        Keyword::ExclusiveMaximum,
-        Keyword::Format,
-    ];
-    if !admits(n, JsonType::Number, &allowed) || !n.has_type(JsonType::Number) {
+    if !admits(n, JsonType::Number, &[]) || !n.has_type(JsonType::Number) {
         return None;
     }
     let (receiver, value) = (v.receiver(), v.value());
