@@ -16,10 +16,31 @@ use crate::model::rust::{Field, Item, Module, Ty, integer_limits};
 use crate::model::schema::{JsonType, Keyword, SchemaId, SchemaNode, Schemas};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
+use serde_json::Value;
 
-/// What the checks of every module read: the schemas, the named types' module, and whether
-/// attribute rules put serde attributes on types.
-pub(super) type Shared<'a> = (&'a Schemas, &'a Module, bool);
+/// What the checks of every module read.
+#[derive(Clone, Copy)]
+pub(super) struct Inputs<'a> {
+    pub schemas: &'a Schemas,
+    /// The named types' module.
+    pub types: &'a Module,
+    /// Some attribute rule of the build script puts on types attributes that may change what
+    /// they write (`may_change_writing`).
+    pub serde_rules: bool,
+}
+
+impl<'a> Inputs<'a> {
+    /// The checks of `module`, whose types are named from it by `paths`.
+    pub fn of(self, module: &'a Module, paths: &'a Paths) -> Conformance<'a> {
+        Conformance {
+            schemas: self.schemas,
+            module,
+            types: self.types,
+            serde_rules: self.serde_rules,
+            paths,
+        }
+    }
+}
 
 /// What the checks of one module read.
 pub(super) struct Conformance<'a> {
@@ -28,8 +49,7 @@ pub(super) struct Conformance<'a> {
     pub module: &'a Module,
     /// The named types' module, where `Ty::Shared` items are.
     pub types: &'a Module,
-    /// Some attribute rule of the build script puts serde attributes on types, which may
-    /// change what a type writes: no item's check is taken for granted then.
+    /// Some attribute rule may change what types write: no item's check is taken for granted.
     pub serde_rules: bool,
     pub paths: &'a Paths,
 }
@@ -172,7 +192,11 @@ impl Conformance<'_> {
                 let each_listed = variants
                     .iter()
                     .all(|(_, value)| listed.iter().any(|l| l.as_str() == Some(value.as_str())));
-                (each_listed && admits(n, JsonType::String, &[Keyword::Enum]))
+                // Nothing but the listed values may constrain them (no length, no format).
+                let only_listed = !n
+                    .keywords()
+                    .any(|k| read_beside(JsonType::String).contains(&k));
+                (each_listed && only_listed && admits(n, JsonType::String, &[Keyword::Enum]))
                     .then_some(Check::Always)
             }
             // A value that always holds one of its own type (a `Box` not under an `Option` or
@@ -245,12 +269,13 @@ impl Conformance<'_> {
             },
             Ty::Option(inner) => {
                 // `None` is written `null`.
-                if !n.says_nullable() {
-                    return None;
-                }
                 let x = format_ident!("x{depth}");
                 let some = self.value(&Place::Ref(x.clone()), inner, id, depth + 1)?;
-                Some(none_or(v, &x, some))
+                Some(if null_valid(n) {
+                    none_or(v, &x, some)
+                } else {
+                    some_and(v, &x, some)
+                })
             }
             Ty::Local(name) if self.module.origins.get(name) == Some(&id) => {
                 if self.plain_enum(self.module, name) {
@@ -316,6 +341,32 @@ fn none_or(v: &Place, x: &proc_macro2::Ident, some: Check) -> Check {
             Check::Expr(quote!(#option.as_ref().is_none_or(|#x| #some)))
         }
     }
+}
+
+/// `true` when the `Option` at `v` is `Some` and `some` (which reads the value as `x`) holds.
+fn some_and(v: &Place, x: &proc_macro2::Ident, some: Check) -> Check {
+    let option = v.receiver();
+    Check::Expr(match some {
+        Check::Always => quote!(#option.is_some()),
+        Check::Own { bare: true, .. } => {
+            let path = trait_path();
+            quote!(#option.as_ref().is_some_and(#path::conforms))
+        }
+        some => {
+            let some = some.tokens();
+            quote!(#option.as_ref().is_some_and(|#x| #some))
+        }
+    })
+}
+
+/// Whether `null` is valid against node `n`, whose other keywords a check reads on the values
+/// that are not `null`: the node admits `null`, and lists it when it lists values.
+fn null_valid(n: &SchemaNode) -> bool {
+    let listed = n
+        .enum_values
+        .as_ref()
+        .is_none_or(|e| e.value.as_array().is_some_and(|l| l.contains(&Value::Null)));
+    n.says_nullable() && listed && n.const_value.is_none()
 }
 
 /// The keywords a check reads beside a value written as JSON type `t`.
@@ -430,6 +481,15 @@ fn integer(v: &Place, ty: &Ty, n: &SchemaNode) -> Option<Check> {
         return None;
     }
     let value = v.value();
+    // One value left, or a bound at the type's own limit: `==`, which reads as what it is.
+    if least == greatest {
+        let only = lit(least)?;
+        return Some(Check::Expr(quote!(#value == #only)));
+    }
+    if greatest == lo || least == hi {
+        let only = lit(if greatest == lo { lo } else { hi })?;
+        return Some(Check::Expr(quote!(#value == #only)));
+    }
     Some(Check::Expr(match (least > lo, greatest < hi) {
         (true, true) => {
             let (l, g, r) = (lit(least)?, lit(greatest)?, v.reference());
@@ -480,6 +540,8 @@ fn count(list: &TokenStream, min: u64, max: Option<u64>) -> Option<Check> {
             let min = usize_lit(min)?;
             quote!(#list.len() >= #min)
         }
+        (_, Some(max)) if min > max => return None,
+        (0, Some(0)) => quote!(#list.is_empty()),
         (0, Some(max)) => {
             let max = usize_lit(max)?;
             quote!(#list.len() <= #max)
@@ -497,6 +559,45 @@ fn count(list: &TokenStream, min: u64, max: Option<u64>) -> Option<Check> {
 
 fn usize_lit(n: u64) -> Option<Literal> {
     usize::try_from(n).ok().map(Literal::usize_suffixed)
+}
+
+/// Whether attributes a build script put on a type may change what its `Serialize` writes:
+/// anything but docs, lints and derives of traits other than serde's (a `#[serde(...)]`, an
+/// attribute macro such as `#[skip_serializing_none]`, a `cfg_attr` that may hold either).
+pub(super) fn may_change_writing(attributes: &TokenStream) -> bool {
+    if attributes.is_empty() {
+        return false;
+    }
+    let parser = syn::Attribute::parse_outer;
+    let Ok(attrs) = syn::parse::Parser::parse2(parser, attributes.clone()) else {
+        return true;
+    };
+    attrs.iter().any(|a| {
+        let path = a.path();
+        let harmless = [
+            "doc",
+            "allow",
+            "warn",
+            "expect",
+            "must_use",
+            "non_exhaustive",
+        ]
+        .iter()
+        .any(|h| path.is_ident(h));
+        // A derive of a trait of serde's kind (`Serialize`, `SerializeDisplay`, …) writes too.
+        let derive = path.is_ident("derive")
+            && a.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .is_ok_and(|paths| {
+                paths.iter().all(|p| {
+                    p.segments
+                        .last()
+                        .is_none_or(|s| !s.ident.to_string().contains("Serialize"))
+                })
+            });
+        !(harmless || derive)
+    })
 }
 
 /// A check, made while it is worked out so that a value needing none, or only its own type's,
@@ -535,5 +636,40 @@ fn all(checks: Vec<Check>) -> Check {
         Check::Always
     } else {
         Check::Expr(quote!(#(#checks)&&*))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_change_writing;
+    use proc_macro2::TokenStream;
+
+    fn changes(attributes: &str) -> bool {
+        may_change_writing(&attributes.parse::<TokenStream>().expect("tokens"))
+    }
+
+    /// Docs, lints and derives of other traits leave what a type writes alone; serde's own
+    /// attributes, attribute macros, `cfg_attr` and derives of serde's kind may not.
+    #[test]
+    fn only_attributes_that_cannot_change_what_a_type_writes_keep_its_check() {
+        for kept in [
+            "",
+            "#[derive(Hash)]",
+            "#[derive(Eq, Hash, schemars::JsonSchema)]",
+            "#[doc = \"x\"] #[allow(dead_code)]",
+        ] {
+            assert!(!changes(kept), "{kept}");
+        }
+        for changed in [
+            "#[serde(rename_all = \"camelCase\")]",
+            "#[serde_with::skip_serializing_none]",
+            "#[skip_serializing_none]",
+            "#[cfg_attr(feature = \"x\", serde(rename = \"y\"))]",
+            "#[derive(Hash)] #[serde(deny_unknown_fields)]",
+            "#[derive(serde_with::SerializeDisplay)]",
+            "#[derive(Hash) x]",
+        ] {
+            assert!(changes(changed), "{changed}");
+        }
     }
 }

@@ -168,10 +168,7 @@ pub fn generate_beside<T: Send>(
             depth: 2,
         });
     }
-    let queue = type_items::Queue::new(
-        modules,
-        (&set.schemas, &set.rust.types, serde_rules(options)),
-    );
+    let queue = type_items::Queue::new(modules, checks_of(set, options));
     // The rules as this thread parses them, with their errors; the second thread parses its
     // own, the same rules in the same order, and gives back which matched.
     let (attrs, mut diags) = Attrs::new(&options.attributes);
@@ -423,7 +420,7 @@ fn print_file(
         mcp_texts: &mcp_texts,
         tables: &mut tables,
         paths: &nested,
-        checks: (&set.schemas, &set.rust.types, serde_rules(options)),
+        checks: checks_of(set, options),
         send: options.send,
     };
     let toolboxes_head = quote! {
@@ -762,18 +759,23 @@ struct GroupEmitter<'e, 'a> {
     mcp_texts: &'e [McpTexts],
     tables: &'e mut Tables<'a>,
     paths: &'e Paths,
-    /// What the checks of results read (`conforms.rs`): the schemas, the named types, whether
-    /// attribute rules put serde attributes on types.
-    checks: conforms::Shared<'e>,
+    /// What the checks of results read (`conforms.rs`).
+    checks: conforms::Inputs<'e>,
     send: bool,
 }
 
-/// Whether some attribute rule puts serde attributes on generated types.
-fn serde_rules(options: &RustOptions) -> bool {
-    options
-        .attributes
-        .iter()
-        .any(|r| r.attribute.contains("serde"))
+/// What the checks of results read (`conforms.rs`), among them whether some attribute rule
+/// puts on types attributes that may change what they write.
+fn checks_of<'s>(set: &'s Toolset, options: &RustOptions) -> conforms::Inputs<'s> {
+    conforms::Inputs {
+        schemas: &set.schemas,
+        types: &set.rust.types,
+        serde_rules: options.attributes.iter().any(|r| {
+            r.attribute
+                .parse::<TokenStream>()
+                .map_or(true, |t| conforms::may_change_writing(&t))
+        }),
+    }
 }
 
 impl GroupEmitter<'_, '_> {
@@ -1262,17 +1264,11 @@ fn server(
     sigs: &[Signature],
     trait_id: &proc_macro2::Ident,
     server_id: &proc_macro2::Ident,
-    (paths, (schemas, types, serde_rules)): (&Paths, conforms::Shared<'_>),
+    (paths, checks): (&Paths, conforms::Inputs<'_>),
 ) -> Vec<print::Piece<'static>> {
     let name = g.name;
     let is_toolbox = g.kind != Kind::Playbook;
-    let conformance = conforms::Conformance {
-        schemas,
-        module: &g.plan.module,
-        types,
-        serde_rules,
-        paths,
-    };
+    let conformance = checks.of(&g.plan.module, paths);
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
         let m = ident(&t.idents.snake);
         let vouch = conformance.result_check(&s.returns, t.returns);

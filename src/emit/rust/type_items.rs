@@ -7,7 +7,7 @@
 //! anywhere, and the file is printed with a gap after each module's head where they go.
 
 use super::Attrs;
-use super::conforms::{Conformance, Shared};
+use super::conforms::Inputs;
 use super::directions::{Needs, Scope};
 use super::items::{ExtraAttrs, Paths, item_tokens};
 use super::print::Printer;
@@ -32,15 +32,14 @@ pub(super) struct TypeModule<'a> {
 /// is free, and the text of each printed so far.
 pub(super) struct Queue<'a> {
     modules: Vec<TypeModule<'a>>,
-    /// What the checks of result types read (`conforms.rs`): the schemas, the named types'
-    /// module, and whether attribute rules put serde attributes on types.
-    checks: Shared<'a>,
+    /// What the checks of result types read (`conforms.rs`).
+    checks: Inputs<'a>,
     next: AtomicUsize,
     texts: Mutex<Vec<Option<String>>>,
 }
 
 impl<'a> Queue<'a> {
-    pub fn new(modules: Vec<TypeModule<'a>>, checks: Shared<'a>) -> Self {
+    pub fn new(modules: Vec<TypeModule<'a>>, checks: Inputs<'a>) -> Self {
         let texts = Mutex::new(vec![None; modules.len()]);
         Queue {
             modules,
@@ -81,7 +80,7 @@ impl<'a> Queue<'a> {
 /// that vouches for its values (`conforms.rs`).
 fn print(
     m: &TypeModule<'_>,
-    (schemas, types, serde_rules): Shared<'_>,
+    checks: Inputs<'_>,
     (attrs, needs): (&Attrs, &Needs),
     printer: &mut Printer,
 ) -> Result<String, Vec<Diagnostic>> {
@@ -89,13 +88,7 @@ fn print(
     let paths = Paths {
         types: (m.depth > 1).then(|| quote!(super::super::types)),
     };
-    let conformance = Conformance {
-        schemas,
-        module: m.module,
-        types,
-        serde_rules,
-        paths: &paths,
-    };
+    let conformance = checks.of(m.module, &paths);
     // An item prints by its depth alone: any heads of that many modules do.
     let heads = vec![quote!(mod __toolc_frame); m.depth];
     for i in &m.module.items {
@@ -103,7 +96,7 @@ fn print(
         let dirs = needs.get(m.scope, i.name());
         printer.item(&heads, item_tokens(i, &paths, attrs, sensitive, dirs))?;
         if dirs.serialize {
-            let user_serde = attrs.attrs_for(i.name()).to_string().contains("serde");
+            let user_serde = super::conforms::may_change_writing(&attrs.attrs_for(i.name()));
             printer.item(&heads, conformance.item_impl(i, user_serde))?;
         }
     }

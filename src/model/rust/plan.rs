@@ -255,8 +255,15 @@ impl<'a> Gen<'a> {
                 doc: self.schemas.get(root).description.clone(),
                 ty,
             });
-        } else if self.same_value_sensitive(root) {
-            module.sensitive.insert(rust.to_string());
+        } else {
+            if self.same_value_sensitive(root) {
+                module.sensitive.insert(rust.to_string());
+            }
+            // Made from a node under the root (the one branch of an `allOf` or a union): the
+            // root says more than that node, so no one node says what its values are.
+            if module.origins.get(rust) != Some(&root) {
+                module.origins.remove(rust);
+            }
         }
     }
 

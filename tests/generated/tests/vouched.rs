@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use toolc_generated_tests::vouched::toolboxes::vouched::{
     DESCRIPTORS, ReadingsReturns, Scope, Vouched, VouchedToolbox,
 };
-use toolc_generated_tests::vouched::types::{Left, Reading};
+use toolc_generated_tests::vouched::types::{Left, LeftShort, Reading, Wrapped};
 use toolc_runtime::codegen::Conforms;
 use toolc_runtime::codegen::serde::Serialize;
 use toolc_runtime::codegen::serde::de::DeserializeOwned;
@@ -154,7 +154,7 @@ fn a_reading_at_each_edge_is_vouched_for_and_one_past_it_is_not() {
         "id": "123e4567-e89b-12d3-a456-426614174000", "at": "2024-02-29T12:00:00Z",
         "mail": "a@b.co", "name": "abcd", "label": "ab", "count": 9, "above": -2, "below": 2,
         "small": -5, "unsigned": 70000, "ratio": 0, "free": 1.5, "flag": true, "level": "low",
-        "mood": "calm", "tags": ["abc"], "grid": [[0, 1]], "note": null,
+        "mood": "calm", "tags": ["abc"], "grid": [[0, 1]], "note": null, "shade": "dark",
         "part": {"code": "abc"}, "parts": []
     });
     let read = |v: &Value| serde_json::from_value::<Reading>(v.clone()).expect("a reading");
@@ -183,6 +183,10 @@ fn a_reading_at_each_edge_is_vouched_for_and_one_past_it_is_not() {
             "parts",
             json!([{"code": "abc"}, {"code": "abc"}, {"code": "abc"}]),
         ),
+        ("shade", json!(null)),
+        ("none", json!(["a"])),
+        ("zero", json!(1)),
+        ("top", json!(2_147_483_646)),
     ] {
         let mut v = base.clone();
         v[key] = past;
@@ -191,6 +195,14 @@ fn a_reading_at_each_edge_is_vouched_for_and_one_past_it_is_not() {
     let mut v = base;
     v["size"] = json!(5);
     assert!(!read(&v).conforms(), "size");
+    // A string enum with a length beside its values, and a named type made from the one branch
+    // of an `allOf` whose root closes it to that branch's property: the values alone do not
+    // settle them.
+    assert!(!LeftShort::A.conforms());
+    let wrapped = Wrapped {
+        a: Some("x".to_owned()),
+    };
+    assert!(!wrapped.conforms());
 }
 
 /// A seeded xorshift generator: the same instances on every run.
@@ -224,12 +236,21 @@ fn generate(root: &Value, s: &Value, rng: &mut Rng, depth: usize) -> Value {
     // Past a bound, or unlisted: one value in thirty, so that a result of twenty values is
     // about as often valid as not.
     let wrong = rng.chance(30);
+    let nullable = s
+        .get("type")
+        .and_then(Value::as_array)
+        .is_some_and(|ts| ts.contains(&json!("null")));
     if let Some(listed) = s.get("enum").and_then(Value::as_array) {
-        return if wrong {
+        return if nullable && rng.chance(10) {
+            Value::Null
+        } else if wrong {
             json!("unlisted")
         } else {
             rng.pick(listed).clone()
         };
+    }
+    if let Some([only]) = s.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
+        return generate(root, only, rng, depth + 1);
     }
     if let Some(branches) = s.get("anyOf").and_then(Value::as_array) {
         return generate(root, rng.pick(branches), rng, depth + 1);
@@ -352,12 +373,14 @@ fn integer_range(s: &Value) -> (i64, i64) {
     let mut hi = 100_i64;
     if let Some(b) = bound("minimum") {
         lo = b.ceil() as i64;
+        hi = hi.max(lo);
     }
     if let Some(b) = bound("exclusiveMinimum") {
         lo = lo.max(b.floor() as i64 + 1);
     }
     if let Some(b) = bound("maximum") {
         hi = b.floor() as i64;
+        lo = lo.min(hi);
     }
     if let Some(b) = bound("exclusiveMaximum") {
         hi = hi.min(b.ceil() as i64 - 1);
