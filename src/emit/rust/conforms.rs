@@ -7,9 +7,9 @@
 //! by construction (a struct writes its fields, a required one always, an enum one of its
 //! values), so only what the type cannot hold is checked on the value: bounds, lengths,
 //! formats, counts of items, finite floats. Whatever the checks here do not know (a keyword
-//! beyond those, unions, maps, tuples, typed formats, a type carrying serde attributes of the
-//! build script's own) makes the check answer `false`, and the contract writes and validates
-//! that result as before.
+//! beyond those, unions, maps, tuples, typed formats, a type given attributes by the build
+//! script that may change what it writes) makes the check answer `false`, and the contract
+//! writes and validates that result as before.
 
 use super::items::{Paths, ty_tokens};
 use crate::model::rust::{Field, Item, Module, Ty, integer_limits};
@@ -25,18 +25,16 @@ pub(super) struct Inputs<'a> {
     /// The named types' module.
     pub types: &'a Module,
     /// Some attribute rule of the build script puts on types attributes that may change what
-    /// they write (`may_change_writing`).
-    pub serde_rules: bool,
+    /// they write (`may_change_writing`): no item's check is taken for granted then.
+    pub rewriting_rules: bool,
 }
 
 impl<'a> Inputs<'a> {
     /// The checks of `module`, whose types are named from it by `paths`.
     pub fn of(self, module: &'a Module, paths: &'a Paths) -> Conformance<'a> {
         Conformance {
-            schemas: self.schemas,
+            inputs: self,
             module,
-            types: self.types,
-            serde_rules: self.serde_rules,
             paths,
         }
     }
@@ -44,14 +42,10 @@ impl<'a> Inputs<'a> {
 
 /// What the checks of one module read.
 pub(super) struct Conformance<'a> {
-    pub schemas: &'a Schemas,
+    inputs: Inputs<'a>,
     /// The module being generated, where `Ty::Local` items are.
-    pub module: &'a Module,
-    /// The named types' module, where `Ty::Shared` items are.
-    pub types: &'a Module,
-    /// Some attribute rule may change what types write: no item's check is taken for granted.
-    pub serde_rules: bool,
-    pub paths: &'a Paths,
+    module: &'a Module,
+    paths: &'a Paths,
 }
 
 fn trait_path() -> TokenStream {
@@ -60,7 +54,6 @@ fn trait_path() -> TokenStream {
 
 /// A value a check reads: a field of `self` (a place of type `T`), or a variable bound to a
 /// `&T` by a closure or a pattern.
-#[derive(Clone)]
 enum Place {
     Field(TokenStream),
     Ref(proc_macro2::Ident),
@@ -113,14 +106,14 @@ impl Place {
 }
 
 impl Conformance<'_> {
-    /// The `Conforms` impl of `item`, a type results are written from; `user_serde`: the build
-    /// script put serde attributes of its own on it, which change what it writes.
-    pub fn item_impl(&self, item: &Item, user_serde: bool) -> TokenStream {
+    /// The `Conforms` impl of `item`, a type results are written from; `rewritten`: the build
+    /// script put attributes on it that may change what it writes.
+    pub fn item_impl(&self, item: &Item, rewritten: bool) -> TokenStream {
         let name = super::items::ident(item.name());
-        let check = if user_serde {
+        let check = if rewritten {
             None
         } else {
-            self.item_check(item)
+            self.item_check(self.module, item)
         };
         let deprecated =
             matches!(item, Item::Struct { fields, .. } if fields.iter().any(|f| f.deprecated))
@@ -157,14 +150,10 @@ impl Conformance<'_> {
         }
     }
 
-    fn item_check(&self, item: &Item) -> Option<Check> {
-        self.item_check_in(self.module, item)
-    }
-
     /// The check of `item`, an item of `module`.
-    fn item_check_in(&self, module: &Module, item: &Item) -> Option<Check> {
+    fn item_check(&self, module: &Module, item: &Item) -> Option<Check> {
         let id = *module.origins.get(item.name())?;
-        let n = self.schemas.get(id);
+        let n = self.inputs.schemas.get(id);
         match item {
             Item::Struct {
                 fields,
@@ -210,11 +199,11 @@ impl Conformance<'_> {
     /// Whether `name` in `module` is a string enum whose every value its schema lists: its
     /// values need no check at all.
     fn plain_enum(&self, module: &Module, name: &str) -> bool {
-        !self.serde_rules
+        !self.inputs.rewriting_rules
             && module
                 .item(name)
                 .filter(|i| matches!(i, Item::Enum { .. }))
-                .is_some_and(|i| self.item_check_in(module, i).is_some())
+                .is_some_and(|i| self.item_check(module, i).is_some())
     }
 
     /// The check of one field of a struct, as its `Serialize` writes it.
@@ -239,7 +228,7 @@ impl Conformance<'_> {
     /// The check of the value at `v`, of type `ty`, against node `id`; `depth` names the
     /// variables of nested closures apart.
     fn value(&self, v: &Place, ty: &Ty, id: SchemaId, depth: usize) -> Option<Check> {
-        let n = self.schemas.get(id);
+        let n = self.inputs.schemas.get(id);
         match n.boolean {
             Some(true) => return Some(Check::Always),
             Some(false) => return None,
@@ -254,7 +243,7 @@ impl Conformance<'_> {
                 return None;
             }
             return match ty {
-                Ty::Shared(name) if self.plain_enum(self.types, name) => Some(Check::Always),
+                Ty::Shared(name) if self.plain_enum(self.inputs.types, name) => Some(Check::Always),
                 Ty::Shared(_) => Some(v.own()),
                 Ty::Box(inner) if matches!(**inner, Ty::Shared(_)) => Some(v.own_unboxed()),
                 _ => None,

@@ -770,7 +770,7 @@ fn checks_of<'s>(set: &'s Toolset, options: &RustOptions) -> conforms::Inputs<'s
     conforms::Inputs {
         schemas: &set.schemas,
         types: &set.rust.types,
-        serde_rules: options.attributes.iter().any(|r| {
+        rewriting_rules: options.attributes.iter().any(|r| {
             r.attribute
                 .parse::<TokenStream>()
                 .map_or(true, |t| conforms::may_change_writing(&t))

@@ -96,8 +96,8 @@ fn print(
         let dirs = needs.get(m.scope, i.name());
         printer.item(&heads, item_tokens(i, &paths, attrs, sensitive, dirs))?;
         if dirs.serialize {
-            let user_serde = super::conforms::may_change_writing(&attrs.attrs_for(i.name()));
-            printer.item(&heads, conformance.item_impl(i, user_serde))?;
+            let rewritten = super::conforms::may_change_writing(&attrs.attrs_for(i.name()));
+            printer.item(&heads, conformance.item_impl(i, rewritten))?;
         }
     }
     Ok(std::mem::take(&mut printer.out))
