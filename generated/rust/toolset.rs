@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__toolc_require_api!(10, "0.1.0");
+::toolc_runtime::__toolc_require_api!(11, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -49,11 +49,6 @@ pub mod types {
     ::toolc_runtime::codegen::deserialize_enum!(
         OperatorScopeTier, Free = "free", Pro = "pro", Enterprise = "enterprise"
     );
-    impl ::toolc_runtime::codegen::Conforms for OperatorScopeTier {
-        fn conforms(&self) -> bool {
-            true
-        }
-    }
     /// Who a run acts on behalf of.
     #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
     #[serde(crate = "::toolc_runtime::codegen::serde")]
@@ -97,11 +92,6 @@ pub mod types {
         /// `urgent`
         #[serde(rename = "urgent")]
         Urgent,
-    }
-    impl ::toolc_runtime::codegen::Conforms for TicketPriority {
-        fn conforms(&self) -> bool {
-            true
-        }
     }
     /// A support ticket.
     #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
@@ -151,11 +141,6 @@ pub mod types {
         TicketStatus, Open = "open", Pending = "pending", Resolved = "resolved", Closed =
         "closed"
     );
-    impl ::toolc_runtime::codegen::Conforms for TicketStatus {
-        fn conforms(&self) -> bool {
-            true
-        }
-    }
 }
 /// One module per toolbox: parameter and return types, the trait to
 /// implement, and its dispatcher.
@@ -172,6 +157,11 @@ pub mod toolboxes {
         ::toolc_runtime::codegen::deserialize_struct!(
             ListMeetingsParams, day = required("day")
         );
+        impl ::toolc_runtime::codegen::Conforms for ListMeetingsParams {
+            fn conforms(&self) -> bool {
+                ::toolc_runtime::codegen::schema::Format::Date.is_valid(&self.day)
+            }
+        }
         /// The session scope this toolbox's tools read: `OperatorScope`.
         pub type Scope = super::super::types::OperatorScope;
         /// Meeting management tools
@@ -274,6 +264,9 @@ pub mod toolboxes {
                         0usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
+                                ::std::option::Option::Some(
+                                    <ListMeetingsParams as ::toolc_runtime::codegen::Conforms>::conforms,
+                                ),
                                 |params: &ListMeetingsParams| {
                                     self.inner.refine_list_meetings(params)
                                 },
@@ -286,6 +279,7 @@ pub mod toolboxes {
                         1usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[1usize],
+                                ::std::option::Option::None,
                                 |_: &::toolc_runtime::codegen::NoParams| ::std::result::Result::Ok(()),
                                 move |_: ::toolc_runtime::codegen::NoParams| async move {
                                     self.inner.whoami(&cx).await
@@ -426,6 +420,11 @@ pub mod toolboxes {
         ::toolc_runtime::codegen::deserialize_struct!(
             LookupOrderParams, order_id = required("order_id")
         );
+        impl ::toolc_runtime::codegen::Conforms for LookupOrderParams {
+            fn conforms(&self) -> bool {
+                false
+            }
+        }
         /// Where the order is.
         #[derive(
             Debug,
@@ -449,11 +448,6 @@ pub mod toolboxes {
             /// `delivered`
             #[serde(rename = "delivered")]
             Delivered,
-        }
-        impl ::toolc_runtime::codegen::Conforms for LookupOrderReturnsStatus {
-            fn conforms(&self) -> bool {
-                true
-            }
         }
         /// Result of `lookup_order`.
         #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
@@ -481,6 +475,11 @@ pub mod toolboxes {
             CancelOrderParams, order_id = required("order_id"), reason =
             optional("reason")
         );
+        impl ::toolc_runtime::codegen::Conforms for CancelOrderParams {
+            fn conforms(&self) -> bool {
+                false
+            }
+        }
         /// Result of `cancel_order`.
         #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
@@ -612,6 +611,9 @@ pub mod toolboxes {
                         0usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
+                                ::std::option::Option::Some(
+                                    <LookupOrderParams as ::toolc_runtime::codegen::Conforms>::conforms,
+                                ),
                                 |params: &LookupOrderParams| {
                                     self.inner.refine_lookup_order(params)
                                 },
@@ -624,6 +626,9 @@ pub mod toolboxes {
                         1usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[1usize],
+                                ::std::option::Option::Some(
+                                    <CancelOrderParams as ::toolc_runtime::codegen::Conforms>::conforms,
+                                ),
                                 |params: &CancelOrderParams| {
                                     self.inner.refine_cancel_order(params)
                                 },
@@ -784,6 +789,12 @@ pub mod toolboxes {
             optional("status"), limit = default("limit",
             ListTicketsParams::__default_limit)
         );
+        impl ::toolc_runtime::codegen::Conforms for ListTicketsParams {
+            fn conforms(&self) -> bool {
+                ::toolc_runtime::codegen::schema::Format::Uuid
+                    .is_valid(&self.customer_id) && (1i64..=100i64).contains(&self.limit)
+            }
+        }
         /// The new priority.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum UpdateTicketParamsPriority {
@@ -813,6 +824,11 @@ pub mod toolboxes {
             UpdateTicketParams, id = required("id"), status = optional("status"),
             priority = optional("priority")
         );
+        impl ::toolc_runtime::codegen::Conforms for UpdateTicketParams {
+            fn conforms(&self) -> bool {
+                true
+            }
+        }
         /// This toolbox reads no session scope.
         pub type Scope = ();
         /// Support ticket tools
@@ -928,6 +944,9 @@ pub mod toolboxes {
                         0usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
+                                ::std::option::Option::Some(
+                                    <ListTicketsParams as ::toolc_runtime::codegen::Conforms>::conforms,
+                                ),
                                 |params: &ListTicketsParams| {
                                     self.inner.refine_list_tickets(params)
                                 },
@@ -944,6 +963,9 @@ pub mod toolboxes {
                         1usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[1usize],
+                                ::std::option::Option::Some(
+                                    <UpdateTicketParams as ::toolc_runtime::codegen::Conforms>::conforms,
+                                ),
                                 |params: &UpdateTicketParams| {
                                     self.inner.refine_update_ticket(params)
                                 },
@@ -1115,6 +1137,12 @@ pub mod playbooks {
             SlugAndSpanParams, title = required("title"), from = required("from"), to =
             required("to")
         );
+        impl ::toolc_runtime::codegen::Conforms for SlugAndSpanParams {
+            fn conforms(&self) -> bool {
+                ::toolc_runtime::codegen::schema::Format::Date.is_valid(&self.from)
+                    && ::toolc_runtime::codegen::schema::Format::Date.is_valid(&self.to)
+            }
+        }
         /// Result of `slug_and_span`.
         #[derive(Debug, Clone, PartialEq, ::toolc_runtime::codegen::serde::Serialize)]
         #[serde(crate = "::toolc_runtime::codegen::serde")]
@@ -1207,6 +1235,9 @@ pub mod playbooks {
                         0usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
+                                ::std::option::Option::Some(
+                                    <SlugAndSpanParams as ::toolc_runtime::codegen::Conforms>::conforms,
+                                ),
                                 |params: &SlugAndSpanParams| {
                                     self.inner.refine_slug_and_span(params)
                                 },

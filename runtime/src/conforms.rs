@@ -1,6 +1,8 @@
-//! Results vouched for by checks compiled per type: what generated code calls to tell the
-//! contract that a result's text, as its `Serialize` writes it, is valid against the tool's
-//! returns schema, without writing it first.
+//! Results and arguments vouched for by checks compiled per type: what generated code calls to
+//! tell the contract that a result's text, as its `Serialize` writes it, is valid against the
+//! tool's returns schema, without writing it first; and that arguments a parameters type read
+//! in full ([`crate::struct_fields::read_whole`]) are valid against its parameters schema,
+//! without validating them on the way.
 //!
 //! The compiler emits [`Conforms`] for each generated type a tool's result reaches, and one
 //! check per tool over its result type. Each is a sufficient condition: it answers `true` only

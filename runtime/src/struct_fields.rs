@@ -6,9 +6,30 @@
 //! [`__toolc_deserialize_struct!`](crate::__toolc_deserialize_struct), which writes its one map
 //! visitor, a `match` on the key's index.
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+
+thread_local! {
+    /// Whether a struct read on this thread since [`read_whole`] began passed over something
+    /// of the text: a key no field has, or a required field the map did not give that was
+    /// read as `None`.
+    static PASSED_OVER: Cell<bool> = const { Cell::new(false) };
+}
+
+/// `P` read from JSON text by its own `Deserialize`, when the text holds exactly what `P` does:
+/// `None` when the text is not one JSON value `P` reads, or when a generated struct on the way
+/// skipped a key no field has or read an absent required field as `None` (both lost to the
+/// value, so a check of the value cannot speak for the text).
+#[doc(hidden)]
+pub fn read_whole<P: de::DeserializeOwned>(text: &str) -> Option<P> {
+    PASSED_OVER.set(false);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = P::deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    (!PASSED_OVER.get()).then_some(value)
+}
 
 /// Reads a map key as the index of the field it names among `fields`: `None` for a key no
 /// field has, or an error naming the fields when the struct denies unknown keys.
@@ -107,6 +128,7 @@ pub fn field<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
 /// Reads past the value of a key no field has.
 #[doc(hidden)]
 pub fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    PASSED_OVER.set(true);
     map.next_value::<IgnoredAny>().map(|_| ())
 }
 
@@ -137,6 +159,7 @@ impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        PASSED_OVER.set(true);
         visitor.visit_none()
     }
 

@@ -245,7 +245,7 @@ where
     F: FnOnce(P) -> Fut + Send,
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
-    let bound = bind(desc, refine, handler, crate::conforms::unvouched);
+    let bound = bind(desc, None, refine, handler, crate::conforms::unvouched);
     contract::serve_tool(
         Some(bound),
         desc.name,
@@ -353,7 +353,13 @@ where
     Fut: Future<Output = Result<R, HandlerError>> + Send,
 {
     contract::serve_play(
-        Some(bind(desc, refine, handler, crate::conforms::unvouched)),
+        Some(bind(
+            desc,
+            None,
+            refine,
+            handler,
+            crate::conforms::unvouched,
+        )),
         desc.name,
         arguments,
         Encoding::Value,

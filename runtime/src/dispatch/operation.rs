@@ -43,15 +43,18 @@ impl std::fmt::Debug for Bound<'_> {
     }
 }
 
-/// Binds the operation `desc` describes to its refinement, its handler and the check of its
-/// result compiled for its type (`vouch`: see [`crate::conforms`]; [`crate::conforms::unvouched`]
-/// when there is none), for one call.
+/// Binds the operation `desc` describes to the checks compiled for its parameters and result
+/// types (see [`crate::conforms`]), its refinement and its handler, for one call. `admit`:
+/// the check of the parameters type, when arguments its own `Deserialize` reads in full may be
+/// vouched for by it (`None` when they may not); `vouch`: the check of the result type
+/// ([`crate::conforms::unvouched`] when there is none).
 ///
 /// Nothing runs here: the arguments are read when the contract says so, and the handler is
 /// called (its future made) only on the first poll, after the policies and any approval.
 #[doc(hidden)]
 pub fn bind<'a, P, R, C, F, Fut>(
     desc: &'static ToolDescriptor,
+    admit: Option<fn(&P) -> bool>,
     refine: C,
     handler: F,
     vouch: fn(&R) -> bool,
@@ -66,6 +69,7 @@ where
     Bound {
         desc,
         op: Box::pin(Op {
+            admit,
             refine: Some(refine),
             handler: Some(handler),
             params: None,
@@ -102,6 +106,7 @@ pub(crate) trait Operation: Send {
 pin_project_lite::pin_project! {
     /// [`Operation`] for one parameters type `P`, result type `R`, refinement and handler.
     struct Op<P, R, C, F, Fut> {
+        admit: Option<fn(&P) -> bool>,
         refine: Option<C>,
         handler: Option<F>,
         params: Option<P>,
@@ -126,7 +131,7 @@ where
         arguments: &str,
     ) -> Result<(), ToolError> {
         let this = self.project();
-        let params = read::<P>(desc, arguments)?;
+        let params = read::<P>(desc, arguments, *this.admit)?;
         if let Some(refine) = this.refine.take() {
             refined(desc, &mut Some(|| refine(&params)))?;
         }
@@ -180,13 +185,32 @@ where
     }
 }
 
-/// Reads argument text into `P`: validated while it is deserialized, and, when that cannot
-/// vouch for the text, the full way ([`read_value`]: parsed, normalized, validated, every
-/// violation listed) and then read from the normalized value.
+/// Reads argument text into `P`. When `admit` (the check compiled for `P`) vouches for what
+/// `P`'s own `Deserialize` read of the whole text, that is the reading; otherwise validated
+/// while it is deserialized; and, when that cannot vouch for the text either, the full way
+/// ([`read_value`]: parsed, normalized, validated, every violation listed) and then read from
+/// the normalized value. Debug builds validate admitted arguments the full way as well, and
+/// fail the call as `panicked` on a disagreement.
 pub(crate) fn read<P: DeserializeOwned>(
     desc: &'static ToolDescriptor,
     arguments: &str,
+    admit: Option<fn(&P) -> bool>,
 ) -> Result<P, ToolError> {
+    if let Some(admit) = admit
+        && let Some(params) = crate::struct_fields::read_whole::<P>(arguments)
+        && admit(&params)
+    {
+        if cfg!(debug_assertions) && read_value(desc, arguments).is_err() {
+            return Err(ToolError::new(
+                ErrorKind::Panicked,
+                desc.name,
+                "the check compiled for these parameters admitted arguments their schema \
+                 refuses (a toolc bug; please report it with the manifest)"
+                    .to_owned(),
+            ));
+        }
+        return Ok(params);
+    }
     match stream::de::from_str::<P>(desc.parameters, arguments) {
         Some(params) => Ok(params),
         None => from_value(desc, &read_value(desc, arguments)?),

@@ -1,6 +1,7 @@
-//! Checks compiled per result type: for each generated type a result is written from, an impl
-//! of the runtime's `codegen::Conforms`, and for each tool a check of its result type, that
-//! vouch for a value's text without writing it (see the runtime's `conforms` module).
+//! Checks compiled per type: for each generated type, an impl of the runtime's
+//! `codegen::Conforms`, and for each tool a check of its result type, that vouch for a value's
+//! text without writing it, and one of its parameters type, that vouches for argument text
+//! the type's own `Deserialize` read in full (see the runtime's `conforms` module).
 //!
 //! A check is a sufficient condition, read off the Rust plan and the schema node each type and
 //! field was made from: what the type's `Serialize` writes has the structure the node asks for
@@ -10,6 +11,13 @@
 //! beyond those, unions, maps, tuples, typed formats, a type given attributes by the build
 //! script that may change what it writes) makes the check answer `false`, and the contract
 //! writes and validates that result as before.
+//!
+//! Arguments are vouched for by the same checks when what the parameters type reads is all the
+//! text says: the runtime reads them with the type's own `Deserialize` and takes that reading
+//! only when no struct on the way skipped a key or read an absent required field as `None`. A
+//! type that reaches a JSON value (which reads a key given twice) or a required field with a
+//! default (read when absent) is not vouched for that way: its arguments are validated as they
+//! are read.
 
 use super::items::{Paths, ty_tokens};
 use crate::model::rust::{Field, Item, Module, Ty, integer_limits};
@@ -17,6 +25,8 @@ use crate::model::schema::{JsonType, Keyword, SchemaId, SchemaNode, Schemas};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
 
 /// What the checks of every module read.
 #[derive(Clone, Copy)]
@@ -36,6 +46,7 @@ impl<'a> Inputs<'a> {
             inputs: self,
             module,
             paths,
+            items: OnceCell::new(),
         }
     }
 }
@@ -46,6 +57,17 @@ pub(super) struct Conformance<'a> {
     /// The module being generated, where `Ty::Local` items are.
     module: &'a Module,
     paths: &'a Paths,
+    /// The items of the module and of the named types' module by name, made when first asked:
+    /// a module of thousands of tools has thousands of items.
+    items: OnceCell<[HashMap<&'a str, &'a Item>; 2]>,
+}
+
+/// Where a type's items are: the module being generated (`Ty::Local`) or the named types'
+/// (`Ty::Shared`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Home {
+    Local,
+    Shared,
 }
 
 fn trait_path() -> TokenStream {
@@ -105,9 +127,16 @@ impl Place {
     }
 }
 
-impl Conformance<'_> {
-    /// The `Conforms` impl of `item`, a type results are written from; `rewritten`: the build
-    /// script put attributes on it that may change what it writes.
+impl<'a> Conformance<'a> {
+    /// Whether `item`, an item of the module, needs a `Conforms` impl: every type but a string
+    /// enum whose values need no check (a check of a value of one is `true`, never a call).
+    pub fn needs_impl(&self, item: &Item) -> bool {
+        !self.plain_enum(Home::Local, item.name())
+    }
+
+    /// The `Conforms` impl of `item`, a type results are written from or arguments read into;
+    /// `rewritten`: the build script put attributes on it that may change what it writes or
+    /// reads.
     pub fn item_impl(&self, item: &Item, rewritten: bool) -> TokenStream {
         let name = super::items::ident(item.name());
         let check = if rewritten {
@@ -133,20 +162,91 @@ impl Conformance<'_> {
     /// The check of a tool's result, of type `ty` made from node `id`: a function the
     /// dispatcher binds, or the runtime's `unvouched` when nothing can be vouched for.
     pub fn result_check(&self, ty: &Ty, id: Option<SchemaId>) -> TokenStream {
-        let result = format_ident!("result");
-        let check = id.and_then(|id| self.value(&Place::Ref(result.clone()), ty, id, 0));
-        let t = ty_tokens(ty, self.paths);
+        self.check_fn("result", ty, id)
+            .unwrap_or_else(|| quote!(::toolc_runtime::codegen::unvouched))
+    }
+
+    /// The check of a tool's arguments, read into `ty` (made from node `id`) by its own
+    /// `Deserialize`: `Some` function the dispatcher binds when what `ty` reads is all the
+    /// text says (see the module's docs), else `None`.
+    pub fn arguments_check(&self, ty: &Ty, id: SchemaId) -> TokenStream {
+        let check = self
+            .reads_in_full(Home::Local, ty, &mut HashSet::new())
+            .then(|| self.check_fn("params", ty, Some(id)))
+            .flatten();
         match check {
-            None => quote!(::toolc_runtime::codegen::unvouched),
-            Some(Check::Always) => quote!(|_: &#t| true),
-            Some(Check::Own { bare: true, .. }) => {
+            Some(check) => quote!(::std::option::Option::Some(#check)),
+            None => quote!(::std::option::Option::None),
+        }
+    }
+
+    /// A function from `&T` (`ty`) to whether the value at `id` is vouched for, its argument
+    /// named `var`; `None` when nothing can be.
+    fn check_fn(&self, var: &str, ty: &Ty, id: Option<SchemaId>) -> Option<TokenStream> {
+        let x = format_ident!("{var}");
+        let check = self.value(&Place::Ref(x.clone()), ty, id?, 0)?;
+        let t = ty_tokens(ty, self.paths);
+        Some(match check {
+            Check::Always => quote!(|_: &#t| true),
+            Check::Own { bare: true, .. } => {
                 let path = trait_path();
                 quote!(<#t as #path>::conforms)
             }
-            Some(c) => {
+            c => {
                 let c = c.tokens();
-                quote!(|result: &#t| #c)
+                quote!(|#x: &#t| #c)
             }
+        })
+    }
+
+    /// Whether what `ty` (whose local items are in `home`) reads of JSON text is all the text
+    /// says, but for what the runtime's reading watches for (a key skipped, an absent
+    /// required field read as `None`): no JSON value, which reads a key given twice and any
+    /// depth, and no required field with a default, which reads its absence. Items in `seen`
+    /// are being answered already.
+    fn reads_in_full(&self, home: Home, ty: &Ty, seen: &mut HashSet<(Home, String)>) -> bool {
+        match ty {
+            Ty::String | Ty::Bool | Ty::I32 | Ty::I64 | Ty::U32 | Ty::U64 | Ty::F64 => true,
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Box(inner) => {
+                self.reads_in_full(home, inner, seen)
+            }
+            Ty::Local(name) => self.item_reads_in_full(home, name, seen),
+            Ty::Shared(name) => self.item_reads_in_full(Home::Shared, name, seen),
+            // Maps read a key given twice too; the rest have no check.
+            Ty::Json | Ty::Map(_) | Ty::EnumMap(..) | Ty::Tuple(_) | Ty::Unit | Ty::Format(_) => {
+                false
+            }
+        }
+    }
+
+    fn item_reads_in_full(
+        &self,
+        home: Home,
+        name: &str,
+        seen: &mut HashSet<(Home, String)>,
+    ) -> bool {
+        if !seen.insert((home, name.to_owned())) {
+            return true;
+        }
+        match self.item(home, name) {
+            Some(Item::Struct { fields, .. }) => fields.iter().all(|f| {
+                !(f.required && f.default.is_some()) && self.reads_in_full(home, &f.ty, seen)
+            }),
+            Some(Item::Newtype { ty, .. }) => self.reads_in_full(home, ty, seen),
+            Some(Item::Enum { .. }) => true,
+            _ => false,
+        }
+    }
+
+    /// The item called `name` in `home`.
+    fn item(&self, home: Home, name: &str) -> Option<&'a Item> {
+        let [local, shared] = self.items.get_or_init(|| {
+            let index = |m: &'a Module| m.items.iter().map(|i| (i.name(), i)).collect();
+            [index(self.module), index(self.inputs.types)]
+        });
+        match home {
+            Home::Local => local.get(name).copied(),
+            Home::Shared => shared.get(name).copied(),
         }
     }
 
@@ -196,12 +296,16 @@ impl Conformance<'_> {
         }
     }
 
-    /// Whether `name` in `module` is a string enum whose every value its schema lists: its
+    /// Whether `name` in `home` is a string enum whose every value its schema lists: its
     /// values need no check at all.
-    fn plain_enum(&self, module: &Module, name: &str) -> bool {
+    fn plain_enum(&self, home: Home, name: &str) -> bool {
+        let module = match home {
+            Home::Local => self.module,
+            Home::Shared => self.inputs.types,
+        };
         !self.inputs.rewriting_rules
-            && module
-                .item(name)
+            && self
+                .item(home, name)
                 .filter(|i| matches!(i, Item::Enum { .. }))
                 .is_some_and(|i| self.item_check(module, i).is_some())
     }
@@ -243,16 +347,24 @@ impl Conformance<'_> {
                 return None;
             }
             return match ty {
-                Ty::Shared(name) if self.plain_enum(self.inputs.types, name) => Some(Check::Always),
+                Ty::Shared(name) if self.plain_enum(Home::Shared, name) => Some(Check::Always),
                 Ty::Shared(_) => Some(v.own()),
-                Ty::Box(inner) if matches!(**inner, Ty::Shared(_)) => Some(v.own_unboxed()),
+                Ty::Box(inner) => match &**inner {
+                    Ty::Shared(name) if self.plain_enum(Home::Shared, name) => Some(Check::Always),
+                    Ty::Shared(_) => Some(v.own_unboxed()),
+                    _ => None,
+                },
                 _ => None,
             };
         }
         match ty {
             Ty::Box(inner) => match &**inner {
                 Ty::Local(name) if self.module.origins.get(name) == Some(&id) => {
-                    Some(v.own_unboxed())
+                    if self.plain_enum(Home::Local, name) {
+                        Some(Check::Always)
+                    } else {
+                        Some(v.own_unboxed())
+                    }
                 }
                 _ => None,
             },
@@ -267,7 +379,7 @@ impl Conformance<'_> {
                 })
             }
             Ty::Local(name) if self.module.origins.get(name) == Some(&id) => {
-                if self.plain_enum(self.module, name) {
+                if self.plain_enum(Home::Local, name) {
                     Some(Check::Always)
                 } else {
                     Some(v.own())
@@ -550,9 +662,10 @@ fn usize_lit(n: u64) -> Option<Literal> {
     usize::try_from(n).ok().map(Literal::usize_suffixed)
 }
 
-/// Whether attributes a build script put on a type may change what its `Serialize` writes:
-/// anything but docs, lints and derives of traits other than serde's (a `#[serde(...)]`, an
-/// attribute macro such as `#[skip_serializing_none]`, a `cfg_attr` that may hold either).
+/// Whether attributes a build script put on a type may change what its `Serialize` writes or
+/// its `Deserialize` reads: anything but docs, lints and derives of traits other than serde's
+/// (a `#[serde(...)]`, an attribute macro such as `#[skip_serializing_none]`, a `cfg_attr` that
+/// may hold either).
 pub(super) fn may_change_writing(attributes: &TokenStream) -> bool {
     if attributes.is_empty() {
         return false;
@@ -573,7 +686,8 @@ pub(super) fn may_change_writing(attributes: &TokenStream) -> bool {
         ]
         .iter()
         .any(|h| path.is_ident(h));
-        // A derive of a trait of serde's kind (`Serialize`, `SerializeDisplay`, …) writes too.
+        // A derive of a trait of serde's kind (`Serialize`, `SerializeDisplay`,
+        // `DeserializeFromStr`, …) writes or reads too.
         let derive = path.is_ident("derive")
             && a.parse_args_with(
                 syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
@@ -582,7 +696,7 @@ pub(super) fn may_change_writing(attributes: &TokenStream) -> bool {
                 paths.iter().all(|p| {
                     p.segments
                         .last()
-                        .is_none_or(|s| !s.ident.to_string().contains("Serialize"))
+                        .is_none_or(|s| !s.ident.to_string().contains("erialize"))
                 })
             });
         !(harmless || derive)
@@ -656,6 +770,7 @@ mod tests {
             "#[cfg_attr(feature = \"x\", serde(rename = \"y\"))]",
             "#[derive(Hash)] #[serde(deny_unknown_fields)]",
             "#[derive(serde_with::SerializeDisplay)]",
+            "#[derive(serde_with::DeserializeFromStr)]",
             "#[derive(Hash) x]",
         ] {
             assert!(changes(changed), "{changed}");

@@ -41,7 +41,7 @@ pub(super) fn struct_deserialize(id: &Ident, fields: &[Field], deny_unknown: boo
         if f.default.is_some() {
             let default = default_fn_name(None, f);
             quote!(#field = default(#name, #id::#default))
-        } else if matches!(f.ty, Ty::Option(_)) || (!f.required && f.ty == Ty::Json) {
+        } else if !f.required && (matches!(f.ty, Ty::Option(_)) || f.ty == Ty::Json) {
             quote!(#field = optional(#name))
         } else {
             quote!(#field = required(#name))

@@ -122,7 +122,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 10;
+pub const RUNTIME_API: u32 = 11;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -1272,6 +1272,10 @@ fn server(
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
         let m = ident(&t.idents.snake);
         let vouch = conformance.result_check(&s.returns, t.returns);
+        let admit = s.params.as_ref().map_or_else(
+            || quote!(::std::option::Option::None),
+            |p| conformance.arguments_check(p, t.parameters),
+        );
         let refine_m = format_ident!("{}", t.refine_method());
         let (refine, bind, arg) = match &s.params {
             Some(p) => {
@@ -1295,6 +1299,7 @@ fn server(
                     let target = ::toolc_runtime::codegen::delegation(&self.targets[#j], ctx);
                     ::toolc_runtime::codegen::bind(
                         &DESCRIPTORS[#i],
+                        #admit,
                         #refine,
                         move |#bind| async move { self.inner.#m(#arg &target, &cx).await },
                         #vouch,
@@ -1310,6 +1315,7 @@ fn server(
         quote! {
             #i => ::toolc_runtime::codegen::bind(
                 &DESCRIPTORS[#i],
+                #admit,
                 #refine,
                 move |#bind| async move { #call.await },
                 #vouch,

@@ -76,8 +76,8 @@ impl<'a> Queue<'a> {
     }
 }
 
-/// The type items of `m`, printed, each type a result is written from followed by the check
-/// that vouches for its values (`conforms.rs`).
+/// The type items of `m`, printed, each type a result is written from or arguments are read
+/// into followed by the check that vouches for its values (`conforms.rs`).
 fn print(
     m: &TypeModule<'_>,
     checks: Inputs<'_>,
@@ -95,7 +95,7 @@ fn print(
         let sensitive = m.module.sensitive.contains(i.name());
         let dirs = needs.get(m.scope, i.name());
         printer.item(&heads, item_tokens(i, &paths, attrs, sensitive, dirs))?;
-        if dirs.serialize {
+        if (dirs.serialize || dirs.deserialize) && conformance.needs_impl(i) {
             let rewritten = super::conforms::may_change_writing(&attrs.attrs_for(i.name()));
             printer.item(&heads, conformance.item_impl(i, rewritten))?;
         }

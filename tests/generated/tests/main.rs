@@ -1,10 +1,12 @@
 //! How generated code behaves, called through its dispatchers: one test
 //! binary, a module per area.
 
+mod admitted;
 mod coverage;
 mod defaults;
 mod delegation;
 mod formats;
+mod instances;
 mod many;
 mod numbers;
 mod refinements;
