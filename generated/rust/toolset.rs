@@ -611,9 +611,7 @@ pub mod toolboxes {
                         0usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[0usize],
-                                ::std::option::Option::Some(
-                                    <LookupOrderParams as ::toolc_runtime::codegen::Conforms>::conforms,
-                                ),
+                                ::std::option::Option::None,
                                 |params: &LookupOrderParams| {
                                     self.inner.refine_lookup_order(params)
                                 },
@@ -626,9 +624,7 @@ pub mod toolboxes {
                         1usize => {
                             ::toolc_runtime::codegen::bind(
                                 &DESCRIPTORS[1usize],
-                                ::std::option::Option::Some(
-                                    <CancelOrderParams as ::toolc_runtime::codegen::Conforms>::conforms,
-                                ),
+                                ::std::option::Option::None,
                                 |params: &CancelOrderParams| {
                                     self.inner.refine_cancel_order(params)
                                 },

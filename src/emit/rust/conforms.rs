@@ -47,6 +47,7 @@ impl<'a> Inputs<'a> {
             module,
             paths,
             items: OnceCell::new(),
+            shared: OnceCell::new(),
         }
     }
 }
@@ -60,6 +61,8 @@ pub(super) struct Conformance<'a> {
     /// The items of the module and of the named types' module by name, made when first asked:
     /// a module of thousands of tools has thousands of items.
     items: OnceCell<[HashMap<&'a str, &'a Item>; 2]>,
+    /// The checks of the named types' module, for its items' own checks; made when first asked.
+    shared: OnceCell<Box<Conformance<'a>>>,
 }
 
 /// Where a type's items are: the module being generated (`Ty::Local`) or the named types'
@@ -228,13 +231,33 @@ impl<'a> Conformance<'a> {
         if !seen.insert((home, name.to_owned())) {
             return true;
         }
-        match self.item(home, name) {
-            Some(Item::Struct { fields, .. }) => fields.iter().all(|f| {
+        let Some(item) = self.item(home, name) else {
+            return false;
+        };
+        // A type whose own check is `false` would make every call read the text twice.
+        if !self.may_hold(home, item) {
+            return false;
+        }
+        match item {
+            Item::Struct { fields, .. } => fields.iter().all(|f| {
                 !(f.required && f.default.is_some()) && self.reads_in_full(home, &f.ty, seen)
             }),
-            Some(Item::Newtype { ty, .. }) => self.reads_in_full(home, ty, seen),
-            Some(Item::Enum { .. }) => true,
+            Item::Newtype { ty, .. } => self.reads_in_full(home, ty, seen),
+            Item::Enum { .. } => true,
             _ => false,
+        }
+    }
+
+    /// Whether the check of `item`, an item of `home`, may hold: its impl is not `false`.
+    fn may_hold(&self, home: Home, item: &Item) -> bool {
+        match home {
+            Home::Local => self.item_check(self.module, item).is_some(),
+            Home::Shared => {
+                let types = self
+                    .shared
+                    .get_or_init(|| Box::new(self.inputs.of(self.inputs.types, self.paths)));
+                types.item_check(self.inputs.types, item).is_some()
+            }
         }
     }
 
