@@ -193,6 +193,13 @@ fn arguments_the_type_reads_only_in_part_are_not_admitted() {
     assert!(
         read_whole::<OpenParams>(r#"{"note":null,"code":"abc"}"#).is_some_and(|p| p.conforms())
     );
+    // An integer past 2^53 rounds to the bound as a float; the validator compares it exactly.
+    let past = r#"{"note":null,"big":9007199254740993}"#;
+    assert!(!read_whole::<OpenParams>(past).is_some_and(|p| p.conforms()));
+    let toolbox = AdmittedToolbox::new(Echo);
+    let e = super::block_on(toolbox.call("open", past, &CallContext::new("open")))
+        .expect_err("past the maximum");
+    assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid, "{e}");
 }
 
 /// A JSON value among the parameters reads a key given twice: the text is validated as it is
