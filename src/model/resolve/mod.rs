@@ -21,6 +21,7 @@ use delegates::delegates;
 use groups::{playbook, refine_collisions, sensitive_parameters, toolbox};
 use operation::{tool, tool_named};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 /// Options of the resolve stage.
 #[derive(Debug, Clone, Default)]
@@ -45,6 +46,9 @@ struct Ctx<'a> {
     loaded: &'a mut Loaded,
     diags: Vec<Diagnostic>,
     schemas: Schemas,
+    /// The validators examples were checked with, by the text of the schema they were built
+    /// from (`None`: it builds none): tools that return one named type share one.
+    validators: HashMap<String, Option<Rc<jsonschema::Validator>>>,
 }
 
 impl Ctx<'_> {
@@ -227,6 +231,7 @@ pub fn resolve(loaded: &mut Loaded, options: &ResolveOptions) -> Toolset {
         loaded,
         diags: Vec::new(),
         schemas: Schemas::new(),
+        validators: HashMap::new(),
     };
     let toolset = build(&mut ctx, &files, options);
     let diags = std::mem::take(&mut ctx.diags);

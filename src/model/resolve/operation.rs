@@ -162,11 +162,9 @@ fn examples(
     parameters: ReadSchema,
     returns: Option<ReadSchema>,
 ) -> Vec<Example> {
-    let validator = |ctx: &Ctx<'_>, read: ReadSchema| {
-        read.sound
-            .then(|| jsonschema::draft202012::new(&ctx.schemas.bundle(read.id)).ok())
-            .flatten()
-    };
+    if raw.examples.is_empty() {
+        return Vec::new();
+    }
     let params_validator = validator(ctx, parameters);
     let returns_validator = returns.and_then(|r| validator(ctx, r));
     let mut examples = Vec::new();
@@ -206,6 +204,18 @@ fn examples(
         }
     }
     examples
+}
+
+/// A validator of the schema `read` when it is sound, built once for each schema text.
+fn validator(ctx: &mut Ctx<'_>, read: ReadSchema) -> Option<Rc<jsonschema::Validator>> {
+    if !read.sound {
+        return None;
+    }
+    let bundle = ctx.schemas.bundle(read.id);
+    ctx.validators
+        .entry(bundle.to_string())
+        .or_insert_with(|| jsonschema::draft202012::new(&bundle).ok().map(Rc::new))
+        .clone()
 }
 
 pub(super) fn check_example(
