@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__toolc_require_api!(11, "0.1.0");
+::toolc_runtime::__toolc_require_api!(12, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -224,25 +224,11 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                let i = NAMES
-                    .find(&DESCRIPTORS, name)
-                    .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
-                match i {
-                    0usize => {
-                        ::toolc_runtime::codegen::check_arguments_refined(
-                            &DESCRIPTORS[0usize],
-                            arguments,
-                            |params: &ListMeetingsParams| {
-                                self.inner.refine_list_meetings(params)
-                            },
-                        )
-                    }
-                    1usize => {
-                        ::toolc_runtime::codegen::check_arguments::<
-                            ::toolc_runtime::codegen::NoParams,
-                        >(&DESCRIPTORS[1usize], arguments)
-                    }
-                    _ => {
+                let ctx = ::toolc_runtime::CallContext::new("");
+                let bound = self.bind(name, &ctx);
+                match bound {
+                    ::std::option::Option::Some(bound) => bound.check(arguments),
+                    ::std::option::Option::None => {
                         ::std::result::Result::Err(
                             ::toolc_runtime::ToolError::unknown_tool(name),
                         )
@@ -350,17 +336,14 @@ pub mod toolboxes {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
+            use ::toolc_runtime::codegen::check_arguments as check;
             let i = NAMES
                 .find(&DESCRIPTORS, name)
                 .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
             match i {
-                0usize => {
-                    ::toolc_runtime::codegen::check_arguments::<
-                        ListMeetingsParams,
-                    >(&DESCRIPTORS[0usize], arguments)
-                }
+                0usize => check::<ListMeetingsParams>(&DESCRIPTORS[0usize], arguments),
                 1usize => {
-                    ::toolc_runtime::codegen::check_arguments::<
+                    check::<
                         ::toolc_runtime::codegen::NoParams,
                     >(&DESCRIPTORS[1usize], arguments)
                 }
@@ -567,29 +550,11 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                let i = NAMES
-                    .find(&DESCRIPTORS, name)
-                    .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
-                match i {
-                    0usize => {
-                        ::toolc_runtime::codegen::check_arguments_refined(
-                            &DESCRIPTORS[0usize],
-                            arguments,
-                            |params: &LookupOrderParams| {
-                                self.inner.refine_lookup_order(params)
-                            },
-                        )
-                    }
-                    1usize => {
-                        ::toolc_runtime::codegen::check_arguments_refined(
-                            &DESCRIPTORS[1usize],
-                            arguments,
-                            |params: &CancelOrderParams| {
-                                self.inner.refine_cancel_order(params)
-                            },
-                        )
-                    }
-                    _ => {
+                let ctx = ::toolc_runtime::CallContext::new("");
+                let bound = self.bind(name, &ctx);
+                match bound {
+                    ::std::option::Option::Some(bound) => bound.check(arguments),
+                    ::std::option::Option::None => {
                         ::std::result::Result::Err(
                             ::toolc_runtime::ToolError::unknown_tool(name),
                         )
@@ -697,20 +662,13 @@ pub mod toolboxes {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
+            use ::toolc_runtime::codegen::check_arguments as check;
             let i = NAMES
                 .find(&DESCRIPTORS, name)
                 .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
             match i {
-                0usize => {
-                    ::toolc_runtime::codegen::check_arguments::<
-                        LookupOrderParams,
-                    >(&DESCRIPTORS[0usize], arguments)
-                }
-                1usize => {
-                    ::toolc_runtime::codegen::check_arguments::<
-                        CancelOrderParams,
-                    >(&DESCRIPTORS[1usize], arguments)
-                }
+                0usize => check::<LookupOrderParams>(&DESCRIPTORS[0usize], arguments),
+                1usize => check::<CancelOrderParams>(&DESCRIPTORS[1usize], arguments),
                 _ => {
                     ::std::result::Result::Err(
                         ::toolc_runtime::ToolError::unknown_tool(name),
@@ -896,29 +854,11 @@ pub mod toolboxes {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                let i = NAMES
-                    .find(&DESCRIPTORS, name)
-                    .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
-                match i {
-                    0usize => {
-                        ::toolc_runtime::codegen::check_arguments_refined(
-                            &DESCRIPTORS[0usize],
-                            arguments,
-                            |params: &ListTicketsParams| {
-                                self.inner.refine_list_tickets(params)
-                            },
-                        )
-                    }
-                    1usize => {
-                        ::toolc_runtime::codegen::check_arguments_refined(
-                            &DESCRIPTORS[1usize],
-                            arguments,
-                            |params: &UpdateTicketParams| {
-                                self.inner.refine_update_ticket(params)
-                            },
-                        )
-                    }
-                    _ => {
+                let ctx = ::toolc_runtime::CallContext::new("");
+                let bound = self.bind(name, &ctx);
+                match bound {
+                    ::std::option::Option::Some(bound) => bound.check(arguments),
+                    ::std::option::Option::None => {
                         ::std::result::Result::Err(
                             ::toolc_runtime::ToolError::unknown_tool(name),
                         )
@@ -1034,20 +974,13 @@ pub mod toolboxes {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
+            use ::toolc_runtime::codegen::check_arguments as check;
             let i = NAMES
                 .find(&DESCRIPTORS, name)
                 .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
             match i {
-                0usize => {
-                    ::toolc_runtime::codegen::check_arguments::<
-                        ListTicketsParams,
-                    >(&DESCRIPTORS[0usize], arguments)
-                }
-                1usize => {
-                    ::toolc_runtime::codegen::check_arguments::<
-                        UpdateTicketParams,
-                    >(&DESCRIPTORS[1usize], arguments)
-                }
+                0usize => check::<ListTicketsParams>(&DESCRIPTORS[0usize], arguments),
+                1usize => check::<UpdateTicketParams>(&DESCRIPTORS[1usize], arguments),
                 _ => {
                     ::std::result::Result::Err(
                         ::toolc_runtime::ToolError::unknown_tool(name),
@@ -1198,20 +1131,10 @@ pub mod playbooks {
                 ::toolc_runtime::codegen::serde_json::Value,
                 ::toolc_runtime::ToolError,
             > {
-                let i = NAMES
-                    .find(&DESCRIPTORS, name)
-                    .ok_or_else(|| ::toolc_runtime::codegen::unknown_play(name))?;
-                match i {
-                    0usize => {
-                        ::toolc_runtime::codegen::check_arguments_refined(
-                            &DESCRIPTORS[0usize],
-                            arguments,
-                            |params: &SlugAndSpanParams| {
-                                self.inner.refine_slug_and_span(params)
-                            },
-                        )
-                    }
-                    _ => {
+                let bound = self.bind(name);
+                match bound {
+                    ::std::option::Option::Some(bound) => bound.check(arguments),
+                    ::std::option::Option::None => {
                         ::std::result::Result::Err(
                             ::toolc_runtime::codegen::unknown_play(name),
                         )
@@ -1292,15 +1215,12 @@ pub mod playbooks {
             ::toolc_runtime::codegen::serde_json::Value,
             ::toolc_runtime::ToolError,
         > {
+            use ::toolc_runtime::codegen::check_arguments as check;
             let i = NAMES
                 .find(&DESCRIPTORS, name)
                 .ok_or_else(|| ::toolc_runtime::ToolError::unknown_tool(name))?;
             match i {
-                0usize => {
-                    ::toolc_runtime::codegen::check_arguments::<
-                        SlugAndSpanParams,
-                    >(&DESCRIPTORS[0usize], arguments)
-                }
+                0usize => check::<SlugAndSpanParams>(&DESCRIPTORS[0usize], arguments),
                 _ => {
                     ::std::result::Result::Err(
                         ::toolc_runtime::ToolError::unknown_tool(name),

@@ -21,7 +21,6 @@ use crate::context::CallContext;
 use crate::descriptor::ToolDescriptor;
 use crate::errors::{ErrorKind, HandlerError, ToolError, Truncated, Violations};
 use crate::policy::Guard;
-use operation::{from_value, read_value, refined};
 
 /// A boxed, sendable future: what the object-safe traits return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -378,24 +377,5 @@ pub fn check_arguments<P: DeserializeOwned>(
     desc: &'static ToolDescriptor,
     arguments: &str,
 ) -> Result<Value, ToolError> {
-    check_arguments_refined(desc, arguments, accept::<P>)
-}
-
-/// [`check_arguments`] with a refinement, as a refined call runs it: generated toolbox and
-/// playbook servers call it from their `check_arguments` method with the trait's
-/// `refine_<tool>` method. A refinement that panics gives `panicked`, as in a call.
-#[doc(hidden)]
-pub fn check_arguments_refined<P, C>(
-    desc: &'static ToolDescriptor,
-    arguments: &str,
-    refine: C,
-) -> Result<Value, ToolError>
-where
-    P: DeserializeOwned,
-    C: FnOnce(&P) -> Result<(), Violations>,
-{
-    let value = read_value(desc, arguments)?;
-    let params = from_value::<P>(desc, &value)?;
-    refined(desc, &mut Some(|| refine(&params)))?;
-    Ok(value)
+    operation::checked(desc, arguments, accept::<P>)
 }

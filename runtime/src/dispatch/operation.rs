@@ -35,6 +35,15 @@ pub struct Bound<'a> {
     pub(crate) op: Pin<Box<dyn Operation + 'a>>,
 }
 
+impl Bound<'_> {
+    /// Checks argument text as a call of this operation would, without its policies and
+    /// without running it: read as the schema means it, validated, read into the parameters
+    /// type and refined. The arguments as read, or the error the call would fail with.
+    pub fn check(mut self, arguments: &str) -> Result<Value, ToolError> {
+        self.op.as_mut().check(self.desc, arguments)
+    }
+}
+
 impl std::fmt::Debug for Bound<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Bound")
@@ -90,6 +99,14 @@ pub(crate) trait Operation: Send {
         arguments: &str,
     ) -> Result<(), ToolError>;
 
+    /// What [`Bound::check`] answers: the arguments read, validated and refined as
+    /// [`Operation::prepare`] does, kept nowhere.
+    fn check(
+        self: Pin<&mut Self>,
+        desc: &'static ToolDescriptor,
+        arguments: &str,
+    ) -> Result<Value, ToolError>;
+
     /// Runs the handler on the kept parameters (its future made on the first poll) until it
     /// answers; keeps its result for [`Operation::write`].
     fn poll_run(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), HandlerError>>;
@@ -137,6 +154,17 @@ where
         }
         *this.params = Some(params);
         Ok(())
+    }
+
+    fn check(
+        self: Pin<&mut Self>,
+        desc: &'static ToolDescriptor,
+        arguments: &str,
+    ) -> Result<Value, ToolError> {
+        let refine = self.project().refine.take();
+        checked::<P>(desc, arguments, |params| {
+            refine.map_or(Ok(()), |r| r(params))
+        })
     }
 
     fn poll_run(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), HandlerError>> {
@@ -229,6 +257,20 @@ pub(crate) fn read_value(
     if !desc.parameters.is_valid(&value) {
         return Err(invalid(desc, desc.parameters.validate(&value)));
     }
+    Ok(value)
+}
+
+/// Checks argument text as a call would, running nothing but `refine`: read as the schema
+/// means it ([`read_value`]), read into `P` and refined. The arguments as read, or the
+/// `arguments_invalid` error (`panicked` when the refinement panics).
+pub(crate) fn checked<P: DeserializeOwned>(
+    desc: &'static ToolDescriptor,
+    arguments: &str,
+    refine: impl FnOnce(&P) -> Result<(), Violations>,
+) -> Result<Value, ToolError> {
+    let value = read_value(desc, arguments)?;
+    let params = from_value::<P>(desc, &value)?;
+    refined(desc, &mut Some(|| refine(&params)))?;
     Ok(value)
 }
 

@@ -122,7 +122,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 11;
+pub const RUNTIME_API: u32 = 12;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -1033,13 +1033,18 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
         Kind::Playbook => ("play", "plays"),
         Kind::Delegates => ("delegate", "delegates"),
     };
-    let arms: Vec<TokenStream> = sigs.iter().take(g.ops.len()).enumerate().map(|(i, s)| {
-        let p = match &s.params {
-            Some(p) => ty_tokens(p, paths),
-            None => quote!(::toolc_runtime::codegen::NoParams),
-        };
-        quote!(#i => ::toolc_runtime::codegen::check_arguments::<#p>(&DESCRIPTORS[#i], arguments),)
-    }).collect();
+    let arms: Vec<TokenStream> = sigs
+        .iter()
+        .take(g.ops.len())
+        .enumerate()
+        .map(|(i, s)| {
+            let p = match &s.params {
+                Some(p) => ty_tokens(p, paths),
+                None => quote!(::toolc_runtime::codegen::NoParams),
+            };
+            quote!(#i => check::<#p>(&DESCRIPTORS[#i], arguments),)
+        })
+        .collect();
     let doc = format!(
         " Checks arguments for one of these {noun} as a call would, without running it: parsed, \
          read as the schema means them (a strict-mode `null` for an absent optional, `5.0` for an \
@@ -1049,10 +1054,23 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
          `refine_<{one}>` methods; the `check_arguments` method of the server that wraps an \
          implementation does."
     );
-    let body = found_by_name(
-        &arms,
-        &quote!(::toolc_runtime::ToolError::unknown_tool(name)),
-    );
+    let unknown = quote!(::toolc_runtime::ToolError::unknown_tool(name));
+    // The runtime's function under a short name: an arm a line.
+    let body = if arms.is_empty() {
+        quote! {
+            let _ = arguments;
+            ::std::result::Result::Err(#unknown)
+        }
+    } else {
+        quote! {
+            use ::toolc_runtime::codegen::check_arguments as check;
+            let i = NAMES.find(&DESCRIPTORS, name).ok_or_else(|| #unknown)?;
+            match i {
+                #(#arms)*
+                _ => ::std::result::Result::Err(#unknown),
+            }
+        }
+    };
     // `#[inline]`: compiled in the crates that call it, as a generic function would be, and not
     // in every crate that includes the module. Its arms read each parameters type with
     // serde_json, a third of a debug build of the module of 1,000 tools (BENCHMARKS.md), for a
@@ -1067,66 +1085,6 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
             #body
         }
     }
-}
-
-/// The body of a `check_arguments`: the operation's index found by name in `NAMES`, and `arms`
-/// matching it; `unknown` (an error) for a name no operation has.
-fn found_by_name(arms: &[TokenStream], unknown: &TokenStream) -> TokenStream {
-    if arms.is_empty() {
-        return quote! {
-            let _ = arguments;
-            ::std::result::Result::Err(#unknown)
-        };
-    }
-    quote! {
-        let i = NAMES.find(&DESCRIPTORS, name).ok_or_else(|| #unknown)?;
-        match i {
-            #(#arms)*
-            _ => ::std::result::Result::Err(#unknown),
-        }
-    }
-}
-
-/// A server's `check_arguments` body, matching `arms` on the operation's index, and for a
-/// group of more than [`BIND_ARMS`] operations the functions it hands each range of them to, as
-/// `bind` does: the arms of 1,000 tools in one function were the largest item `toolc build`
-/// printed.
-fn checks_by_name(
-    arms: Vec<TokenStream>,
-    unknown: &TokenStream,
-) -> (TokenStream, Vec<TokenStream>) {
-    if arms.len() <= BIND_ARMS {
-        return (found_by_name(&arms, unknown), Vec::new());
-    }
-    let (calls, fns) = ranges(
-        &arms,
-        "check_arguments",
-        &quote!(name, i, arguments),
-        |f, doc, arms| {
-            quote! {
-                #[doc = #doc]
-                fn #f(
-                    &self,
-                    name: &str,
-                    i: usize,
-                    arguments: &str,
-                ) -> ::std::result::Result<::toolc_runtime::codegen::serde_json::Value, ::toolc_runtime::ToolError> {
-                    match i {
-                        #(#arms)*
-                        _ => ::std::result::Result::Err(#unknown),
-                    }
-                }
-            }
-        },
-    );
-    let body = quote! {
-        let i = NAMES.find(&DESCRIPTORS, name).ok_or_else(|| #unknown)?;
-        match i / #BIND_ARMS {
-            #(#calls)*
-            _ => ::std::result::Result::Err(#unknown),
-        }
-    };
-    (body, fns)
 }
 
 /// `arms` (each matching an operation's index) in ranges of [`BIND_ARMS`]: for each range, the
@@ -1335,25 +1293,23 @@ fn server(
             quote!(::toolc_runtime::codegen::unknown_play(name)),
         )
     };
-    let check_arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
-        let refine = format_ident!("{}", t.refine_method());
-        match &s.params {
-            Some(p) => {
-                let p = ty_tokens(p, paths);
-                quote! {
-                    #i => ::toolc_runtime::codegen::check_arguments_refined(
-                        &DESCRIPTORS[#i],
-                        arguments,
-                        |params: &#p| self.inner.#refine(params),
-                    ),
-                }
-            }
-            None => quote! {
-                #i => ::toolc_runtime::codegen::check_arguments::<::toolc_runtime::codegen::NoParams>(&DESCRIPTORS[#i], arguments),
-            },
+    // The operation bound as a call would bind it, in a context of its own: what binding
+    // reads of a call's context (the caller's scope) a check does not use.
+    let check_body = if is_toolbox {
+        quote! {
+            let ctx = ::toolc_runtime::CallContext::new("");
+            let bound = self.bind(name, &ctx);
         }
-    });
-    let (check_body, check_parts) = checks_by_name(check_arms.collect(), &unknown);
+    } else {
+        quote!(let bound = self.bind(name);)
+    };
+    let check_body = quote! {
+        #check_body
+        match bound {
+            ::std::option::Option::Some(bound) => bound.check(arguments),
+            ::std::option::Option::None => ::std::result::Result::Err(#unknown),
+        }
+    };
     let check_doc = format!(
         " Checks arguments for one of these {noun} as a call through this server would, without \
          running it or its policies: what the module's `check_arguments` does, then the \
@@ -1503,10 +1459,7 @@ fn server(
         }
     };
     // The inherent impl is printed a function at a time (`print.rs`), as the trait is.
-    let members = [new_fns, check_fn]
-        .into_iter()
-        .chain(check_parts)
-        .chain(bind_fn);
+    let members = [new_fns, check_fn].into_iter().chain(bind_fn);
     vec![
         struct_item.into(),
         print::Piece::Block {

@@ -119,7 +119,18 @@ fn wrap(heads: &[TokenStream], item: TokenStream) -> TokenStream {
     heads
         .iter()
         .rev()
-        .fold(item, |inner, head| quote!(#head { #inner }))
+        .fold(item, |inner, head| braced(head, inner))
+}
+
+/// `head { inner }`, with `inner` moved in: `quote!` would copy its tokens, which is much of the
+/// time of printing an item.
+fn braced(head: &TokenStream, inner: TokenStream) -> TokenStream {
+    let mut out = head.clone();
+    out.extend([proc_macro2::TokenTree::Group(proc_macro2::Group::new(
+        proc_macro2::Delimiter::Brace,
+        inner,
+    ))]);
+    out
 }
 
 /// `text` without what `frame` puts before and after it.
@@ -137,6 +148,11 @@ fn around<'t>(text: &'t str, mark: &str) -> Option<(&'t str, &'t str)> {
     let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
     Some((&text[..start], &text[end..]))
 }
+
+/// How many members of a block, elements of an array or type items of a module are printed at
+/// once: each parse and print has a cost of its own, and the text of a few together is theirs
+/// one by one.
+pub(super) const AT_ONCE: usize = 16;
 
 /// `prettyplease`'s line width: no line holds more.
 const MARGIN: usize = 89;
@@ -299,8 +315,12 @@ impl Printer {
             Block::Impl => quote!(impl __ToolcFrame),
         };
         self.out.push_str(&open);
-        for member in members {
-            let text = unparse(wrap(&bare, quote!(#container { #member })))?;
+        loop {
+            let some: TokenStream = members.by_ref().take(AT_ONCE).collect();
+            if some.is_empty() {
+                break;
+            }
+            let text = unparse(wrap(&bare, braced(&container, some)))?;
             let inner = strip(&text, &frame)
                 .ok_or_else(|| internal("a member printed outside its block frame"))?;
             self.out.push_str(inner);
@@ -366,12 +386,16 @@ impl Printer {
         let (open, close) = (open.to_string(), close.to_string());
         let (frame, mark_line) = self.element_frame(depth)?;
         self.out.push_str(&open);
-        while let Some(element) = elements.next() {
+        loop {
+            let some: Vec<TokenStream> = elements.by_ref().take(AT_ONCE).collect();
+            if some.is_empty() {
+                break;
+            }
             let last = elements.peek().is_none();
             let array = if last {
-                quote!([#mark, #element])
+                quote!([#mark, #(#some),*])
             } else {
-                quote!([#element, #mark])
+                quote!([#(#some),*, #mark])
             };
             let text = unparse(wrap(&bare, quote!(static __TOOLC_FRAME: () = #array;)))?;
             let inner = strip(&text, &frame).and_then(|t| {

@@ -10,9 +10,10 @@ use super::Attrs;
 use super::conforms::Inputs;
 use super::directions::{Needs, Scope};
 use super::items::{ExtraAttrs, Paths, item_tokens};
-use super::print::Printer;
+use super::print::{AT_ONCE, Printer};
 use crate::diag::Diagnostic;
 use crate::model::rust::Module;
+use proc_macro2::TokenStream;
 use quote::quote;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -91,15 +92,22 @@ fn print(
     let conformance = checks.of(m.module, &paths);
     // An item prints by its depth alone: any heads of that many modules do.
     let heads = vec![quote!(mod __toolc_frame); m.depth];
-    for i in &m.module.items {
+    // Items are printed a few types at a time: each parse and print has a cost of its own, and
+    // a module's items print the same together as one by one.
+    let mut batch = TokenStream::new();
+    for (n, i) in m.module.items.iter().enumerate() {
         let sensitive = m.module.sensitive.contains(i.name());
         let dirs = needs.get(m.scope, i.name());
-        printer.item(&heads, item_tokens(i, &paths, attrs, sensitive, dirs))?;
+        batch.extend(item_tokens(i, &paths, attrs, sensitive, dirs));
         if (dirs.serialize || dirs.deserialize) && conformance.needs_impl(i) {
             let rewritten = super::conforms::may_change_writing(&attrs.attrs_for(i.name()));
-            printer.item(&heads, conformance.item_impl(i, rewritten))?;
+            batch.extend(conformance.item_impl(i, rewritten));
+        }
+        if (n + 1) % AT_ONCE == 0 {
+            printer.item(&heads, std::mem::take(&mut batch))?;
         }
     }
+    printer.item(&heads, batch)?;
     Ok(std::mem::take(&mut printer.out))
 }
 
