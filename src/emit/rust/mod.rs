@@ -934,16 +934,18 @@ impl GroupEmitter<'_, '_> {
             Kind::Playbook => " Descriptors of this playbook's plays, in manifest order.",
             Kind::Delegates => " Descriptors of the agent's delegates, in manifest order.",
         };
-        // Printed a method at a time (`print.rs`): the trait of a toolbox of 1,000 tools was the
-        // largest item printed, and the time to parse and print it grew with the memory it held.
+        // Printed a few methods at a time (`print.rs`): the trait of a toolbox of 1,000 tools was
+        // the largest item printed, and the time to parse and print it grew with the memory it
+        // held.
         let trait_item = move || print::Piece::Block {
             head: quote! {
                 #trait_doc
                 pub trait #trait_id #bounds
             },
             members: Box::new(methods),
+            at_once: print::AT_ONCE,
         };
-        // Printed a descriptor at a time (`print.rs`), as the trait is a method at a time.
+        // Printed a few descriptors at a time (`print.rs`), as the trait is a few methods.
         let descriptors_item = move || {
             // Moved into the lazily made descriptors, which intern their tables in order.
             let tables = tables;
@@ -1458,13 +1460,15 @@ fn server(
             #check_body
         }
     };
-    // The inherent impl is printed a function at a time (`print.rs`), as the trait is.
+    // The inherent impl is printed a function at a time (`print.rs`): each `bind_<k>` holds the
+    // arms of 64 operations, as big as an item.
     let members = [new_fns, check_fn].into_iter().chain(bind_fn);
     vec![
         struct_item.into(),
         print::Piece::Block {
             head: quote!(impl<#t: #trait_id> #server_id<#t>),
             members: Box::new(members),
+            at_once: 1,
         },
         quote! {
             #[allow(deprecated)]

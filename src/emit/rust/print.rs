@@ -1,4 +1,4 @@
-//! Printing the generated file one item at a time, with the bytes `prettyplease` gives
+//! Printing the generated file a few items at a time, with the bytes `prettyplease` gives
 //! the whole file.
 //!
 //! Parsing and printing the file as one `syn::File` held its whole token stream and syntax
@@ -7,11 +7,12 @@
 //! item's layout depends on its neighbours, only on its indentation), so each item is
 //! parsed and printed on its own, inside the heads of the modules that enclose it, and
 //! the enclosing lines are cut off again: the text is the same, and what is held at once is
-//! one item.
+//! one item, or a few small ones (each round trip through `syn` and `prettyplease` has a cost
+//! of its own, so small pieces go through [`AT_ONCE`] at a time).
 //!
-//! The biggest items go further ([`Piece`]): a trait or impl block is printed a member at a
-//! time ([`Printer::block`]) and an item holding one long array an element at a time
-//! ([`Printer::array`]), each inside a bare block or array of its own. `syn` and
+//! The biggest items go further ([`Piece`]): a trait or impl block is printed a few members
+//! at a time ([`Printer::block`]) and an item holding one long array a few elements at a time
+//! ([`Printer::array`]), inside a bare block or array of their own. `syn` and
 //! `prettyplease` took longer per byte the bigger the item (the trait of 1,000 tools was half
 //! the time of the Rust), and such an item's tree was the heap's peak.
 
@@ -41,13 +42,16 @@ pub(super) struct Printer {
 pub(super) enum Piece<'a> {
     /// An item, printed whole.
     Item(TokenStream),
-    /// A trait or impl block printed a member at a time: `head` is the item up to its braces
-    /// (docs and attributes, `pub trait Name: Bounds`, `impl<T> Trait for Type`).
+    /// A trait or impl block printed a few members at a time: `head` is the item up to its
+    /// braces (docs and attributes, `pub trait Name: Bounds`, `impl<T> Trait for Type`);
+    /// `at_once`: how many members are printed together ([`AT_ONCE`] for small ones, 1 for
+    /// members as big as items).
     Block {
         head: TokenStream,
         members: Box<dyn Iterator<Item = TokenStream> + 'a>,
+        at_once: usize,
     },
-    /// An item holding one long array, printed an element at a time: `head [elements] tail`.
+    /// An item holding one long array, printed a few elements at a time: `head [elements] tail`.
     Array {
         head: TokenStream,
         elements: Box<dyn Iterator<Item = TokenStream> + 'a>,
@@ -56,8 +60,8 @@ pub(super) enum Piece<'a> {
 }
 
 impl Piece<'_> {
-    /// `head [elements] tail` (`pub static NAME: [Type; N] =`, the elements, `;`) printed an
-    /// element at a time.
+    /// `head [elements] tail` (`pub static NAME: [Type; N] =`, the elements, `;`) printed a
+    /// few elements at a time.
     pub fn array<'a>(
         head: TokenStream,
         elements: impl Iterator<Item = TokenStream> + 'a,
@@ -77,7 +81,7 @@ impl From<TokenStream> for Piece<'_> {
     }
 }
 
-/// The kind of a block printed a member at a time: `prettyplease` lays out the members of a
+/// The kind of a block printed a few members at a time: `prettyplease` lays out the members of a
 /// trait and of an impl block by different rules.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Block {
@@ -281,15 +285,16 @@ impl Printer {
         Ok(self.bare[depth].clone())
     }
 
-    /// Prints the trait or impl block `head { members }` inside the modules of `heads`, a
-    /// member at a time: `prettyplease` ends each member with a hard break and lays it out
-    /// from its own tokens and its indentation, as it does the items of a module, so the text
-    /// is the one the whole block prints, and what is held at once is one member.
+    /// Prints the trait or impl block `head { members }` inside the modules of `heads`,
+    /// `at_once` members at a time: `prettyplease` ends each member with a hard break and lays
+    /// it out from its own tokens and its indentation, as it does the items of a module, so the
+    /// text is the one the whole block prints, and what is held at once is `at_once` members.
     pub fn block(
         &mut self,
         heads: &[TokenStream],
         head: &TokenStream,
         members: impl IntoIterator<Item = TokenStream>,
+        at_once: usize,
     ) -> Result<(), Vec<Diagnostic>> {
         let mut members = members.into_iter().filter(|m| !m.is_empty()).peekable();
         if members.peek().is_none() {
@@ -316,7 +321,7 @@ impl Printer {
         };
         self.out.push_str(&open);
         loop {
-            let some: TokenStream = members.by_ref().take(AT_ONCE).collect();
+            let some: TokenStream = members.by_ref().take(at_once.max(1)).collect();
             if some.is_empty() {
                 break;
             }
@@ -353,18 +358,20 @@ impl Printer {
         Ok(frame)
     }
 
-    /// Prints the item `head [elements] tail` inside the modules of `heads`, an element at a
-    /// time (the elements are made first, each then parsed and printed on its own). `prettyplease` breaks an array that does not fit on a line after each element,
-    /// and lays out each element from its own tokens, its indentation and what follows it (a
-    /// comma before a break, whether last or not), so each element is printed in a bare array
-    /// of two whose other element is a marker longer than a line: before it when last, after
-    /// it otherwise.
+    /// Prints the item `head [elements] tail` inside the modules of `heads`, `at_once` elements
+    /// at a time (the elements are made first, then parsed and printed a few at a time).
+    /// `prettyplease` breaks an array that does not fit on a line after each element, and lays
+    /// out each element from its own tokens, its indentation and what follows it (a comma
+    /// before a break, whether last or not), so a few elements are printed in a bare array
+    /// whose other element is a marker longer than a line: first when they are the last, last
+    /// otherwise.
     pub fn array(
         &mut self,
         heads: &[TokenStream],
         head: &TokenStream,
         elements: impl IntoIterator<Item = TokenStream>,
         tail: &TokenStream,
+        at_once: usize,
     ) -> Result<(), Vec<Diagnostic>> {
         let elements: Vec<TokenStream> = elements.into_iter().collect();
         // Printed apart only when the array cannot fit on a line, as one of many cannot.
@@ -387,7 +394,7 @@ impl Printer {
         let (frame, mark_line) = self.element_frame(depth)?;
         self.out.push_str(&open);
         loop {
-            let some: Vec<TokenStream> = elements.by_ref().take(AT_ONCE).collect();
+            let some: Vec<TokenStream> = elements.by_ref().take(at_once.max(1)).collect();
             if some.is_empty() {
                 break;
             }
@@ -442,7 +449,7 @@ impl Printer {
         Ok(self.elements[depth].clone())
     }
 
-    /// Prints each piece of a module: an item whole, a block a member at a time.
+    /// Prints each piece of a module: an item whole, a block a few members at a time.
     fn pieces<'a>(
         &mut self,
         heads: &[TokenStream],
@@ -451,12 +458,16 @@ impl Printer {
         for piece in pieces {
             match piece {
                 Piece::Item(item) => self.item(heads, item)?,
-                Piece::Block { head, members } => self.block(heads, &head, members)?,
+                Piece::Block {
+                    head,
+                    members,
+                    at_once,
+                } => self.block(heads, &head, members, at_once)?,
                 Piece::Array {
                     head,
                     elements,
                     tail,
-                } => self.array(heads, &head, elements, &tail)?,
+                } => self.array(heads, &head, elements, &tail, AT_ONCE)?,
             }
         }
         Ok(())
@@ -679,24 +690,28 @@ mod tests {
         (one.out, pieces.out)
     }
 
-    /// The block `head { members }` printed whole, and a member at a time.
+    /// The block `head { members }` printed whole, and `at_once` members at a time.
     fn block_both_ways(
         heads: &[TokenStream],
         head: &TokenStream,
         members: Vec<TokenStream>,
+        at_once: usize,
     ) -> (String, String) {
         let whole = quote!(#head { #(#members)* });
-        both_ways(heads, whole, |p| p.block(heads, head, members))
+        both_ways(heads, whole, |p| p.block(heads, head, members, at_once))
     }
 
-    /// The item `head [elements];` printed whole, and an element at a time.
+    /// The item `head [elements];` printed whole, and `at_once` elements at a time.
     fn array_both_ways(
         heads: &[TokenStream],
         head: &TokenStream,
         elements: Vec<TokenStream>,
+        at_once: usize,
     ) -> (String, String) {
         let whole = quote!(#head [#(#elements),*];);
-        both_ways(heads, whole, |p| p.array(heads, head, elements, &quote!(;)))
+        both_ways(heads, whole, |p| {
+            p.array(heads, head, elements, &quote!(;), at_once)
+        })
     }
 
     #[test]
@@ -713,9 +728,11 @@ mod tests {
             } else {
                 quote!(#doc impl<T: #bound> #name<T>)
             };
+            // Up to 40 members, 1 to 5 at a time: batches full and not, the last one alone.
             let members: Vec<TokenStream> =
-                (0..rng.below(6)).map(|_| rng.member(!trait_)).collect();
-            let (whole, apart) = block_both_ways(&heads, &head, members);
+                (0..rng.below(40)).map(|_| rng.member(!trait_)).collect();
+            let at_once = 1 + rng.below(5);
+            let (whole, apart) = block_both_ways(&heads, &head, members, at_once);
             assert_eq!(apart, whole, "case {case}");
         }
     }
@@ -740,12 +757,12 @@ mod tests {
                     fn b(&self) -> u8;
                 ),
             ];
-            let (whole, apart) = block_both_ways(&heads, &head, members);
+            let (whole, apart) = block_both_ways(&heads, &head, members, 1);
             assert_eq!(apart, whole, "{mark}");
             let long = format!("{}{mark}", "x".repeat(super::MARGIN));
             let head = quote!(#[doc = #doc] pub static S: [&str; 2] =);
             let elements = vec![quote!(#long), quote!(#doc)];
-            let (whole, apart) = array_both_ways(&heads, &head, elements);
+            let (whole, apart) = array_both_ways(&heads, &head, elements, 1);
             assert_eq!(apart, whole, "{mark}");
         }
     }
@@ -757,10 +774,10 @@ mod tests {
             let heads = heads(rng.below(7));
             let name = rng.ident(30);
             let ty = rng.ty(0);
-            let n = rng.below(6);
+            let n = rng.below(40);
             let head = quote!(pub static #name: [#ty; #n] =);
             let elements: Vec<TokenStream> = (0..n).map(|_| rng.element()).collect();
-            let (whole, apart) = array_both_ways(&heads, &head, elements);
+            let (whole, apart) = array_both_ways(&heads, &head, elements, 1 + rng.below(5));
             assert_eq!(apart, whole, "case {case}");
         }
     }

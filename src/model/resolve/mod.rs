@@ -46,9 +46,9 @@ struct Ctx<'a> {
     loaded: &'a mut Loaded,
     diags: Vec<Diagnostic>,
     schemas: Schemas,
-    /// The validators examples were checked with, by the text of the schema they were built
-    /// from (`None`: it builds none): tools that return one named type share one.
-    validators: HashMap<String, Option<Rc<jsonschema::Validator>>>,
+    /// The validators of named types examples were checked against (`None`: the type's schema
+    /// builds none), by the type's root: tools that return one named type share one.
+    validators: HashMap<SchemaId, Option<Rc<jsonschema::Validator>>>,
 }
 
 impl Ctx<'_> {

@@ -206,16 +206,28 @@ fn examples(
     examples
 }
 
-/// A validator of the schema `read` when it is sound, built once for each schema text.
+/// A validator of the schema `read` when it is sound. A schema that is a `$ref` to a named type
+/// (annotations aside) is validated as that type is: its validator is built once, and tools
+/// that take or return the type share it.
 fn validator(ctx: &mut Ctx<'_>, read: ReadSchema) -> Option<Rc<jsonschema::Validator>> {
     if !read.sound {
         return None;
     }
-    let bundle = ctx.schemas.bundle(read.id);
-    ctx.validators
-        .entry(bundle.to_string())
-        .or_insert_with(|| jsonschema::draft202012::new(&bundle).ok().map(Rc::new))
-        .clone()
+    let target = ctx.schemas.deref(read.id);
+    let build = |ctx: &Ctx<'_>| {
+        jsonschema::draft202012::new(&ctx.schemas.bundle(target))
+            .ok()
+            .map(Rc::new)
+    };
+    if target == read.id {
+        return build(ctx);
+    }
+    if let Some(v) = ctx.validators.get(&target) {
+        return v.clone();
+    }
+    let v = build(ctx);
+    ctx.validators.insert(target, v.clone());
+    v
 }
 
 pub(super) fn check_example(
