@@ -1297,7 +1297,7 @@ fn server(
     };
     // The operation bound as a call would bind it, in a context of its own: what binding
     // reads of a call's context (the caller's scope) a check does not use.
-    let check_body = if is_toolbox {
+    let bind_one = if is_toolbox {
         quote! {
             let ctx = ::toolc_runtime::CallContext::new("");
             let bound = self.bind(name, &ctx);
@@ -1306,7 +1306,7 @@ fn server(
         quote!(let bound = self.bind(name);)
     };
     let check_body = quote! {
-        #check_body
+        #bind_one
         match bound {
             ::std::option::Option::Some(bound) => bound.check(arguments),
             ::std::option::Option::None => ::std::result::Result::Err(#unknown),
