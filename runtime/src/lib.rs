@@ -14,6 +14,7 @@
 //! `toolc-runtime` alone and its documentation shows what users call.
 
 #![warn(missing_docs)]
+#![deny(unsafe_code)]
 
 mod agent;
 pub mod approval;
@@ -29,6 +30,7 @@ mod enum_value;
 mod errors;
 pub mod formats;
 mod join;
+mod json_text;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod panic;

@@ -127,7 +127,7 @@ impl Answer {
             Answer::Json(raw) => raw,
             // A `Value` always serializes.
             Answer::Value(v) => {
-                serde_json::value::to_raw_value(&v).unwrap_or_else(|_| RawValue::NULL.to_owned())
+                crate::json_text::to_raw_value(&v).unwrap_or_else(|_| RawValue::NULL.to_owned())
             }
         }
     }

@@ -207,7 +207,7 @@ where
             desc,
             (encoding, vouched),
             &|schema| stream::ser::to_json(Some(schema), result),
-            &|| serde_json::value::to_raw_value(result),
+            &|| crate::json_text::to_raw_value(result),
             &|| serde_json::to_value(result),
         )
     }

@@ -24,10 +24,10 @@ pub(crate) fn to_json<R: Serialize + ?Sized>(
     value: &R,
 ) -> Option<Box<RawValue>> {
     match schema {
-        None => serde_json::value::to_raw_value(value).ok(),
+        None => crate::json_text::to_raw_value(value).ok(),
         Some(schema) => {
             let conj = Conj::root(schema, false).ok()?;
-            serde_json::value::to_raw_value(&Root { value, conj }).ok()
+            crate::json_text::to_raw_value(&Root { value, conj }).ok()
         }
     }
 }
