@@ -4,22 +4,37 @@
 use std::any::Any;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::task::Poll;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use crate::descriptor::OperationKind;
 use crate::errors::{ErrorKind, ToolError, Truncated};
 
 /// Polls `future`, turning a panic inside any poll into `Err(payload)`.
-pub(crate) async fn catch_panic<F: Future>(future: F) -> Result<F::Output, Box<dyn Any + Send>> {
-    let mut future = std::pin::pin!(future);
-    std::future::poll_fn(move |cx| {
-        match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+pub(crate) fn catch_panic<F: Future>(future: F) -> CatchPanic<F> {
+    CatchPanic { future }
+}
+
+pin_project_lite::pin_project! {
+    /// What [`catch_panic`] answers: the future itself, with nothing beside it, so a future
+    /// awaiting it grows by no more than the future it guards.
+    pub(crate) struct CatchPanic<F> {
+        #[pin]
+        future: F,
+    }
+}
+
+impl<F: Future> Future for CatchPanic<F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let future = self.project().future;
+        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
             Ok(Poll::Ready(out)) => Poll::Ready(Ok(out)),
             Ok(Poll::Pending) => Poll::Pending,
             Err(payload) => Poll::Ready(Err(payload)),
         }
-    })
-    .await
+    }
 }
 
 /// A panic's payload as text for a message, truncated.

@@ -28,7 +28,32 @@ pub(crate) async fn serve_tool(
     };
     let start = trace::Stopwatch::start();
     trace::started(ctx.call_id(), desc.name);
-    let result = checked_tool(desc, guard, ctx, arguments, encoding, op.as_mut()).await;
+    let result = match (desc.policy.approval, ctx.approval()) {
+        // A tool that asks for no approval, called without a denial (a token given to it
+        // anyway is not looked at): its policies, its arguments, then its handler.
+        (false, None | Some((_, ApprovalDecision::Approve))) => {
+            match check_policy(desc, guard, ctx).await {
+                Ok(()) => match op.as_mut().prepare(desc, arguments) {
+                    Ok(()) => execute(desc, op.as_mut(), encoding).await,
+                    Err(error) => Err(error),
+                },
+                Err(error) => Err(error),
+            }
+        }
+        // Boxed apart: these wait on the policy store more than once, and every other call's
+        // future would otherwise carry room for their state.
+        _ => {
+            Box::pin(approval_step(
+                desc,
+                guard,
+                ctx,
+                arguments,
+                encoding,
+                op.as_mut(),
+            ))
+            .await
+        }
+    };
     match &result {
         Ok(value) => trace::completed(ctx.call_id(), desc, start.elapsed(), value),
         Err(error) if error.kind() == ErrorKind::ApprovalRequired => {
@@ -39,8 +64,8 @@ pub(crate) async fn serve_tool(
     result
 }
 
-/// The policies, the approval and the arguments of a tool call, then its handler.
-async fn checked_tool(
+/// A call with an approval step: a tool that asks for one, or any call with a denial.
+async fn approval_step(
     desc: &'static ToolDescriptor,
     guard: &Guard,
     ctx: &CallContext,
@@ -49,24 +74,19 @@ async fn checked_tool(
     mut op: Pin<&mut (dyn Operation + '_)>,
 ) -> Result<Answer, ToolError> {
     let store = guard.store_for(ctx);
-    match (desc.policy.approval, ctx.approval()) {
+    match ctx.approval() {
         // A denial never runs anything, whatever the tool or the arguments.
-        (_, Some((token, ApprovalDecision::Deny))) => {
+        Some((token, ApprovalDecision::Deny)) => {
             Err(approval::deny(desc, &**store, ctx, token).await)
         }
-        (false, _) => {
-            check_policy(desc, guard, ctx).await?;
-            op.as_mut().prepare(desc, arguments)?;
-            execute(desc, op, encoding).await
-        }
         // Held: checked as far as a person needs (who calls, with what), and nothing spent.
-        (true, None) => {
+        None => {
             check_access(desc, ctx)?;
             let value = read_value(desc, arguments)?;
             op.as_mut().prepare(desc, arguments)?;
             Err(approval::hold(desc, &**store, ctx, value).await)
         }
-        (true, Some((token, ApprovalDecision::Approve))) => {
+        Some((token, ApprovalDecision::Approve)) => {
             check_policy(desc, guard, ctx).await?;
             let value = read_value(desc, arguments)?;
             op.as_mut().prepare(desc, arguments)?;
@@ -108,18 +128,17 @@ async fn execute(
     encoding: Encoding,
 ) -> Result<Answer, ToolError> {
     let kind = desc.kind;
-    let timeout = desc.timeout();
-    let outcome = {
-        let run = std::future::poll_fn(|cx| op.as_mut().poll_run(cx));
-        let guarded = async move {
-            match timeout {
-                None => Some(run.await),
-                // On elapse the handler's future stops being polled; it is dropped with the
-                // operation, before the call answers.
-                Some(limit) => tokio::time::timeout(limit, run).await.ok(),
-            }
-        };
-        catch_panic(guarded).await
+    let outcome = match desc.timeout() {
+        None => catch_panic(std::future::poll_fn(|cx| op.as_mut().poll_run(cx)))
+            .await
+            .map(Some),
+        Some(limit) => {
+            let run = std::future::poll_fn(|cx| op.as_mut().poll_run(cx));
+            // The timer is made on the first poll, inside the catch: without a time driver
+            // making it panics. On elapse the handler's future stops being polled; it is
+            // dropped with the operation, before the call answers.
+            catch_panic(async move { tokio::time::timeout(limit, run).await.ok() }).await
+        }
     };
     match outcome {
         Ok(Some(Ok(()))) => op.write(desc, encoding),
