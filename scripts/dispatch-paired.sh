@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The floor and the full call (validation on) of each group of benches/dispatch.rs, timed in
+# alternating blocks of about 100 µs (`calls paired`, examples/demo/benches/calls.rs): each
+# block's ratio is taken against a floor measured within the same millisecond, so the drift
+# of a shared machine's speed between criterion's two measurements does not enter it. Prints
+# per group the median time of a call on each side, the median ratio, and the 10th and 90th
+# percentiles of the block ratios.
+#
+#   scripts/dispatch-paired.sh [BLOCKS] [BASE_CALLS]     (BLOCKS: default 5000 per group)
+#
+# BASE_CALLS: a `calls` bench binary built from another commit (`cargo bench -p toolc-example
+# --bench calls --no-run` prints its path), run group by group in between.
+set -euo pipefail
+shopt -s inherit_errexit
+
+blocks=${1:-5000}
+base=${2:-}
+[[ $blocks =~ ^[1-9][0-9]*$ ]] || { echo "error: BLOCKS must be a positive number, not \`$blocks\`" >&2; exit 2; }
+[ -z "$base" ] || base=$(realpath "$base")
+[ -z "$base" ] || [ -x "$base" ] || { echo "error: no calls bench binary at $base" >&2; exit 2; }
+cd "$(dirname "$0")/.."
+bin=$(cargo bench -q -p toolc-example --bench calls --no-run --message-format=json \
+  | sed -n 's/.*"executable":"\([^"]*\/calls-[0-9a-f]*\)".*/\1/p' | tail -n 1)
+[ -x "$bin" ] || { echo "error: no calls bench binary (${bin:-none found})" >&2; exit 2; }
+
+for group in 3 20 200_nested 10kb; do
+  printf 'this  '; "$bin" paired "$group" "$blocks"
+  [ -z "$base" ] || { printf 'base  '; "$base" paired "$group" "$blocks"; }
+done
