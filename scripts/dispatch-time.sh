@@ -3,7 +3,8 @@
 # (validation on), in RUNS criterion runs of the bench; with BASE_BENCH, a `dispatch` bench
 # binary built from another commit, that binary runs in between, so both see the same load.
 # Prints each run's ratio of full call to floor per group, then per group the median of the
-# floors, of the full calls and of the ratios.
+# floors, of the full calls and of the runs' ratios (each taken within one run: not the ratio of
+# the two medians).
 #
 #   scripts/dispatch-time.sh [RUNS] [BASE_BENCH]     (RUNS: default 3)
 #
@@ -31,23 +32,41 @@ export CRITERION_HOME=$work/criterion
 
 # One run of a bench binary: lines of `<group> <floor ns> <full ns>`.
 run() {
-  (cd examples/demo && "$1" --bench "/(floor_serde_parse_and_serialize|full_call_validation_on)$" \
-    --warm-up-time 1 --measurement-time 3 2>/dev/null) \
-    | awk '
+  if ! (cd examples/demo && "$1" --bench "/(floor_serde_parse_and_serialize|full_call_validation_on)$" \
+    --warm-up-time 1 --measurement-time 3) > "$work/out" 2> "$work/err"; then
+    echo "error: $1 failed:" >&2
+    tail -n 20 "$work/err" >&2
+    exit 1
+  fi
+  awk '
       /^dispatch/ { name = $1 }
       /time:/ {
-        # The middle of the three estimates criterion gives, in ns.
-        v = $4; u = $5
+        # The middle of the three estimates criterion gives, in ns (the name may stand before
+        # them on the same line when it is short).
+        for (t = 1; $t != "time:"; t++) {}
+        v = $(t + 3); u = $(t + 4)
         if (u == "µs") v *= 1000; else if (u == "ms") v *= 1000000; else if (u == "ps") v /= 1000
         split(name, part, "/"); g = part[1]
         if (part[2] ~ /^floor/) floor[g] = v; else full[g] = v
         if (!(g in seen)) { seen[g] = 1; order[++n] = g }
       }
-      END { for (i = 1; i <= n; i++) { g = order[i]; printf "%s %.1f %.1f\n", g, floor[g], full[g] } }'
+      END {
+        for (i = 1; i <= n; i++) {
+          g = order[i]
+          if (!(g in floor) || !(g in full) || floor[g] <= 0) {
+            print "error: no floor or no full call for " g " in the bench output" > "/dev/stderr"
+            exit 1
+          }
+          printf "%s %.1f %.1f\n", g, floor[g], full[g]
+        }
+        if (n == 0) { print "error: the bench printed no times" > "/dev/stderr"; exit 1 }
+      }' "$work/out"
 }
 
 for i in $(seq "$runs"); do
-  for variant in this base; do
+  # Which binary goes first changes every run, so neither always follows the other.
+  order="this base"; (( i % 2 )) || order="base this"
+  for variant in $order; do
     [ "$variant" = this ] || [ -n "$base" ] || continue
     bin=$bench; [ "$variant" = this ] || bin=$base
     run "$bin" | sed "s/^/$variant $i /" | tee -a "$work/all" \

@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 /// The longest text copied out of the thread's buffer; a longer one takes the buffer, which is
-/// then shrunk to fit (in place, for a buffer that large) as `to_raw_value`'s is.
+/// then shrunk to fit as `to_raw_value`'s is (glibc does that in place, without copying).
 const COPIED: usize = 4 * 1024;
 
 /// The largest buffer kept for the thread's next call: one that held a text up to [`COPIED`]
@@ -30,8 +30,9 @@ thread_local! {
 /// for a short text.
 pub(crate) fn to_raw_value<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Box<RawValue>> {
     // Taken out of the thread's cell for the time of the write: a `Serialize` impl that writes
-    // an answer of its own meanwhile gets a buffer of its own.
-    let mut buf = SCRATCH.take();
+    // an answer of its own meanwhile gets a buffer of its own. So does a write while the thread
+    // is being torn down, when the cell is gone.
+    let mut buf = SCRATCH.try_with(Cell::take).unwrap_or_default();
     buf.clear();
     // Room for any text that is copied out: allocated once per thread, and after each long
     // text, which took the buffer with it.
@@ -44,12 +45,17 @@ pub(crate) fn to_raw_value<T: Serialize + ?Sized>(value: &T) -> serde_json::Resu
         }
     });
     if buf.capacity() <= KEPT {
-        SCRATCH.set(buf);
+        // Dropped instead when the cell is gone.
+        let _ = SCRATCH.try_with(|cell| cell.set(buf));
     }
-    // SAFETY: the bytes are what serde_json's serializer wrote for one value, in full (it
-    // answered `Ok`): UTF-8 (it writes only `str`s and ASCII), and a single well-formed JSON
-    // value with no whitespace around it. That is all both functions ask, and it is what
-    // `to_raw_value` itself relies on when it makes a `RawValue` of the same bytes.
+    // SAFETY: the bytes are what serde_json's serializer wrote into a `Vec`, which takes every
+    // write whole: only `str`s and ASCII, so UTF-8, as `from_utf8_unchecked` asks.
+    // `from_string_unchecked` asks for one well-formed JSON value with no whitespace around it.
+    // serde_json's serializer writes that for any `Serialize` impl that passes on the errors it
+    // is given (derived impls and `Value` do); an impl that swallows one can leave text that is
+    // not JSON, and `to_raw_value` makes a `RawValue` of the very same bytes on the very same
+    // trust. Debug builds check it: serde_json parses the text again and panics, which the
+    // contract answers as `panicked`.
     written
         .map(|text| unsafe { RawValue::from_string_unchecked(String::from_utf8_unchecked(text)) })
 }
@@ -90,6 +96,53 @@ mod tests {
             let raw = to_raw_value(value).expect("written");
             assert_eq!(raw.get(), expected(value));
         }
+    }
+
+    /// A value whose `Serialize` impl panics once it has written part of itself.
+    struct Panics;
+
+    impl Serialize for Panics {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeSeq;
+            let mut seq = s.serialize_seq(None)?;
+            seq.serialize_element("written before the panic")?;
+            panic!("a Serialize impl that panics");
+        }
+    }
+
+    #[test]
+    fn a_write_that_panics_leaves_the_next_write_whole() {
+        let panicked = std::panic::catch_unwind(|| to_raw_value(&[Panics]));
+        assert!(panicked.is_err());
+        let after = json!(["after", "a panic"]);
+        assert_eq!(
+            to_raw_value(&after).expect("written").get(),
+            expected(&after)
+        );
+    }
+
+    /// A value whose `Serialize` impl drops the error of one of its entries and carries on.
+    struct SwallowsAnError;
+
+    impl Serialize for SwallowsAnError {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut map = s.serialize_map(None)?;
+            // A key that is not a string fails after the comma before it is written.
+            map.serialize_entry("a", &1)?;
+            let _ = map.serialize_entry(&[1], &2);
+            map.end()
+        }
+    }
+
+    /// Such an impl can leave text that is not JSON; debug builds refuse to make a `RawValue` of
+    /// it (the contract answers that as `panicked`), where release builds trust the serializer
+    /// as serde_json's own `to_raw_value` does.
+    #[test]
+    #[cfg(debug_assertions)]
+    fn debug_builds_refuse_text_that_is_not_json() {
+        let refused = std::panic::catch_unwind(|| to_raw_value(&SwallowsAnError));
+        assert!(refused.is_err());
     }
 
     #[test]

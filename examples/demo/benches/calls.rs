@@ -23,39 +23,42 @@ use tickets::{ARGS, DETAIL_ARGS, Setup};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "calls <kind> <N> | calls paired <group> <BLOCKS> (see the file's docs)";
     // `cargo bench` runs every bench with `--bench`: nothing to count then.
     if args.is_empty() || args.iter().any(|a| a == "--bench") {
-        eprintln!("usage: calls <kind> <N> | calls paired <group> <BLOCKS> (see the file's docs)");
+        eprintln!("usage: {usage}");
         return ExitCode::SUCCESS;
     }
-    let (Some(kind), Some(n)) = (
-        args.first(),
-        args.last().and_then(|n| n.parse::<usize>().ok()),
-    ) else {
-        eprintln!(
-            "error: expected a number last: calls <kind> <N> | calls paired <group> <BLOCKS>"
-        );
-        return ExitCode::FAILURE;
-    };
+    let number = |n: &String| n.parse::<usize>().ok().filter(|&n| n > 0);
     let s = Setup::new();
-    if kind == "paired" {
-        let group = match args.as_slice() {
-            [_, group, _] => group.as_str(),
-            _ => {
-                eprintln!("error: expected `calls paired <group> <BLOCKS>`");
+    let (kind, n) = match args.as_slice() {
+        [mode, group, blocks] if mode == "paired" => {
+            let Some(blocks) = number(blocks) else {
+                eprintln!("error: BLOCKS must be a positive number, not `{blocks}`: {usage}");
+                return ExitCode::FAILURE;
+            };
+            let (Some(floor), Some(full)) = (
+                call(&s, &format!("floor_{group}")),
+                call(&s, &format!("full_{group}")),
+            ) else {
+                eprintln!("error: no group `{group}` (the groups are 3, 20, 200_nested and 10kb)");
+                return ExitCode::FAILURE;
+            };
+            paired(group, &*floor, &*full, blocks);
+            return ExitCode::SUCCESS;
+        }
+        [kind, n] => match number(n) {
+            Some(n) => (kind, n),
+            None => {
+                eprintln!("error: N must be a positive number, not `{n}`: {usage}");
                 return ExitCode::FAILURE;
             }
-        };
-        let (Some(floor), Some(full)) = (
-            call(&s, &format!("floor_{group}")),
-            call(&s, &format!("full_{group}")),
-        ) else {
-            eprintln!("error: no group `{group}` (the groups are 3, 20, 200_nested and 10kb)");
+        },
+        _ => {
+            eprintln!("error: {usage}");
             return ExitCode::FAILURE;
-        };
-        paired(group, &*floor, &*full, n.max(1));
-        return ExitCode::SUCCESS;
-    }
+        }
+    };
     let Some(one) = call(&s, kind) else {
         eprintln!("error: no call kind `{kind}` (see the file's docs for the kinds)");
         return ExitCode::FAILURE;
@@ -91,15 +94,20 @@ fn call<'s>(s: &'s Setup, kind: &str) -> Option<Box<dyn Fn() -> usize + 's>> {
 
 /// Times `floor` and `full` in `blocks` alternating blocks and prints the medians.
 fn paired(group: &str, floor: &dyn Fn() -> usize, full: &dyn Fn() -> usize, blocks: usize) {
-    // Warm both up, and size a block to about 100 µs of the floor.
+    // Warm both up for 200 ms, and size a block to about 100 µs of the floor from the floor's
+    // share of that time.
     let start = Instant::now();
+    let mut pairs: u128 = 0;
     while start.elapsed().as_millis() < 200 {
         std::hint::black_box(floor());
         std::hint::black_box(full());
+        pairs += 1;
     }
     let start = Instant::now();
-    std::hint::black_box(floor());
-    let per_call = start.elapsed().as_nanos().max(1);
+    for _ in 0..pairs.div_ceil(4) {
+        std::hint::black_box(floor());
+    }
+    let per_call = (start.elapsed().as_nanos() / pairs.div_ceil(4)).max(1);
     let calls = usize::try_from((100_000 / per_call).clamp(1, 10_000)).unwrap_or(1);
     let time = |f: &dyn Fn() -> usize| {
         let start = Instant::now();
