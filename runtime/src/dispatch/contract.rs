@@ -40,8 +40,8 @@ pub(crate) async fn serve_tool(
                 Err(error) => Err(error),
             }
         }
-        // Boxed apart: these wait on the policy store more than once, and every other call's
-        // future would otherwise carry room for their state.
+        // Boxed apart: these wait on the policy store for the approval itself, and every
+        // other call's future would otherwise carry room for that state.
         _ => {
             Box::pin(approval_step(
                 desc,
