@@ -1089,27 +1089,6 @@ fn check_arguments(g: &Group<'_>, sigs: &[Signature], paths: &Paths) -> TokenStr
     }
 }
 
-/// `arms` (each matching an operation's index) in ranges of [`BIND_ARMS`]: for each range, the
-/// arm of a `match i / BIND_ARMS` that calls the range's function `<method>_<k>` with `args`,
-/// and that function, which `function` makes from its name, its doc and the range's arms.
-fn ranges(
-    arms: &[TokenStream],
-    method: &str,
-    args: &TokenStream,
-    function: impl Fn(&proc_macro2::Ident, &str, &[TokenStream]) -> TokenStream,
-) -> (Vec<TokenStream>, Vec<TokenStream>) {
-    arms.chunks(BIND_ARMS)
-        .enumerate()
-        .map(|(k, arms)| {
-            let f = format_ident!("{method}_{k}");
-            let (first, last) = (k * BIND_ARMS, k * BIND_ARMS + arms.len() - 1);
-            let doc =
-                format!(" [`Self::{method}`] for the operations {first} to {last}, by index.");
-            (quote!(#k => self.#f(#args),), function(&f, &doc, arms))
-        })
-        .unzip()
-}
-
 /// The arms of a dispatcher's `bind` per function: rustc type-checks a function with a
 /// closure and an async block per arm in time that grows faster than its arms (3.0 s for one
 /// `bind` of 1,000 tools, 0.85 s for the same arms in functions of 64; BENCHMARKS.md).
@@ -1192,16 +1171,26 @@ fn bind_fns(is_toolbox: bool, arms: Vec<TokenStream>) -> Vec<TokenStream> {
             }
         }];
     }
-    let (calls, fns) = ranges(&arms, "bind", &quote!(i, #ctx_arg), |f, doc, arms| {
-        let body = matching(arms);
-        quote! {
-            #[doc = #doc]
-            #[allow(deprecated)]
-            fn #f #lifetime(#receiver, i: usize, #ctx_param) -> ::std::option::Option<#bound> {
-                #body
-            }
-        }
-    });
+    // Each range of arms gets a function `bind_<k>`, which the `match i / BIND_ARMS` of `bind`
+    // calls.
+    let (calls, fns): (Vec<_>, Vec<_>) = arms
+        .chunks(BIND_ARMS)
+        .enumerate()
+        .map(|(k, arms)| {
+            let f = format_ident!("bind_{k}");
+            let (first, last) = (k * BIND_ARMS, k * BIND_ARMS + arms.len() - 1);
+            let doc = format!(" [`Self::bind`] for the operations {first} to {last}, by index.");
+            let body = matching(arms);
+            let function = quote! {
+                #[doc = #doc]
+                #[allow(deprecated)]
+                fn #f #lifetime(#receiver, i: usize, #ctx_param) -> ::std::option::Option<#bound> {
+                    #body
+                }
+            };
+            (quote!(#k => self.#f(i, #ctx_arg),), function)
+        })
+        .unzip();
     let bind = quote! {
         #doc
         fn bind #lifetime(#receiver, name: &str, #ctx_param) -> ::std::option::Option<#bound> {
