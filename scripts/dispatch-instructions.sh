@@ -18,8 +18,7 @@ bin=${1:-}
 cd "$(dirname "$0")/.."
 if [ -z "$bin" ]; then
   # The crate's binaries are built too when they are stale: take the bench's.
-  bin=$(cargo bench -q -p toolc-example --bench calls --no-run --message-format=json \
-    | sed -n 's/.*"executable":"\([^"]*\/calls-[0-9a-f]*\)".*/\1/p' | tail -n 1)
+  bin=$(scripts/example-bench.sh calls)
 fi
 [ -x "$bin" ] || { echo "error: no calls bench binary (${bin:-none found})" >&2; exit 2; }
 

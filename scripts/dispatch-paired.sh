@@ -22,9 +22,7 @@ base=${2:-}
 [ -z "$base" ] || base=$(realpath "$base")
 [ -z "$base" ] || [ -x "$base" ] || { echo "error: no calls bench binary at $base" >&2; exit 2; }
 cd "$(dirname "$0")/.."
-bin=$(cargo bench -q -p toolc-example --bench calls --no-run --message-format=json \
-  | sed -n 's/.*"executable":"\([^"]*\/calls-[0-9a-f]*\)".*/\1/p' | tail -n 1)
-[ -x "$bin" ] || { echo "error: no calls bench binary (${bin:-none found})" >&2; exit 2; }
+bin=$(scripts/example-bench.sh calls)
 
 for group in 3 20 200_nested 10kb; do
   printf 'this  '; "$bin" paired "$group" "$blocks"

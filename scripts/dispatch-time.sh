@@ -22,9 +22,7 @@ base=${2:-}
 [ -z "$base" ] || base=$(realpath "$base")
 [ -z "$base" ] || [ -x "$base" ] || { echo "error: no bench binary at $base" >&2; exit 2; }
 cd "$(dirname "$0")/.."
-bench=$(cargo bench -q -p toolc-example --bench dispatch --no-run --message-format=json \
-  | sed -n 's/.*"executable":"\([^"]*\/dispatch-[0-9a-f]*\)".*/\1/p' | tail -n 1)
-[ -x "$bench" ] || { echo "error: no dispatch bench binary (${bench:-none found})" >&2; exit 2; }
+bench=$(scripts/example-bench.sh dispatch)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Criterion keeps its reports under the crate's target folder otherwise.
