@@ -87,7 +87,11 @@ pub struct Options {
 
 struct Flags {
     inline_refs: bool,
+    /// `nullable: true` written as JSON Schema says it (`null` in `type`, or a `null` branch).
     json_nullable: bool,
+    /// The schema as written, OpenAPI's `nullable` and `discriminator` kept (MCP lists what
+    /// a server sent).
+    as_written: bool,
     gemini: bool,
     strict_openai: bool,
     close_objects: bool,
@@ -108,9 +112,11 @@ struct Flags {
 
 fn flags(d: Dialect) -> Flags {
     let gemini = d.is_gemini_openapi();
+    let as_written = d == Dialect::Mcp;
     Flags {
         inline_refs: gemini,
-        json_nullable: !gemini,
+        json_nullable: !gemini && !as_written,
+        as_written,
         gemini,
         strict_openai: d.is_openai_strict(),
         close_objects: d.is_openai_strict() || d == Dialect::AnthropicStrict,
@@ -733,6 +739,9 @@ impl Lowerer<'_> {
             k,
             Keyword::RustType | Keyword::Sensitive | Keyword::Defs | Keyword::Definitions
         ) || (self.f.gemini && matches!(k, Keyword::SchemaDialect | Keyword::Id | Keyword::Comment))
+            // OpenAPI's hint for code generators: validates nothing, and no provider but an
+            // MCP client (shown what the server sent) reads it.
+            || (k == Keyword::Discriminator && !self.f.as_written)
     }
 
     /// The node's content: its keywords in the dialect's form, or, where the
@@ -866,12 +875,24 @@ impl Lowerer<'_> {
         }
     }
 
-    /// A tuple (`prefixItems`, or the draft-07 list `items`).
+    /// A tuple (`prefixItems`, or the draft-07 list `items`) that an object keyed by its
+    /// positions can stand for: one whose `maxItems` leaves room for an item at each (the
+    /// object has them all).
     fn is_tuple(&self, view: &View) -> bool {
-        view.has(Keyword::PrefixItems)
-            || view
-                .node(self.schemas, Keyword::Items)
-                .is_some_and(|n| n.draft07_tuple)
+        let schemas = self.schemas;
+        let prefix = view
+            .node(schemas, Keyword::PrefixItems)
+            .or_else(|| {
+                view.node(schemas, Keyword::Items)
+                    .filter(|n| n.draft07_tuple)
+            })
+            .and_then(|n| n.prefix_items.as_ref());
+        let room = |len: usize| {
+            view.node(schemas, Keyword::MaxItems)
+                .and_then(|n| n.max_items)
+                .is_none_or(|m| usize::try_from(m).is_ok_and(|m| m >= len))
+        };
+        prefix.is_some_and(|p| room(p.len()))
     }
 
     /// A tuple as an object whose keys are the positions: `{"0": a, "1": b}`.

@@ -652,7 +652,7 @@ fn anthropic_strict_closes_objects_and_refuses_bounds() {
 }
 
 #[test]
-fn nullable_true_becomes_a_type_list_in_json_schema_dialects() {
+fn nullable_true_becomes_a_type_list_in_json_schema_dialects_and_mcp_lists_it_as_written() {
     let f = load(
         r##"
 version: 1
@@ -670,12 +670,7 @@ toolboxes:
           required: [a, b]
 "##,
     );
-    for d in [
-        Dialect::OpenAi,
-        Dialect::OpenAiStrict,
-        Dialect::Anthropic,
-        Dialect::Mcp,
-    ] {
+    for d in [Dialect::OpenAi, Dialect::OpenAiStrict, Dialect::Anthropic] {
         let p = f.params("n", d);
         assert_eq!(
             p["properties"]["a"],
@@ -688,11 +683,63 @@ toolboxes:
             "{d}"
         );
     }
+    // MCP lists what the server sent.
+    let m = f.params("n", Dialect::Mcp);
+    assert_eq!(
+        m["properties"]["a"],
+        json!({"type": "string", "nullable": true})
+    );
+    assert_eq!(
+        m["properties"]["b"],
+        json!({"type": "integer", "enum": [1, 2], "nullable": true})
+    );
     let g = f.params("n", Dialect::Gemini);
     assert_eq!(
         g["properties"]["a"],
         json!({"type": "string", "nullable": true})
     );
+}
+
+/// OpenAPI's `discriminator` validates nothing: MCP lists it as written, every other form
+/// leaves it out. `dependentRequired` is a JSON Schema keyword every form keeps (the lint of a
+/// provider that refuses it says so).
+#[test]
+fn discriminator_is_listed_to_mcp_only_and_dependent_required_everywhere() {
+    let f = load(
+        r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      n:
+        description: N.
+        parameters:
+          type: object
+          properties:
+            card: { type: string }
+            address: { type: string }
+            pet:
+              discriminator: { propertyName: kind, mapping: { cat: "#/$defs/Cat" } }
+              oneOf:
+                - { type: object, properties: { kind: { const: cat } }, required: [kind] }
+                - { type: object, properties: { kind: { const: dog } }, required: [kind] }
+          dependentRequired: { card: [address] }
+"##,
+    );
+    for d in Dialect::ALL {
+        let p = f.params("n", d);
+        let listed = p["properties"]["pet"].get("discriminator");
+        if d == Dialect::Mcp {
+            assert_eq!(
+                listed,
+                Some(&json!({"propertyName": "kind", "mapping": {"cat": "#/$defs/Cat"}}))
+            );
+        } else {
+            assert_eq!(listed, None, "{d}");
+        }
+        assert_eq!(p["dependentRequired"], json!({"card": ["address"]}), "{d}");
+    }
 }
 
 #[test]

@@ -451,6 +451,13 @@ impl<'a> Tables<'a> {
             let rs = n.required.iter().map(|r| &r.name);
             fields.push(quote!(required: &[#(#rs),*]));
         }
+        if !n.dependent_required.is_empty() {
+            let ds = n.dependent_required.iter().map(|d| {
+                let (name, names) = (&d.name, &d.required);
+                quote!((#name, &[#(#names),*]))
+            });
+            fields.push(quote!(dependent_required: &[#(#ds),*]));
+        }
         if let Some(ap) = n.additional_properties {
             match set.schemas.get(ap).boolean {
                 Some(false) => {

@@ -196,6 +196,19 @@ impl Schemas {
                 None => return None,
             },
             Keyword::Sensitive => opt(n.sensitive),
+            Keyword::DependentRequired => Value::Object(
+                n.dependent_required
+                    .iter()
+                    .map(|d| {
+                        let names = d.required.iter().cloned().map(Value::String).collect();
+                        (d.name.clone(), Value::Array(names))
+                    })
+                    .collect(),
+            ),
+            Keyword::Discriminator => match &n.discriminator {
+                Some(d) => d.written.value.clone(),
+                None => return None,
+            },
             // Unsupported keywords are never stored.
             _ => return None,
         };
