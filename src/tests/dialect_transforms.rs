@@ -1045,6 +1045,27 @@ fn tuples_become_objects_keyed_by_position_for_gemini() {
     );
     // JSON Schema dialects keep the tuple.
     assert!(f.params("eq", Dialect::Mcp)["properties"]["pair"]["prefixItems"].is_array());
+    // An open tuple is shown its positions, each required (arrays of them all are valid); one
+    // whose `maxItems` leaves no room for all its positions has no such object, and stays.
+    let f = load(
+        r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      n:
+        description: N.
+        parameters:
+          type: object
+          properties:
+            open: { type: array, prefixItems: [{ type: string }, { type: number }] }
+            short: { type: array, prefixItems: [{ type: string }, { type: number }], maxItems: 1 }
+"##,
+    );
+    let p = f.params("n", Dialect::Gemini);
+    assert_eq!(p["properties"]["open"]["required"], json!(["0", "1"]));
+    assert!(p["properties"]["short"]["prefixItems"].is_array());
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod golden;
 mod lint_config;
 mod lint_rules;
 mod lint_similar;
+mod listed;
 mod lowering;
 #[path = "../../tests/support/manifest_text.rs"]
 mod manifest_text;
