@@ -850,6 +850,45 @@ impl Walker<'_> {
             self.path.pop();
         }
         self.extra_properties(o, on, n, nn, depth);
+        self.dependencies(o, on, n, nn);
+    }
+
+    /// `dependentRequired`: each property a present one now requires beside it tightens what
+    /// the object takes, each it no longer requires loosens it.
+    fn dependencies(
+        &mut self,
+        o: Option<SchemaId>,
+        on: &SchemaNode,
+        n: Option<SchemaId>,
+        nn: &SchemaNode,
+    ) {
+        let pairs = |x: &SchemaNode| -> BTreeSet<(String, String)> {
+            x.dependent_required
+                .iter()
+                .flat_map(|d| d.required.iter().map(|r| (d.name.clone(), r.clone())))
+                .collect()
+        };
+        let (a, b) = (pairs(on), pairs(nn));
+        let (at_o, at_n) = (
+            Self::at(o, on, Keyword::DependentRequired),
+            Self::at(n, nn, Keyword::DependentRequired),
+        );
+        for (given, wanted) in b.difference(&a) {
+            self.push(
+                ChangeKind::BoundTightened,
+                format!("now requires `{wanted}` when `{given}` is given"),
+                at_o,
+                at_n,
+            );
+        }
+        for (given, wanted) in a.difference(&b) {
+            self.push(
+                ChangeKind::BoundLoosened,
+                format!("no longer requires `{wanted}` when `{given}` is given"),
+                at_o,
+                at_n,
+            );
+        }
     }
 
     /// A property both versions have: whether it is required, its default, and its schema.

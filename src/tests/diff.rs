@@ -418,6 +418,45 @@ fn bound_loosened() {
     );
 }
 
+/// `dependentRequired`: a property required beside another is a bound on the object, each pair
+/// on its own.
+#[test]
+fn dependent_required_is_a_bound() {
+    let object = |deps: &str| {
+        format!(
+            "{{ type: object, properties: {{ card: {{ type: string }}, address: {{ type: string }}, zip: {{ type: string }} }}{deps} }}"
+        )
+    };
+    let (none, one, other) = (
+        object(""),
+        object(", dependentRequired: { card: [address] }"),
+        object(", dependentRequired: { card: [zip] }"),
+    );
+    assert_eq!(
+        only(&param(&none, true), &param(&one, true)),
+        (
+            K::BoundTightened,
+            C,
+            "tool `a`: parameter `p` now requires `address` when `card` is given".into()
+        )
+    );
+    assert_eq!(
+        changes(&param(&one, true), &param(&other, true)),
+        [
+            (
+                K::BoundTightened,
+                C,
+                "tool `a`: parameter `p` now requires `zip` when `card` is given".into()
+            ),
+            (
+                K::BoundLoosened,
+                OK,
+                "tool `a`: parameter `p` no longer requires `address` when `card` is given".into()
+            ),
+        ]
+    );
+}
+
 #[test]
 fn bound_changed() {
     assert_eq!(
