@@ -1,10 +1,20 @@
-//! Static validation schemas, interpreted at run time.
+//! The JSON Schema validator of toolc: one meaning for a schema, whether `toolc check` judges an
+//! example or a default in a manifest, or a generated toolset judges a call's arguments and its
+//! result.
 //!
-//! Generated code describes each parameters and returns schema as a tree of `static`
-//! [`Schema`] values; [`Schema::validate`] checks a JSON value against it with JSON Schema
-//! 2020-12 semantics and reports every violation with its JSON pointer. No schema compiler
-//! runs in the user's program: the tree is the compiled form.
+//! A schema is a tree of [`Schema`] values. Generated code writes that tree as `static` items
+//! (`Schema { types: Types::OBJECT, properties: &[...], ..Schema::ANY }`), so no schema compiler
+//! runs in the program that serves the tools; a schema known only at run time (a tool registered
+//! with the runtime, or a schema the compiler checks a value against) is built from its JSON with
+//! [`compile`]. [`Schema::validate`] checks a JSON value with JSON Schema 2020-12 semantics and
+//! reports every violation with its JSON pointer; the [`stream`] checks validate while serde
+//! reads or writes a value, and accept only what the full walk accepts.
+//!
+//! Argument text is read by [`parse_arguments`], stricter than `serde_json::from_str` (duplicate
+//! keys, depth, a root that is not an object), and arguments are read as the schema means them
+//! with [`Schema::normalize_arguments`] before they are validated.
 
+mod arguments;
 mod compile;
 mod equal;
 mod format;
@@ -12,15 +22,17 @@ mod normalize;
 mod number;
 mod pattern;
 mod redact;
-pub(crate) mod stream;
+pub mod stream;
 mod validate;
+mod violation;
 
 use std::fmt;
 
-pub use compile::SchemaError;
-pub(crate) use compile::compile;
+pub use arguments::{MAX_ARGUMENT_DEPTH, parse_arguments};
+pub use compile::{MAX_SCHEMA_DEPTH, SchemaError, compile};
 pub use format::Format;
 pub use pattern::Pattern;
+pub use violation::{Violation, Violations};
 
 /// A set of JSON types: the `type` keyword. `INTEGER` is the integers (`1.0` included),
 /// `NUMBER` every number.
@@ -341,7 +353,7 @@ impl Schema {
 
     /// Every violation of `value` against this schema, each with its JSON pointer; empty
     /// when `value` is valid.
-    pub fn validate(&self, value: &serde_json::Value) -> Vec<crate::errors::Violation> {
+    pub fn validate(&self, value: &serde_json::Value) -> Vec<Violation> {
         validate::validate(self, value)
     }
 

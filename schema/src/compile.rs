@@ -1,6 +1,6 @@
-//! A JSON Schema given at run time, compiled into the same [`Schema`] tree generated code
-//! holds as statics: the one place where a validation tree is built from a
-//! `serde_json::Value` (for tools registered with [`Agent::register`](crate::Agent::register)).
+//! A JSON Schema given as JSON, compiled into the same [`Schema`] tree generated code holds as
+//! statics: the one place where a validation tree is built from a `serde_json::Value` (for tools
+//! registered with the runtime at run time, and for the values `toolc check` judges).
 //!
 //! The tree is leaked, as generated statics live for the whole program: compile a schema once
 //! (when its tool is registered), never per call.
@@ -21,7 +21,7 @@ use super::validate::push_pointer;
 use super::{Additional, Format, Json, Num, Pattern, Schema, Types};
 
 /// How deep a schema given at run time may nest (subschemas and `$ref` hops together).
-pub(crate) const MAX_SCHEMA_DEPTH: usize = 64;
+pub const MAX_SCHEMA_DEPTH: usize = 64;
 
 /// Why a JSON Schema given at run time was refused: the keyword, where it stands (a JSON
 /// pointer into the schema, `""` for the root), and what to do instead.
@@ -104,7 +104,7 @@ const UNSUPPORTED: &[(&str, &str)] = &[
 
 /// Compiles `schema` into a leaked [`Schema`] tree, refusing what the validator cannot
 /// check with the keyword and its pointer.
-pub(crate) fn compile(schema: &Value) -> Result<&'static Schema, SchemaError> {
+pub fn compile(schema: &Value) -> Result<&'static Schema, SchemaError> {
     let mut c = Compiler {
         root: schema,
         refs: HashMap::new(),

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use proptest::strategy::Union;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Map, Value, json};
-use toolc_runtime::codegen::schema::{Additional, Format, Json, Num, Pattern, Schema, Types};
+use toolc_schema::{Additional, Format, Json, Num, Pattern, Schema, Types};
 
 const CASES: u32 = 10_000;
 

@@ -1,6 +1,6 @@
 //! Validation while a value streams by: the checks of [`Schema::validate`] made on serde's
 //! events, one position at a time, so that a call can be validated while its arguments are
-//! deserialized ([`de`]) and while its result is serialized ([`ser`]), with no
+//! deserialized ([`from_str`]) and while its result is serialized ([`checked`]), with no
 //! `serde_json::Value` in between.
 //!
 //! This path only ever *accepts*. Whenever it meets a value the schema refuses, or a case it
@@ -13,8 +13,11 @@
 //! Scalars are complete when they arrive, so every keyword is decided on them, the applicators
 //! included.
 
-pub(crate) mod de;
-pub(crate) mod ser;
+mod de;
+mod ser;
+
+pub use de::from_str;
+pub use ser::checked;
 mod summary;
 
 use serde_json::Number;
