@@ -297,6 +297,10 @@ pub struct Schema {
     pub else_: Option<&'static Schema>,
     /// `$ref`: checked in addition to the sibling keywords; may point back up the tree.
     pub reference: Option<&'static Schema>,
+    /// A `$ref` [`compile`]d from JSON that points back up the tree it stands in, whose target
+    /// did not exist yet when the reference was made. Generated tables never need it: their
+    /// statics name each other, so a recursive reference is a plain [`reference`](Self::reference).
+    pub recursive_reference: Option<&'static LateRef>,
     /// toolc's `sensitive: true`: the value here (and everything in it) is a secret. It never
     /// changes which values are valid; violation messages inside it do not quote the value,
     /// and [`Schema::redact`] masks it, as `result_preview` and the access log do.
@@ -342,6 +346,7 @@ impl Schema {
         then: None,
         else_: None,
         reference: None,
+        recursive_reference: None,
         sensitive: false,
     };
 
@@ -350,6 +355,14 @@ impl Schema {
         types: Types::NONE,
         ..Schema::ANY
     };
+
+    /// The schema its `$ref` points at, whether it was known when this schema was built
+    /// ([`reference`](Self::reference)) or filled in later
+    /// ([`recursive_reference`](Self::recursive_reference)).
+    pub fn target(&self) -> Option<&'static Schema> {
+        self.reference
+            .or_else(|| self.recursive_reference.and_then(LateRef::get))
+    }
 
     /// Every violation of `value` against this schema, each with its JSON pointer; empty
     /// when `value` is valid.
@@ -376,6 +389,45 @@ impl Schema {
             Some(masked) => std::borrow::Cow::Owned(masked),
             None => std::borrow::Cow::Borrowed(value),
         }
+    }
+}
+
+/// A reference to a schema that is filled in once, after the tree holding the reference is
+/// built: how [`compile`] closes a `$ref` cycle (a tree whose children are trees) without
+/// `unsafe`. It reads as no reference until it is set.
+pub struct LateRef(std::sync::OnceLock<&'static Schema>);
+
+impl LateRef {
+    /// A reference not set yet.
+    pub const fn new() -> LateRef {
+        LateRef(std::sync::OnceLock::new())
+    }
+
+    /// The schema it refers to, once set.
+    pub fn get(&self) -> Option<&'static Schema> {
+        self.0.get().copied()
+    }
+
+    /// Points it at `schema`; a reference already set keeps its target.
+    pub fn set(&self, schema: &'static Schema) {
+        let _ = self.0.set(schema);
+    }
+}
+
+impl Default for LateRef {
+    fn default() -> LateRef {
+        LateRef::new()
+    }
+}
+
+impl fmt::Debug for LateRef {
+    // The target is not printed: it holds this reference, and would print for ever.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.get().is_some() {
+            "LateRef(set)"
+        } else {
+            "LateRef(unset)"
+        })
     }
 }
 

@@ -37,7 +37,7 @@ impl Schema {
             && schema.items.is_none()
             && schema.prefix_items.is_empty()
         {
-            match schema.reference {
+            match schema.target() {
                 Some(r) if !std::ptr::eq(r, schema) => schema = r,
                 _ => break,
             }

@@ -185,7 +185,7 @@ impl<'v> Walker<'v> {
     #[allow(clippy::too_many_lines)]
     fn eval_here(&mut self, s: &Schema, v: &'v Value) -> bool {
         let mut ok = true;
-        if let Some(r) = s.reference
+        if let Some(r) = s.target()
             && !self.eval(r, v)
         {
             ok = false;

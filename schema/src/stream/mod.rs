@@ -85,7 +85,7 @@ impl Conj {
             depth,
             arguments,
         };
-        if s.reference.is_some() || !s.all_of.is_empty() {
+        if s.target().is_some() || !s.all_of.is_empty() {
             c.push_applied(s, depth + 1)?;
         }
         Ok(c)
@@ -119,7 +119,7 @@ impl Conj {
         if depth > self.depth {
             self.depth = depth;
         }
-        if s.reference.is_some() || !s.all_of.is_empty() {
+        if s.target().is_some() || !s.all_of.is_empty() {
             self.push_applied(s, depth + 1)?;
         }
         Ok(())
@@ -128,7 +128,7 @@ impl Conj {
     /// Adds the `$ref` and `allOf` branches of `s`.
     #[inline(never)]
     fn push_applied(&mut self, s: &'static Schema, depth: usize) -> Result<(), Stop> {
-        if let Some(r) = s.reference {
+        if let Some(r) = s.target() {
             self.push(r, depth)?;
         }
         for a in s.all_of {
@@ -454,7 +454,7 @@ fn full_scalar(s: &'static Schema, v: &Scalar<'_>, depth: usize) -> Option<bool>
     if depth >= DEPTH_LIMIT {
         return None;
     }
-    if let Some(r) = s.reference
+    if let Some(r) = s.target()
         && !full_scalar(r, v, depth + 1)?
     {
         return Some(false);
