@@ -854,7 +854,8 @@ impl Walker<'_> {
     }
 
     /// `dependentRequired`: each property a present one now requires beside it tightens what
-    /// the object takes, each it no longer requires loosens it.
+    /// the object takes, each it no longer requires loosens it; `dependentSchemas` likewise,
+    /// a schema changed being `bound-changed`.
     fn dependencies(
         &mut self,
         o: Option<SchemaId>,
@@ -888,6 +889,41 @@ impl Walker<'_> {
                 at_o,
                 at_n,
             );
+        }
+        // `dependentSchemas`: a schema the object must match when it has a property, compared
+        // by what it validates.
+        let applied = |s: &Schemas, x: &SchemaNode| -> std::collections::BTreeMap<String, Value> {
+            x.dependent_schemas
+                .iter()
+                .map(|p| {
+                    let json =
+                        s.write_json(p.schema, crate::model::schema::JsonOptions::VALIDATION);
+                    (p.name.clone(), json)
+                })
+                .collect()
+        };
+        let (a, b) = (applied(self.old, on), applied(self.new, nn));
+        let (at_o, at_n) = (
+            Self::at(o, on, Keyword::DependentSchemas),
+            Self::at(n, nn, Keyword::DependentSchemas),
+        );
+        for name in a.keys().chain(b.keys()).collect::<BTreeSet<_>>() {
+            let (kind, text) = match (a.get(name), b.get(name)) {
+                (None, Some(_)) => (
+                    ChangeKind::BoundTightened,
+                    format!("must now match a schema when `{name}` is given"),
+                ),
+                (Some(_), None) => (
+                    ChangeKind::BoundLoosened,
+                    format!("no longer has a schema to match when `{name}` is given"),
+                ),
+                (Some(x), Some(y)) if x != y => (
+                    ChangeKind::BoundChanged,
+                    format!("has another schema to match when `{name}` is given"),
+                ),
+                _ => continue,
+            };
+            self.push(kind, text, at_o, at_n);
         }
     }
 

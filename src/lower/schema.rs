@@ -272,7 +272,8 @@ fn applies_to(k: Keyword, t: JsonType) -> bool {
         Items | PrefixItems | AdditionalItems | MinItems | MaxItems | UniqueItems => {
             t == JsonType::Array
         }
-        Properties | Required | AdditionalProperties | PropertyNames => t == JsonType::Object,
+        Properties | Required | AdditionalProperties | PropertyNames | DependentRequired
+        | DependentSchemas => t == JsonType::Object,
         Enum | Const => true,
         _ => false,
     }
@@ -789,12 +790,15 @@ impl Lowerer<'_> {
             .node(schemas, Keyword::AdditionalProperties)
             .and_then(|n| n.additional_properties)
             .is_none_or(|a| !schemas.get(a).is_nothing());
+        // A list of pairs cannot say which keys need others.
         let plain = ![
             Keyword::Ref,
             Keyword::AnyOf,
             Keyword::OneOf,
             Keyword::AllOf,
             Keyword::Not,
+            Keyword::DependentRequired,
+            Keyword::DependentSchemas,
         ]
         .iter()
         .any(|k| view.has(*k));
@@ -876,8 +880,9 @@ impl Lowerer<'_> {
     }
 
     /// A tuple (`prefixItems`, or the draft-07 list `items`) that an object keyed by its
-    /// positions can stand for: one whose `maxItems` leaves room for an item at each (the
-    /// object has them all).
+    /// positions can stand for: one that takes an array with an item at each position and no
+    /// more (`maxItems` and `minItems` let that length through, no `uniqueItems`), which is
+    /// what the object spells.
     fn is_tuple(&self, view: &View) -> bool {
         let schemas = self.schemas;
         let prefix = view
@@ -887,12 +892,21 @@ impl Lowerer<'_> {
                     .filter(|n| n.draft07_tuple)
             })
             .and_then(|n| n.prefix_items.as_ref());
-        let room = |len: usize| {
-            view.node(schemas, Keyword::MaxItems)
-                .and_then(|n| n.max_items)
-                .is_none_or(|m| usize::try_from(m).is_ok_and(|m| m >= len))
+        // The arrays the object stands for have an item at every position and no more: each
+        // must be one the tuple takes.
+        let fits = |len: usize| {
+            let len = len as u64;
+            let max = view
+                .node(schemas, Keyword::MaxItems)
+                .and_then(|n| n.max_items);
+            let min = view
+                .node(schemas, Keyword::MinItems)
+                .and_then(|n| n.min_items);
+            max.is_none_or(|m| m >= len)
+                && min.is_none_or(|m| m <= len)
+                && !view.has(Keyword::UniqueItems)
         };
-        prefix.is_some_and(|p| room(p.len()))
+        prefix.is_some_and(|p| fits(p.len()))
     }
 
     /// A tuple as an object whose keys are the positions: `{"0": a, "1": b}`.
@@ -1162,6 +1176,7 @@ impl Lowerer<'_> {
             Keyword::AdditionalProperties => Some(self.node(n.additional_properties?, &at, false)),
             Keyword::Not => Some(self.node(n.not?, &at, false)),
             Keyword::Properties => Some(self.properties(view, owner, &at)),
+            Keyword::DependentSchemas => Some(self.dependent_schemas(owner, &at)),
             Keyword::AnyOf | Keyword::OneOf | Keyword::AllOf => self.branches(owner, k, &at),
             _ => self.scalar(owner, k),
         }
@@ -1215,6 +1230,22 @@ impl Lowerer<'_> {
                 crate::manifest::node::escape_pointer_token(&p.name)
             );
             let v = self.node(p.schema, &po, optional);
+            m.insert(p.name.clone(), v);
+        }
+        Value::Object(m)
+    }
+
+    /// `dependentSchemas`, each schema lowered.
+    #[inline(never)]
+    fn dependent_schemas(&mut self, owner: SchemaId, at: &str) -> Value {
+        let entries = self.schemas.get(owner).dependent_schemas.clone();
+        let mut m = Map::new();
+        for p in entries {
+            let po = format!(
+                "{at}/{}",
+                crate::manifest::node::escape_pointer_token(&p.name)
+            );
+            let v = self.node(p.schema, &po, false);
             m.insert(p.name.clone(), v);
         }
         Value::Object(m)

@@ -701,10 +701,10 @@ toolboxes:
 }
 
 /// OpenAPI's `discriminator` validates nothing: MCP lists it as written, every other form
-/// leaves it out. `dependentRequired` is a JSON Schema keyword every form keeps (the lint of a
-/// provider that refuses it says so).
+/// leaves it out. `dependentRequired` and `dependentSchemas` are JSON Schema keywords every
+/// form keeps (the lint of a provider that refuses them says so).
 #[test]
-fn discriminator_is_listed_to_mcp_only_and_dependent_required_everywhere() {
+fn discriminator_is_listed_to_mcp_only_and_dependent_keywords_everywhere() {
     let f = load(
         r##"
 version: 1
@@ -725,6 +725,7 @@ toolboxes:
                 - { type: object, properties: { kind: { const: cat } }, required: [kind] }
                 - { type: object, properties: { kind: { const: dog } }, required: [kind] }
           dependentRequired: { card: [address] }
+          dependentSchemas: { address: { properties: { card: { minLength: 4 } } } }
 "##,
     );
     for d in Dialect::ALL {
@@ -739,6 +740,11 @@ toolboxes:
             assert_eq!(listed, None, "{d}");
         }
         assert_eq!(p["dependentRequired"], json!({"card": ["address"]}), "{d}");
+        // Lowered as any schema is (strict modes make its optional `card` nullable).
+        assert!(
+            p["dependentSchemas"]["address"]["properties"]["card"].is_object(),
+            "{d}"
+        );
     }
 }
 

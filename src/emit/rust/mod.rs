@@ -123,7 +123,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 12;
+pub const RUNTIME_API: u32 = 13;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(

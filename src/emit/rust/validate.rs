@@ -458,6 +458,18 @@ impl<'a> Tables<'a> {
             });
             fields.push(quote!(dependent_required: &[#(#ds),*]));
         }
+        if !n.dependent_schemas.is_empty() {
+            let ds: Vec<TokenStream> = n
+                .dependent_schemas
+                .iter()
+                .map(|p| {
+                    let c = self.child(p.schema, name, &format!("WITH_{}", shout(&p.name)));
+                    let property = &p.name;
+                    quote!((#property, #c))
+                })
+                .collect();
+            fields.push(quote!(dependent_schemas: &[#(#ds),*]));
+        }
         if let Some(ap) = n.additional_properties {
             match set.schemas.get(ap).boolean {
                 Some(false) => {

@@ -205,6 +205,12 @@ impl Schemas {
                     })
                     .collect(),
             ),
+            Keyword::DependentSchemas => Value::Object(
+                n.dependent_schemas
+                    .iter()
+                    .map(|p| (p.name.clone(), self.write_json(p.schema, options)))
+                    .collect(),
+            ),
             Keyword::Discriminator => match &n.discriminator {
                 Some(d) => d.written.value.clone(),
                 None => return None,

@@ -163,6 +163,7 @@ keywords! {
     Required => "required", Scalar, Strings, Supported, false, "The properties an object must have; the others are optional.";
     AdditionalProperties => "additionalProperties", Schema, Schema, Supported, false, "Properties not listed in `properties`: false refuses them, a schema makes the object a map of that schema.";
     DependentRequired => "dependentRequired", Scalar, Dependencies, Supported, false, "For each property name, the properties an object must also have when it has that one.";
+    DependentSchemas => "dependentSchemas", SchemaMap, SchemaMap, Supported, false, "For each property name, a schema the whole object must also match when it has that property.";
     AnyOf => "anyOf", SchemaList, SchemaList, Supported, false, "The value matches at least one of these schemas.";
     OneOf => "oneOf", SchemaList, SchemaList, Supported, false, "The value matches exactly one of these schemas; with a `const` property telling the branches apart, it becomes a tagged Rust enum.";
     AllOf => "allOf", SchemaList, SchemaList, Supported, false, "The value matches every one of these schemas.";
@@ -176,7 +177,6 @@ keywords! {
     PatternProperties => "patternProperties", SchemaMap, SchemaMap, Unsupported, false, "Schemas for properties whose names match a pattern.";
     MinProperties => "minProperties", Scalar, Count, Unsupported, false, "The least number of properties of an object.";
     MaxProperties => "maxProperties", Scalar, Count, Unsupported, false, "The greatest number of properties of an object.";
-    DependentSchemas => "dependentSchemas", SchemaMap, SchemaMap, Unsupported, false, "Schemas applied when a property is present.";
     If => "if", Schema, Schema, Unsupported, false, "A condition.";
     Then => "then", Schema, Schema, Unsupported, false, "Applied when `if` matches.";
     Else => "else", Schema, Schema, Unsupported, false, "Applied when `if` does not match.";

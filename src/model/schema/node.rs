@@ -236,6 +236,9 @@ pub struct SchemaNode {
     pub additional_properties: Option<SchemaId>,
     /// `dependentRequired`, in written order.
     pub dependent_required: Vec<Dependency>,
+    /// `dependentSchemas`, in written order: each property name with the schema the object
+    /// must match when it has that property.
+    pub dependent_schemas: Vec<Property>,
     /// OpenAPI's `discriminator` (boxed: rare, and not small).
     pub discriminator: Option<Box<Discriminator>>,
 
@@ -409,6 +412,17 @@ impl SchemaNode {
                 Keyword::Not => out.extend(self.not.map(|i| (whole(k), i))),
                 Keyword::Properties => {
                     for p in self.props() {
+                        out.push((
+                            Step {
+                                keyword: k,
+                                entry: Entry::Name(p.name.clone()),
+                            },
+                            p.schema,
+                        ));
+                    }
+                }
+                Keyword::DependentSchemas => {
+                    for p in &self.dependent_schemas {
                         out.push((
                             Step {
                                 keyword: k,

@@ -432,6 +432,28 @@ impl<'a> Reader<'a> {
                 out.properties = Some(props);
                 true
             }
+            Keyword::DependentSchemas => {
+                let Some(entries) = v.as_map() else {
+                    self.push(invalid(
+                        format!(
+                            "`dependentSchemas` must map property names to schemas, found {}",
+                            found(v)
+                        ),
+                        v.span,
+                        "write `dependentSchemas: {card: {required: [billing_address]}}`",
+                    ));
+                    return false;
+                };
+                for p in entries {
+                    let schema = self.child(id, k, Entry::Name(p.key.clone()), &p.value);
+                    out.dependent_schemas.push(Property {
+                        name: p.key.clone(),
+                        schema,
+                        span: p.key_span,
+                    });
+                }
+                true
+            }
             Keyword::AnyOf => self.list(id, k, v).map(|l| out.any_of = Some(l)).is_some(),
             Keyword::OneOf => self.list(id, k, v).map(|l| out.one_of = Some(l)).is_some(),
             Keyword::AllOf => self.list(id, k, v).map(|l| out.all_of = Some(l)).is_some(),

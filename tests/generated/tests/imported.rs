@@ -1,7 +1,7 @@
 //! What importers bring in, called through the generated dispatcher
 //! (tests/fixtures/codegen/imported.yaml): tuples read into structs by position and written
-//! back as the arrays they were, `dependentRequired` and `nullable` validated as the schema
-//! says, a union tagged by OpenAPI's `discriminator`, and nested maps behind their aliases.
+//! back as the arrays they were, `dependentRequired`, `dependentSchemas` and `nullable`
+//! validated as the schema says, a union tagged by OpenAPI's `discriminator`, and nested maps behind their aliases.
 
 use serde_json::{Value, json};
 use toolc_generated_tests::imported::toolboxes::imported::{
@@ -178,17 +178,31 @@ fn a_tuple_with_a_gap_is_not_written() {
 }
 
 #[test]
-fn dependent_required_is_validated() {
-    let ok = call(
-        "pay",
-        json!({"name": "a", "credit_card": "1", "billing_address": "b"}),
-    );
-    assert!(ok.is_ok(), "{ok:?}");
-    assert!(call("pay", json!({"name": "a"})).is_ok());
-    assert!(call("pay", json!({"name": "a", "billing_address": "b"})).is_ok());
-    let e = call("pay", json!({"name": "a", "credit_card": "1"})).expect_err("no address");
-    assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
-    assert!(e.to_string().contains("billing_address"), "{e}");
+fn dependent_required_and_dependent_schemas_are_validated() {
+    for ok in [
+        json!({"name": "a"}),
+        json!({"name": "ab", "billing_address": "b", "zip": "12345"}),
+        json!({"name": "ab", "credit_card": "1", "billing_address": "b", "zip": "12345"}),
+        // `zip` alone needs nothing.
+        json!({"name": "a", "zip": "12345"}),
+    ] {
+        let got = call("pay", ok.clone());
+        assert!(got.is_ok(), "{ok}: {got:?}");
+    }
+    for (bad, says) in [
+        // `dependentRequired`: a card needs the address.
+        (json!({"name": "ab", "credit_card": "1"}), "billing_address"),
+        // `dependentSchemas`: the address needs a zip, and a name of two characters.
+        (json!({"name": "ab", "billing_address": "b"}), "zip"),
+        (
+            json!({"name": "a", "billing_address": "b", "zip": "12345"}),
+            "/name",
+        ),
+    ] {
+        let e = call("pay", bad.clone()).expect_err("refused");
+        assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid, "{bad}");
+        assert!(e.to_string().contains(says), "{bad}: {e}");
+    }
 }
 
 #[test]
