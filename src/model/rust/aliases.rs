@@ -82,98 +82,109 @@ impl Place {
     }
 }
 
-/// Gives `module` an alias for each type a place of its items writes (and each of `sigs`: a
-/// tool's name, its name in PascalCase, and its parameters and result types) that would score
-/// past [`THRESHOLD`].
-pub(super) fn name_complex_types(module: &mut Module, sigs: &[(&str, &str, Option<&Ty>, &Ty)]) {
-    // Each place: how the type is written there, the type, the alias's name if it needs one,
-    // and what the place is, for the alias's docs.
-    let mut places: Vec<(Place, Ty, String, String)> = Vec::new();
-    let mut field = |owner: &str, what: &str, f: &Field| {
-        let hint = format!("{owner}{}", pascal_ident(&f.name));
-        let doc = format!("field `{}` of {what}", f.ident.word());
-        places.push((Place::Bare, f.ty.clone(), hint, doc));
-    };
-    for item in &module.items {
-        match item {
-            Item::Struct { name, fields, .. } => {
-                fields
-                    .iter()
-                    .for_each(|f| field(name, &format!("`{name}`"), f));
-            }
-            Item::Tagged { name, variants, .. } => {
-                for (v, _, fields) in variants {
-                    let what = format!("`{name}::{v}`");
-                    fields
-                        .iter()
-                        .for_each(|f| field(&format!("{name}{v}"), &what, f));
-                }
-            }
-            _ => {}
+/// The places whose type scores past [`THRESHOLD`] written out: how the type is written there,
+/// the type, the alias's name if it gets one, and what the place is, for the alias's docs.
+#[derive(Default)]
+struct Places(Vec<(Place, Ty, String, String)>);
+
+impl Places {
+    /// Notes `ty` written at `place` when it may need an alias; `names` gives the alias's name
+    /// and what the place is, made only then. An alias only lowers a score, so a type that fits
+    /// written out never needs one.
+    fn at(&mut self, place: Place, ty: &Ty, names: impl FnOnce() -> (String, String)) {
+        if place.score(ty, &[]) > THRESHOLD {
+            let (hint, what) = names();
+            self.0.push((place, ty.clone(), hint, what));
         }
     }
+
+    fn field(&mut self, owner: &str, what: &str, f: &Field) {
+        self.at(Place::Bare, &f.ty, || {
+            let hint = format!("{owner}{}", pascal_ident(&f.name));
+            (hint, format!("field `{}` of {what}", f.ident.word()))
+        });
+    }
+}
+
+/// Gives `module` an alias for each type a place of its items writes (and each of `sigs`: a
+/// tool's name, its name in PascalCase, and its parameters and result types) that would score
+/// past [`THRESHOLD`], the places taken in the module's order.
+pub(super) fn name_complex_types(module: &mut Module, sigs: &[(&str, &str, Option<&Ty>, &Ty)]) {
+    let mut places = Places::default();
     for item in &module.items {
         match item {
             Item::Struct {
                 name,
-                extra: Some(t),
+                fields,
+                extra,
                 ..
             } => {
-                // `BTreeMap<String, T>`: the map and its key.
-                let place = Place::Inside { extra: 10 + 20 };
-                let doc = format!("the values of the other properties of `{name}`");
-                places.push((place, t.clone(), format!("{name}Value"), doc));
+                let what = format!("`{name}`");
+                fields.iter().for_each(|f| places.field(name, &what, f));
+                if let Some(t) = extra {
+                    // `BTreeMap<String, T>`: the map and its key.
+                    places.at(Place::Inside { extra: 10 + 20 }, t, || {
+                        let what = format!("the values of the other properties of `{name}`");
+                        (format!("{name}Value"), what)
+                    });
+                }
+            }
+            Item::Tagged { name, variants, .. } => {
+                for (v, _, fields) in variants {
+                    let (owner, what) = (format!("{name}{v}"), format!("`{name}::{v}`"));
+                    fields.iter().for_each(|f| places.field(&owner, &what, f));
+                }
             }
             Item::Tuple {
                 name, items, rest, ..
             } => {
                 for f in items {
-                    let hint = format!("{name}Item{}", f.name);
-                    let doc = format!("`{name}::{}`", f.ident.word());
-                    places.push((Place::Bare, f.ty.clone(), hint, doc));
+                    places.at(Place::Bare, &f.ty, || {
+                        let what = format!("`{name}::{}`", f.ident.word());
+                        (format!("{name}Item{}", f.name), what)
+                    });
                 }
                 if let Some(t) = rest {
-                    let doc = format!("the items of `{name}::rest`");
-                    places.push((
-                        Place::Inside { extra: 10 },
-                        t.clone(),
-                        format!("{name}Rest"),
-                        doc,
-                    ));
+                    places.at(Place::Inside { extra: 10 }, t, || {
+                        (
+                            format!("{name}Rest"),
+                            format!("the items of `{name}::rest`"),
+                        )
+                    });
                 }
             }
             Item::Untagged { name, variants, .. } => {
                 for (v, t) in variants {
-                    let doc = format!("the value of `{name}::{v}`");
-                    places.push((Place::Bare, t.clone(), format!("{name}{v}"), doc));
+                    places.at(Place::Bare, t, || {
+                        (format!("{name}{v}"), format!("the value of `{name}::{v}`"))
+                    });
                 }
             }
             Item::Newtype { name, ty, .. } => {
-                let doc = format!("the value of `{name}`");
-                places.push((Place::Bare, ty.clone(), format!("{name}Inner"), doc));
+                places.at(Place::Bare, ty, || {
+                    (format!("{name}Inner"), format!("the value of `{name}`"))
+                });
             }
-            Item::Struct { .. } | Item::Tagged { .. } | Item::Enum { .. } => {}
+            Item::Enum { .. } => {}
         }
     }
     for (tool, pascal, params, returns) in sigs {
         if let Some(p) = params {
-            let doc = format!("the parameters of `{tool}`");
-            places.push((
-                Place::Borrowed,
-                (*p).clone(),
-                format!("{pascal}Params"),
-                doc,
-            ));
+            places.at(Place::Borrowed, p, || {
+                (
+                    format!("{pascal}Params"),
+                    format!("the parameters of `{tool}`"),
+                )
+            });
         }
-        let doc = format!("the result of `{tool}`");
-        places.push((
-            Place::Result,
-            (*returns).clone(),
-            format!("{pascal}Returns"),
-            doc,
-        ));
+        places.at(Place::Result, returns, || {
+            (
+                format!("{pascal}Returns"),
+                format!("the result of `{tool}`"),
+            )
+        });
     }
-    for (place, ty, hint, what) in places {
+    for (place, ty, hint, what) in places.0 {
         if place.score(&ty, &module.aliases) <= THRESHOLD {
             continue;
         }
@@ -183,7 +194,7 @@ pub(super) fn name_complex_types(module: &mut Module, sigs: &[(&str, &str, Optio
         }
         let name = module.unique(&hint);
         let doc = format!(
-            "The type of {what}, named: written out there, it is more complex than clippy's `type_complexity` lint allows."
+            "The type of {what}, given a name because written out there it is more complex than clippy's `type_complexity` lint allows."
         );
         module.aliases.push(Alias {
             name,

@@ -1003,19 +1003,19 @@ fn branch_name(
 }
 
 /// What arrays a `prefixItems` schema takes, as its Rust type holds them.
-pub(super) struct TupleShape {
+struct TupleShape {
     /// How many positions can hold an item: the prefix, cut at `maxItems` and at the first
     /// position whose schema is `false`.
-    pub positions: usize,
+    positions: usize,
     /// How many of them every array has an item at (`minItems`, up to `positions`).
-    pub required: usize,
+    required: usize,
     /// Whether more items may follow the positions (`items` is not `false`, and neither
     /// `maxItems` nor a `false` position stops the array before).
-    pub open: bool,
+    open: bool,
 }
 
 impl TupleShape {
-    pub fn of(schemas: &Schemas, n: &SchemaNode, len: usize) -> TupleShape {
+    fn of(schemas: &Schemas, n: &SchemaNode, len: usize) -> TupleShape {
         let first_false = n
             .prefix_items
             .iter()
