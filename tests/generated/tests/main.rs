@@ -10,6 +10,7 @@ mod imported;
 mod instances;
 mod many;
 mod numbers;
+mod one_validator;
 mod refinements;
 mod search;
 mod sensitive;
