@@ -31,9 +31,7 @@ pub fn anthropic_strict_numeric_bounds(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<S
                     at(n, k),
                     format!("`{k}` is not supported by Anthropic strict tools"),
                 )
-                .with_help(
-                    "say the range in the description; the generated validation still enforces it",
-                ),
+                .with_help(format!("remove `{k}`, {OR_DESCRIBE}")),
             );
         }
     }
