@@ -133,8 +133,8 @@ pub fn tool_name_pattern(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
                     ),
                 )
                 .with_help(format!(
-                    "rename the tool to characters {} takes, such as `{}` (the manifest's name is the one every dialect lists)",
-                    cx.dialect,
+                    "rename the tool to a name of `{}`, such as `{}` (the manifest's name is the one every dialect lists)",
+                    cx.dialect.name_pattern(),
                     plain_name(name)
                 )),
             );
@@ -195,7 +195,7 @@ pub fn tool_name_portable(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
                 Spot::tool(
                     i,
                     format!(
-                        "tool name `{name}` is legal here but not for {}, also linted",
+                        "tool name `{name}` is refused by {}, also linted",
                         refusing.join(", ")
                     ),
                 )

@@ -182,7 +182,11 @@ impl Tool {
     /// The generated trait's method that refines this tool's arguments
     /// (`refine_<method>`); it exists when the tool takes parameters.
     pub fn refine_method(&self) -> String {
-        format!("refine_{}", self.idents.snake.word())
+        // `9lives` is `_9lives`; its refinement is `refine_9lives`, which is snake case.
+        format!(
+            "refine_{}",
+            self.idents.snake.word().trim_start_matches('_')
+        )
     }
 
     pub fn takes_parameters(&self, schemas: &Schemas) -> bool {

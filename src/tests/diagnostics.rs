@@ -406,15 +406,17 @@ fn unsupported_version() {
 #[test]
 fn invalid_name() {
     let d = only_yaml(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      list.tickets: { description: A }\n",
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      list/tickets: { description: A }\n",
         Code::InvalidName,
         6,
         7,
-        "tool: name `list.tickets` is not ASCII letters, digits, `_` and `-` starting with a letter",
+        "tool: name `list/tickets` is not ASCII letters, digits, `_`, `-` and `.` with a letter or digit among them",
     );
     assert_eq!(
         d.help.as_deref(),
-        Some("tool and play names match `^[A-Za-z][A-Za-z0-9_-]*$`, such as `list_tickets`")
+        Some(
+            "tool and play names are ASCII letters, digits, `_`, `-` and `.`, such as `list_tickets`"
+        )
     );
     // Other sections keep snake_case or kebab-case.
     let d = only_yaml(

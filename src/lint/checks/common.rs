@@ -9,10 +9,10 @@ pub(super) fn string_length(n: &Node<'_>, what: &str, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     for k in ["minLength", "maxLength"] {
         if m.contains_key(k) {
-            out.push(Spot::at(
-                at(n, k),
-                format!("`{k}` is not supported in {what}"),
-            ));
+            out.push(
+                Spot::at(at(n, k), format!("`{k}` is not supported in {what}"))
+                    .with_help(format!("remove `{k}`, {OR_DESCRIBE}")),
+            );
         }
     }
 }
