@@ -12,7 +12,7 @@ pub mod rust;
 pub mod schema;
 
 pub use manual::ManualRef;
-pub use mcp::{Hints, Icon};
+pub use mcp::{Annotations, Icon};
 pub use policy::{Approval, AuthLevel, RateLimit};
 pub use resolve::{ResolveOptions, resolve};
 pub use schema::{SchemaId, Schemas};
@@ -142,7 +142,9 @@ impl Toolset {
         {
             tool.policy.approval = match tool.policy.approval_written {
                 Some(written) => written == Approval::Required,
-                None => defaults.approve_destructive && tool.annotations.destructive == Some(true),
+                None => {
+                    defaults.approve_destructive && tool.annotations.hints.destructive == Some(true)
+                }
             };
         }
     }
@@ -165,7 +167,7 @@ pub struct Tool {
     pub validate_returns: bool,
     pub terminal: bool,
     pub policy: Policy,
-    pub annotations: Hints,
+    pub annotations: Annotations,
     pub icons: Vec<Icon>,
     /// MCP's `_meta` for the tool, as written.
     pub meta: Option<serde_json::Map<String, serde_json::Value>>,

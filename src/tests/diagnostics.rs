@@ -364,15 +364,27 @@ fn unknown_key_mcp_hint_spelling() {
         d.help.as_deref(),
         Some("did you mean `read_only`? toolc sends it to MCP clients as `readOnlyHint`")
     );
-    // Any other key is unknown too, with a suggestion when one is close.
+    // A key close to one toolc reads is refused too, naming that key; others pass to MCP.
     let d = only_yaml(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { destructve: true }\n",
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { destructve: true, category: navigation }\n",
         Code::UnknownKey,
         8,
         24,
         "unknown key `destructve` in the annotations of tool `a`",
     );
-    assert_eq!(d.help.as_deref(), Some("did you mean `destructive`?"));
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "did you mean `destructive`? A key of your own is passed to MCP clients as written, but not one this close to a key toolc reads"
+        )
+    );
+    only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { titel: A tool }\n",
+        Code::UnknownKey,
+        8,
+        24,
+        "unknown key `titel` in the annotations of tool `a`",
+    );
 }
 
 #[test]
