@@ -88,6 +88,35 @@ fn described(description: &str, schema: Value) -> Value {
     Value::Object(out)
 }
 
+/// A pattern matching the keys toolc reads in `annotations` in any case, with or without
+/// separators and MCP's `Hint` suffix (what toolc refuses as near-misses, typos aside).
+fn annotation_near_misses() -> String {
+    let any_case = |word: &str| -> String {
+        word.chars()
+            .map(|c| format!("[{}{}]", c.to_ascii_uppercase(), c.to_ascii_lowercase()))
+            .collect()
+    };
+    let words: [&[&str]; 5] = [
+        &["read", "only"],
+        &["destructive"],
+        &["idempotent"],
+        &["open", "world"],
+        &["title"],
+    ];
+    let keys: Vec<String> = words
+        .iter()
+        .map(|parts| {
+            let parts: Vec<String> = parts.iter().map(|p| any_case(p)).collect();
+            parts.join("[-_. ]?")
+        })
+        .collect();
+    format!(
+        "^[-_. ]*({})[-_. ]*({})?$",
+        keys.join("|"),
+        any_case("hint")
+    )
+}
+
 /// A mapping with exactly these `properties`, and `x-` extension keys.
 fn closed(
     description: &str,
@@ -299,7 +328,13 @@ fn tool_properties(play: bool) -> Vec<(&'static str, Value)> {
                 &[],
                 json!({
                     "additionalProperties": { "description": "A key of your own, passed to MCP clients' annotations as written (not one close to the keys above, which toolc refuses)." },
-                    "propertyNames": { "not": { "enum": ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] } },
+                    "propertyNames": {
+                        "description": "The keys above, or keys of your own that are not those keys in another case or spelling (`readOnlyHint`, `Read-Only`, `TITLE`).",
+                        "anyOf": [
+                            { "enum": ["read_only", "destructive", "idempotent", "open_world", "title"] },
+                            { "not": { "pattern": annotation_near_misses() } },
+                        ],
+                    },
                 }),
             ),
         ),

@@ -666,7 +666,7 @@ fn hints(node: &Node, owner: &str, diags: &mut Vec<Diagnostic>) -> RawHints {
             );
             continue;
         }
-        if let Some(known) = did_you_mean(&entry.key, HINT_KEYS.iter().copied()) {
+        if let Some(known) = near_hint_key(&entry.key) {
             diags.push(
                 Diagnostic::new(
                     Code::UnknownKey,
@@ -682,6 +682,26 @@ fn hints(node: &Node, owner: &str, diags: &mut Vec<Diagnostic>) -> RawHints {
         out.other.push((entry.key.clone(), entry.value.clone()));
     }
     out
+}
+
+/// The key of `annotations` toolc reads that `key` is a near-miss of: the same but for case,
+/// separators and MCP's `Hint` suffix (`READ-ONLY`, `openWorldHint`), or close by the did-you-mean
+/// distance (`destructve`).
+fn near_hint_key(key: &str) -> Option<&'static str> {
+    let plain = |k: &str| {
+        let k: String = k
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_' | '.' | ' '))
+            .collect::<String>()
+            .to_ascii_lowercase();
+        k.strip_suffix("hint").map(str::to_string).unwrap_or(k)
+    };
+    let key_plain = plain(key);
+    HINT_KEYS
+        .iter()
+        .copied()
+        .find(|k| plain(k) == key_plain)
+        .or_else(|| did_you_mean(key, HINT_KEYS.iter().copied()))
 }
 
 /// One of a tool's `icons`.

@@ -385,6 +385,21 @@ fn unknown_key_mcp_hint_spelling() {
         24,
         "unknown key `titel` in the annotations of tool `a`",
     );
+    // Another case or spelling of a key is a near-miss however far by the distance.
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { OPEN-WORLD-HINT: false }\n",
+        Code::UnknownKey,
+        8,
+        24,
+        "unknown key `OPEN-WORLD-HINT` in the annotations of tool `a`",
+    );
+    assert!(
+        d.help
+            .as_deref()
+            .is_some_and(|h| h.starts_with("did you mean `open_world`?")),
+        "{:?}",
+        d.help
+    );
 }
 
 #[test]
