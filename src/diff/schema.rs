@@ -303,7 +303,7 @@ fn numeric_bounds(n: &SchemaNode, ranges: bool) -> (Option<Bound>, Option<Bound>
     upper.extend(n.maximum.as_ref().map(|m| Bound::of(m, false)));
     upper.extend(n.exclusive_maximum.as_ref().map(|m| Bound::of(m, true)));
     if ranges {
-        let (lo, hi) = crate::model::rust::integer_range(n);
+        let (lo, hi) = crate::model::schema::integer_range(n);
         lower.push(Bound::int(lo));
         upper.push(Bound::int(hi));
     }

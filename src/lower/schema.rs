@@ -5,7 +5,7 @@
 //! report at its manifest line.
 
 use super::Dialect;
-use crate::model::rust::added_integer_bounds;
+use crate::model::schema::added_integer_bounds;
 use crate::model::schema::{
     JsonOptions, JsonType, Keyword, MAX_DEPTH, RefStyle, SchemaId, SchemaNode, Schemas, TypeRef,
 };

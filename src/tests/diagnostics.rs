@@ -930,7 +930,7 @@ types:
         Code::InvalidDefault,
         6,
         54,
-        "the default `500` does not match its schema: 500 is greater than the maximum of 100",
+        "the default `500` does not match its schema: must be <= 100, got 500",
     );
     assert!(
         d.help
@@ -1012,7 +1012,7 @@ fn invalid_example() {
         Code::InvalidExample,
         12,
         33,
-        "example 1 of tool `a`: the arguments do not match the parameters schema at `/limit`: \"many\" is not of type \"integer\"",
+        "example 1 of tool `a`: the arguments do not match the parameters schema at `/limit`: expected integer, got string",
     );
 }
 

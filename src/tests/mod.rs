@@ -15,6 +15,7 @@ mod lowering;
 #[path = "../../tests/support/manifest_text.rs"]
 mod manifest_text;
 mod mutations;
+mod one_validator;
 mod sarif;
 mod schema_keys;
 

@@ -1,4 +1,14 @@
-//! Generates the fixtures' Rust into OUT_DIR.
+//! Generates the fixtures' Rust into OUT_DIR, and a toolset of drawn schemas
+//! (`draw/schemas.rs`) for the one-validator test.
+
+#[path = "draw/schemas.rs"]
+#[allow(dead_code)]
+mod schemas;
+
+use std::path::{Path, PathBuf};
+
+/// How many drawn schemas the toolset holds.
+const DRAWN: usize = 48;
 
 fn main() -> Result<(), toolc::Error> {
     toolc::configure()
@@ -54,5 +64,44 @@ fn main() -> Result<(), toolc::Error> {
         .file_name("many.rs")
         .toolset_name("many")
         .compile()?;
+    let drawn = draw();
+    toolc::configure()
+        .manifest(&drawn)
+        .file_name("drawn.rs")
+        .toolset_name("drawn")
+        .dialects(["mcp"])
+        .compile()?;
     Ok(())
+}
+
+/// Draws schemas (seeded by `TOOLC_DRAW_SEED`, 1 by default) until `DRAWN` of them resolve
+/// without an error, and writes their toolset to `OUT_DIR/drawn.yaml`.
+fn draw() -> PathBuf {
+    println!("cargo:rerun-if-env-changed=TOOLC_DRAW_SEED");
+    println!("cargo:rerun-if-changed=draw/schemas.rs");
+    let seed = std::env::var("TOOLC_DRAW_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let mut d = schemas::Draw::new(seed);
+    let mut tools = Vec::new();
+    while tools.len() < DRAWN {
+        let name = format!("s{}", tools.len());
+        let parameters = schemas::parameters(&schemas::schema(&mut d, 0));
+        let one = [(name.clone(), parameters.clone(), Vec::new())];
+        let text = schemas::manifest(&one).to_string();
+        let checked = toolc::check_text(
+            Path::new("."),
+            Path::new("drawn.yaml"),
+            text,
+            &toolc::ResolveOptions::default(),
+        );
+        if !checked.diagnostics.has_errors() {
+            tools.push((name, parameters, Vec::new()));
+        }
+    }
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("drawn.yaml");
+    let text = serde_json::to_string_pretty(&schemas::manifest(&tools)).expect("JSON");
+    std::fs::write(&out, text).expect("drawn.yaml written");
+    out
 }

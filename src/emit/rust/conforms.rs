@@ -20,7 +20,8 @@
 //! are read.
 
 use super::items::{Paths, ty_tokens};
-use crate::model::rust::{Field, Item, Module, Ty, integer_limits};
+use crate::model::rust::{Field, Item, Module, Ty};
+use crate::model::schema::integer_limits;
 use crate::model::schema::{JsonType, Keyword, SchemaId, SchemaNode, Schemas};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};

@@ -6,7 +6,7 @@
 
 use super::texts::{self, Piece};
 use crate::model::Toolset;
-use crate::model::rust::added_integer_bounds;
+use crate::model::schema::added_integer_bounds;
 use crate::model::schema::{JsonOptions, JsonType, Keyword, SchemaId, TypeRef};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

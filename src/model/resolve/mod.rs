@@ -10,7 +10,7 @@ mod operation;
 use super::manual::{self, RefKind};
 use super::names::{self, check_name, check_tool_name};
 use super::policy::{Approval, AuthLevel, RateLimit, parse_timeout};
-use super::schema::{self, SchemaId, Schemas, read::Reader};
+use super::schema::{self, SchemaId, Schemas, Validator, read::Reader};
 use super::*;
 use crate::diag::{Code, Diagnostic, Span, did_you_mean};
 use crate::manifest::Loaded;
@@ -21,7 +21,6 @@ use delegates::delegates;
 use groups::{playbook, refine_collisions, sensitive_parameters, toolbox};
 use operation::{tool, tool_named};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::rc::Rc;
 
 /// Options of the resolve stage.
 #[derive(Debug, Clone, Default)]
@@ -48,7 +47,7 @@ struct Ctx<'a> {
     schemas: Schemas,
     /// The validators of named types examples were checked against (`None`: the type's schema
     /// builds none), by the type's root: tools that return one named type share one.
-    validators: HashMap<SchemaId, Option<Rc<jsonschema::Validator>>>,
+    validators: HashMap<SchemaId, Option<Validator>>,
 }
 
 impl Ctx<'_> {

@@ -171,25 +171,25 @@ fn examples(
     for (i, ex) in raw.examples.iter().enumerate() {
         let n = i + 1;
         let arguments = ex.arguments.as_ref().map(|a| {
-            if let Some(v) = &params_validator {
+            if let Some(v) = params_validator {
                 check_example(
                     ctx,
                     v,
                     a,
                     &format!("example {n} of {what}: the arguments"),
-                    "parameters",
+                    Judged::Arguments,
                 );
             }
             a.to_json("", &mut Default::default())
         });
         let result = ex.result.as_ref().map(|r| {
-            if let Some(v) = &returns_validator {
+            if let Some(v) = returns_validator {
                 check_example(
                     ctx,
                     v,
                     r,
                     &format!("example {n} of {what}: the result"),
-                    "returns",
+                    Judged::Result,
                 );
             }
             r.to_json("", &mut Default::default())
@@ -206,52 +206,57 @@ fn examples(
     examples
 }
 
-/// A validator of the schema `read` when it is sound. A schema that is a `$ref` to a named type
-/// (annotations aside) is validated as that type is: its validator is built once, and tools
+/// The validator of the schema `read` when it is sound. A schema that is a `$ref` to a named type
+/// (annotations aside) is validated as that type is: its validator is looked up once, and tools
 /// that take or return the type share it.
-fn validator(ctx: &mut Ctx<'_>, read: ReadSchema) -> Option<Rc<jsonschema::Validator>> {
+fn validator(ctx: &mut Ctx<'_>, read: ReadSchema) -> Option<Validator> {
     if !read.sound {
         return None;
     }
     let target = ctx.schemas.deref(read.id);
-    let build = |ctx: &Ctx<'_>| {
-        jsonschema::draft202012::new(&ctx.schemas.bundle(target))
-            .ok()
-            .map(Rc::new)
-    };
     if target == read.id {
-        return build(ctx);
+        return ctx.schemas.validator(target);
     }
     if let Some(v) = ctx.validators.get(&target) {
-        return v.clone();
+        return *v;
     }
-    let v = build(ctx);
-    ctx.validators.insert(target, v.clone());
+    let v = ctx.schemas.validator(target);
+    ctx.validators.insert(target, v);
     v
 }
 
-pub(super) fn check_example(
-    ctx: &mut Ctx<'_>,
-    validator: &jsonschema::Validator,
-    node: &Node,
-    what: &str,
-    against: &str,
-) {
+/// Which part of a call an example gives, and so how the dispatcher would read it.
+#[derive(Clone, Copy)]
+enum Judged {
+    /// The arguments: read as the schema means them (`5.0` for an integer, `null` for an absent
+    /// optional) before they are validated.
+    Arguments,
+    /// The result: validated as written.
+    Result,
+}
+
+fn check_example(ctx: &mut Ctx<'_>, validator: Validator, node: &Node, what: &str, judged: Judged) {
     let mut spans = crate::manifest::node::PointerSpans::new();
     let instance = node.to_json("", &mut spans);
-    for e in validator.iter_errors(&instance) {
-        let pointer = e.instance_path().as_str().to_string();
-        let at = if pointer.is_empty() {
+    let (violations, against) = match judged {
+        Judged::Arguments => (validator.argument_violations(&instance), "parameters"),
+        Judged::Result => (validator.violations(&instance), "returns"),
+    };
+    for v in violations {
+        let at = if v.pointer.is_empty() {
             String::new()
         } else {
-            format!(" at `{pointer}`")
+            format!(" at `{}`", v.pointer)
         };
         ctx.diags.push(
             Diagnostic::new(
                 Code::InvalidExample,
-                format!("{what} do not match the {against} schema{at}: {e}"),
+                format!(
+                    "{what} do not match the {against} schema{at}: {}",
+                    v.message
+                ),
             )
-            .at(span_at(&spans, &pointer, node.span))
+            .at(span_at(&spans, &v.pointer, node.span))
             .help(format!(
                 "fix the example, or the {against} schema if the example is right"
             )),

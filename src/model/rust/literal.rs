@@ -164,9 +164,9 @@ pub(super) fn fill_defaults(schemas: &Schemas, plan: &mut RustPlan, diags: &mut 
     }
 }
 
-/// Whether the schema at `id` (as written) accepts `value`.
+/// Whether the schema at `id` accepts `value`, as the generated dispatcher judges it.
 fn schema_accepts(schemas: &Schemas, id: crate::model::schema::SchemaId, value: &Value) -> bool {
-    jsonschema::draft202012::new(&schemas.bundle(id)).is_ok_and(|v| v.is_valid(value))
+    schemas.validator(id).is_some_and(|v| v.accepts(value))
 }
 
 fn module_of(plan: &RustPlan, key: Option<(u8, usize)>) -> Option<&Module> {
@@ -409,14 +409,10 @@ fn expected(ty: &Ty) -> &'static str {
     }
 }
 
-/// A default in a typed format: checked against the format (with the
-/// validators the runtime's are tested against), then read into its parts.
+/// A default in a typed format: checked against the format with the
+/// validator the dispatcher runs, then read into its parts.
 fn format_lit(f: TypedFormat, s: &str) -> Result<FormatLit, String> {
-    let schema = serde_json::json!({ "type": "string", "format": f.as_str() });
-    let valid = jsonschema::draft202012::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .is_ok_and(|v| v.is_valid(&Value::String(s.to_string())));
+    let valid = toolc_schema::Format::from_name(f.as_str()).is_valid(s);
     let invalid = || format!("`{s}` is not a valid `{}`", f.as_str());
     if !valid {
         return Err(invalid());

@@ -11,9 +11,7 @@ mod plan;
 mod variants;
 
 pub use literal::{FormatLit, Lit};
-#[cfg(feature = "cli")]
-pub use plan::integer_range;
-pub use plan::{added_integer_bounds, integer_limits, plan};
+pub use plan::plan;
 
 use std::collections::BTreeSet;
 

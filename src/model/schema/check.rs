@@ -10,7 +10,7 @@
 //! the field is an `Option` and an absent value stays absent.
 
 use super::node::{Data, SchemaId, SchemaNode};
-use super::{Schemas, TypeRef};
+use super::{Schemas, TypeRef, Validator};
 use crate::diag::{Code, Diagnostic, Severity, Span};
 
 /// Runs every check on the tree under `root` (named types are checked as
@@ -97,12 +97,12 @@ fn check_pattern(p: &str, at: Span, diags: &mut Vec<Diagnostic>) {
 /// The default and every example are values the schema accepts.
 fn check_default_and_examples(schemas: &Schemas, id: SchemaId, diags: &mut Vec<Diagnostic>) {
     let n = schemas.get(id);
-    let Some(validator) = validator(schemas, id) else {
+    let Some(validator) = schemas.validator(id) else {
         return;
     };
     if let Some(d) = &n.default
         && d.value.is_null()
-        && !validator.is_valid(&d.value)
+        && !validator.accepts(&d.value)
     {
         diags.push(
             Diagnostic::new(
@@ -115,7 +115,7 @@ fn check_default_and_examples(schemas: &Schemas, id: SchemaId, diags: &mut Vec<D
         );
     } else if let Some(d) = &n.default {
         check_value(
-            &validator,
+            validator,
             d,
             "the default",
             Code::InvalidDefault,
@@ -129,7 +129,7 @@ fn check_default_and_examples(schemas: &Schemas, id: SchemaId, diags: &mut Vec<D
     {
         for (i, item) in items.iter().enumerate() {
             check_value(
-                &validator,
+                validator,
                 &Data {
                     value: item.clone(),
                     span: *span,
@@ -152,35 +152,32 @@ pub fn null_default_unapplied(schemas: &Schemas, id: SchemaId) -> bool {
         .as_ref()
         .or(schemas.resolved(id).default.as_ref());
     d.is_some_and(|d| d.value.is_null())
-        && validator(schemas, id).is_some_and(|v| !v.is_valid(&serde_json::Value::Null))
-}
-
-/// A validator of the schema at `id`, as written (named types bundled).
-fn validator(schemas: &Schemas, id: SchemaId) -> Option<jsonschema::Validator> {
-    jsonschema::draft202012::new(&schemas.bundle(id)).ok()
+        && schemas
+            .validator(id)
+            .is_some_and(|v| !v.accepts(&serde_json::Value::Null))
 }
 
 fn check_value(
-    validator: &jsonschema::Validator,
+    validator: Validator,
     d: &Data,
     what: &str,
     code: Code,
     help: &str,
     diags: &mut Vec<Diagnostic>,
 ) {
-    for e in validator.iter_errors(&d.value) {
-        let pointer = e.instance_path().as_str().to_string();
-        let at = if pointer.is_empty() {
+    for v in validator.violations(&d.value) {
+        let at = if v.pointer.is_empty() {
             String::new()
         } else {
-            format!(" at `{pointer}`")
+            format!(" at `{}`", v.pointer)
         };
         diags.push(
             Diagnostic::new(
                 code,
                 format!(
-                    "{what} `{}` does not match its schema{at}: {e}",
-                    short(&d.value)
+                    "{what} `{}` does not match its schema{at}: {}",
+                    short(&d.value),
+                    v.message
                 ),
             )
             .at(d.span)

@@ -25,6 +25,11 @@ pub struct JsonOptions {
     pub extensions: bool,
     /// `sensitive`, even without the other annotations.
     pub sensitive: bool,
+    /// An integer schema's `minimum` and `maximum` as the generated tables hold them: the Rust
+    /// type's limits where the schema's own bounds do not keep values within it; and a
+    /// draft-07 tuple (`items: [..]` with `additionalItems`) in the 2020-12 spelling the tables
+    /// and the validator read (`prefixItems` with `items`).
+    pub type_bounds: bool,
 }
 
 impl JsonOptions {
@@ -35,6 +40,7 @@ impl JsonOptions {
             annotations: true,
             extensions: true,
             sensitive: true,
+            type_bounds: false,
         }
     }
 
@@ -45,6 +51,7 @@ impl JsonOptions {
         annotations: false,
         extensions: false,
         sensitive: false,
+        type_bounds: false,
     };
 
     /// What a validation table holds: what decides which values are valid,
@@ -53,6 +60,15 @@ impl JsonOptions {
     pub const TABLE: JsonOptions = JsonOptions {
         sensitive: true,
         ..JsonOptions::VALIDATION
+    };
+
+    /// What the generated dispatcher validates against, as one self-contained schema: the
+    /// table's keywords with the Rust types' integer bounds, named types under `$defs`. The
+    /// values `toolc check` judges are judged against it.
+    pub const DISPATCH: JsonOptions = JsonOptions {
+        refs: RefStyle::Defs,
+        type_bounds: true,
+        ..JsonOptions::TABLE
     };
 }
 
@@ -78,12 +94,25 @@ impl Schemas {
                 continue;
             }
             if let Some(v) = self.keyword_json(id, k, options) {
-                m.insert(k.as_str().to_string(), v);
+                let key = match k {
+                    Keyword::Items if options.type_bounds && n.draft07_tuple => "prefixItems",
+                    Keyword::AdditionalItems if options.type_bounds => "items",
+                    _ => k.as_str(),
+                };
+                m.insert(key.to_string(), v);
             }
         }
         if options.extensions {
             for (k, v) in &n.extensions {
                 m.insert(k.clone(), v.clone());
+            }
+        }
+        if options.type_bounds {
+            let (least, greatest) = super::added_integer_bounds(n);
+            for (k, bound) in [("minimum", least), ("maximum", greatest)] {
+                if let Some(number) = bound.and_then(integer_number) {
+                    m.insert(k.to_string(), Value::Number(number));
+                }
             }
         }
         Value::Object(m)
@@ -205,7 +234,13 @@ impl Schemas {
     /// A self-contained schema: refs written `#/$defs/X`, and `$defs`
     /// holding every named type reachable from `id`, in name order.
     pub fn bundle(&self, id: SchemaId) -> Value {
-        let mut out = self.to_json(id, RefStyle::Defs);
+        self.bundle_with(id, JsonOptions::all(RefStyle::Defs))
+    }
+
+    /// [`bundle`](Self::bundle), each node written with `options` (whose
+    /// `refs` must be [`RefStyle::Defs`]).
+    pub fn bundle_with(&self, id: SchemaId, options: JsonOptions) -> Value {
+        let mut out = self.write_json(id, options);
         let names = self.reachable_types(id);
         if names.is_empty() {
             return out;
@@ -214,7 +249,7 @@ impl Schemas {
             .into_iter()
             .filter_map(|n| {
                 let root = self.named(n)?;
-                Some((n.to_string(), self.to_json(root, RefStyle::Defs)))
+                Some((n.to_string(), self.write_json(root, options)))
             })
             .collect();
         match &mut out {
@@ -226,6 +261,14 @@ impl Schemas {
             other => serde_json::json!({ "allOf": [other.clone()], "$defs": defs }),
         }
     }
+}
+
+/// An integer as a JSON number, `None` beyond `u64` and `i64`.
+fn integer_number(i: i128) -> Option<serde_json::Number> {
+    i64::try_from(i)
+        .map(serde_json::Number::from)
+        .or_else(|_| u64::try_from(i).map(serde_json::Number::from))
+        .ok()
 }
 
 fn opt<T: Into<Value>>(v: Option<T>) -> Value {

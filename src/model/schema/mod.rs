@@ -9,15 +9,23 @@
 //! - [`check`]: the facts checked once the whole toolset is read (`required`
 //!   names declared, defaults valid against their own schema, patterns);
 //! - [`json`]: the canonical JSON of a schema, bundled with the named types
-//!   it reaches.
+//!   it reaches;
+//! - `integer`: the integers a schema's Rust type can hold;
+//! - `validator`: the values a manifest writes judged by the one validator,
+//!   toolc-schema's, as the generated dispatcher judges them.
 
 pub mod check;
+mod integer;
 pub mod json;
 pub mod keyword;
 mod node;
 pub mod read;
+mod validator;
 
 pub use check::null_default_unapplied;
+#[cfg(feature = "cli")]
+pub use integer::integer_range;
+pub use integer::{added_integer_bounds, integer_limits};
 pub use json::{JsonOptions, RefStyle};
 #[cfg(feature = "cli")]
 pub use keyword::Takes;
@@ -25,6 +33,7 @@ pub use keyword::{Keyword, Shape};
 #[cfg(feature = "cli")]
 pub use node::Property;
 pub use node::{Entry, JsonType, RustTypeHint, SchemaId, SchemaNode, Step, TypeRef, is_integral};
+pub use validator::Validator;
 
 use std::collections::{BTreeMap, BTreeSet};
 

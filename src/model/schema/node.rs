@@ -380,7 +380,13 @@ impl SchemaNode {
         // In written order, so walks meet children as a reader does.
         for k in self.keywords() {
             match k {
+                // A draft-07 tuple: `items` lists the first items' schemas, and
+                // `additionalItems` holds the schema of the rest.
+                Keyword::Items if self.draft07_tuple => list(&mut out, k, &self.prefix_items),
                 Keyword::Items => out.extend(self.items.map(|i| (whole(k), i))),
+                Keyword::AdditionalItems if self.draft07_tuple => {
+                    out.extend(self.items.map(|i| (whole(k), i)))
+                }
                 Keyword::AdditionalProperties => {
                     out.extend(self.additional_properties.map(|i| (whole(k), i)))
                 }

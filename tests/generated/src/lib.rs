@@ -49,3 +49,9 @@ pub mod delegation {
 pub mod many {
     toolc_runtime::include_toolset!("many");
 }
+
+/// Schemas drawn at random by build.rs (`draw/schemas.rs`): the dispatcher the one-validator
+/// test holds `toolc check` to.
+pub mod drawn {
+    toolc_runtime::include_toolset!("drawn");
+}

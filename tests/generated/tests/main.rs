@@ -9,6 +9,7 @@ mod formats;
 mod instances;
 mod many;
 mod numbers;
+mod one_validator;
 mod refinements;
 mod search;
 mod sensitive;
