@@ -49,6 +49,7 @@ mod write;
 
 pub use analysis::{Analysis, Tool, ToolForm, ToolKind, analyze};
 pub use builder::{Builder, DEFAULT_FILE_NAME, Error, Report, compile, configure};
+pub use config::GeminiForm;
 pub use diag::{
     Code, Diagnostic, Diagnostics, FileId, Label, Severity, SourceFile, SourceMap, Span,
 };

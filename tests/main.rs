@@ -15,5 +15,6 @@ mod corpus;
 mod diagnostics;
 mod lint_cli;
 mod lint_sarif;
+mod lowering_options;
 mod realworld;
 mod toolchain;

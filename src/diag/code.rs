@@ -40,7 +40,7 @@ codes! {
     WrongType => "wrong-type", "A value has the wrong type (a string where a list was expected, say).";
     MissingKey => "missing-key", "A required key is absent.";
     UnsupportedVersion => "unsupported-version", "The `version` is not one this compiler supports.";
-    InvalidName => "invalid-name", "A name is empty, too long, or not of its pattern (snake_case/kebab-case ASCII; tools and plays may have capitals).";
+    InvalidName => "invalid-name", "A name is empty, too long, or not of its pattern (snake_case/kebab-case ASCII; tools and plays as MCP names tools: 1 to 128 of A-Z a-z 0-9 _ - .).";
     InvalidTypeName => "invalid-type-name", "A type name is not PascalCase.";
     DuplicateName => "duplicate-name", "A name is defined twice, in one file or across files.";
     IdentCollision => "ident-collision", "Two names map to the same Rust identifier.";

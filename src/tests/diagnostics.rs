@@ -364,15 +364,42 @@ fn unknown_key_mcp_hint_spelling() {
         d.help.as_deref(),
         Some("did you mean `read_only`? toolc sends it to MCP clients as `readOnlyHint`")
     );
-    // Any other key is unknown too, with a suggestion when one is close.
+    // A key close to one toolc reads is refused too, naming that key; others pass to MCP.
     let d = only_yaml(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { destructve: true }\n",
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { destructve: true, category: navigation }\n",
         Code::UnknownKey,
         8,
         24,
         "unknown key `destructve` in the annotations of tool `a`",
     );
-    assert_eq!(d.help.as_deref(), Some("did you mean `destructive`?"));
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "did you mean `destructive`? A key of your own is passed to MCP clients as written, but not one this close to a key toolc reads"
+        )
+    );
+    only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { titel: A tool }\n",
+        Code::UnknownKey,
+        8,
+        24,
+        "unknown key `titel` in the annotations of tool `a`",
+    );
+    // Another case or spelling of a key is a near-miss however far by the distance.
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { OPEN-WORLD-HINT: false }\n",
+        Code::UnknownKey,
+        8,
+        24,
+        "unknown key `OPEN-WORLD-HINT` in the annotations of tool `a`",
+    );
+    assert!(
+        d.help
+            .as_deref()
+            .is_some_and(|h| h.starts_with("did you mean `open_world`?")),
+        "{:?}",
+        d.help
+    );
 }
 
 #[test]
@@ -406,15 +433,17 @@ fn unsupported_version() {
 #[test]
 fn invalid_name() {
     let d = only_yaml(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      list.tickets: { description: A }\n",
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      list/tickets: { description: A }\n",
         Code::InvalidName,
         6,
         7,
-        "tool: name `list.tickets` is not ASCII letters, digits, `_` and `-` starting with a letter",
+        "tool: name `list/tickets` is not ASCII letters, digits, `_`, `-` and `.` with a letter or digit among them",
     );
     assert_eq!(
         d.help.as_deref(),
-        Some("tool and play names match `^[A-Za-z][A-Za-z0-9_-]*$`, such as `list_tickets`")
+        Some(
+            "tool and play names are ASCII letters, digits, `_`, `-` and `.`, such as `list_tickets`"
+        )
     );
     // Other sections keep snake_case or kebab-case.
     let d = only_yaml(
