@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod diff;
 mod dump;
+mod import;
 mod init;
 mod lint;
 mod output;
@@ -38,6 +39,8 @@ enum Command {
     Schema(schema::SchemaArgs),
     /// Create a crate that generates its toolset from build.rs, ready to build and test.
     Init(init::InitArgs),
+    /// Write a manifest of tools that exist elsewhere: an MCP server, a tools/list result, an OpenAPI document.
+    Import(import::ImportArgs),
 }
 
 /// Runs the `toolc` command line on the process's arguments, printing to stdout and stderr,
@@ -64,5 +67,6 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args, cli.output),
         Command::Schema(args) => schema::run(args, cli.output),
         Command::Init(args) => init::run(args, cli.output),
+        Command::Import(args) => import::run(args, cli.output),
     }
 }
