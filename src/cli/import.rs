@@ -5,7 +5,7 @@
 use super::output::{OutputArgs, Reporter, Stdout, Summary, plural};
 use crate::import::client::{self, Listed, Transport};
 use crate::import::files::{self, Output, Stale};
-use crate::import::{Failure, Import, Kind, fixup, manifest, openapi, tools_list};
+use crate::import::{Failure, Import, fixup, manifest, openapi, tools_list};
 use crate::{Code, Diagnostic, Dialect, Severity, SourceMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -39,9 +39,15 @@ struct Common {
     /// source gives itself (serverInfo.name, info.title), else the file's stem, made a name.
     #[arg(long, global = true)]
     name: Option<String>,
-    /// The dialects toolc.toml lints for (repeat, or comma-separated). Default: `mcp` for an
-    /// MCP server's tools, which are written as it lists them; toolc's defaults for OpenAPI.
-    #[arg(long = "dialect", global = true, value_name = "D", value_delimiter = ',')]
+    /// The dialects toolc.toml lints for (repeat, or comma-separated). Default: `mcp`, the
+    /// protocol an MCP server's tools are listed in as they are; `toolc lint DIR --dialect D`
+    /// shows what another provider would refuse.
+    #[arg(
+        long = "dialect",
+        global = true,
+        value_name = "D",
+        value_delimiter = ','
+    )]
     dialects: Vec<String>,
     /// Write nothing; exit 1 naming each file that is not what the import would write.
     #[arg(long, global = true)]
@@ -101,7 +107,9 @@ fn seconds(text: &str) -> Result<Duration, String> {
     if s.is_finite() && s > 0.0 && s < 1e9 {
         Ok(Duration::from_secs_f64(s))
     } else {
-        Err(format!("the timeout must be a positive number of seconds, not {text}"))
+        Err(format!(
+            "the timeout must be a positive number of seconds, not {text}"
+        ))
     }
 }
 
@@ -112,6 +120,8 @@ struct Read {
     fallback_name: Option<String>,
     saved: Option<(PathBuf, String)>,
     summary_source: String,
+    /// The file read, for the notes' location; `None` for a server.
+    file: Option<PathBuf>,
 }
 
 pub fn run(args: ImportArgs, output: OutputArgs) -> ExitCode {
@@ -130,17 +140,19 @@ pub fn run(args: ImportArgs, output: OutputArgs) -> ExitCode {
         && let Err((message, help)) = crate::model::names::check_name(name)
     {
         return usage(
-            Diagnostic::new(Code::Io, format!("--name: {message}")).help(format!(
-                "{help}; the name is the toolbox's and the file's"
-            )),
+            Diagnostic::new(Code::Io, format!("--name: {message}"))
+                .help(format!("{help}; the name is the toolbox's and the file's")),
         );
     }
     for d in &common.dialects {
         if Dialect::parse(d).is_none() {
             let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.as_str()).collect();
             return usage(
-                Diagnostic::new(Code::UnknownDialect, format!("--dialect: `{d}` is not a dialect"))
-                    .help(format!("the dialects are {}", names.join(", "))),
+                Diagnostic::new(
+                    Code::UnknownDialect,
+                    format!("--dialect: `{d}` is not a dialect"),
+                )
+                .help(format!("the dialects are {}", names.join(", "))),
             );
         }
     }
@@ -153,13 +165,23 @@ pub fn run(args: ImportArgs, output: OutputArgs) -> ExitCode {
         fallback_name,
         saved,
         summary_source,
+        file,
     } = read;
 
     let toolbox = common
         .name
         .clone()
-        .or_else(|| import.source_name.as_deref().and_then(crate::import::toolbox_name))
-        .or_else(|| fallback_name.as_deref().and_then(crate::import::toolbox_name))
+        .or_else(|| {
+            import
+                .source_name
+                .as_deref()
+                .and_then(crate::import::toolbox_name)
+        })
+        .or_else(|| {
+            fallback_name
+                .as_deref()
+                .and_then(crate::import::toolbox_name)
+        })
         .unwrap_or_else(|| "tools".to_string());
     let manifest_path = common.out.join(format!("{toolbox}.yaml"));
     let mut value = manifest::manifest_value(&import, &toolbox);
@@ -189,10 +211,7 @@ pub fn run(args: ImportArgs, output: OutputArgs) -> ExitCode {
         }
         Some(ds)
     } else {
-        match import.kind {
-            Kind::Mcp => Some(vec![Dialect::Mcp.as_str().to_string()]),
-            Kind::OpenApi => None,
-        }
+        Some(vec![Dialect::Mcp.as_str().to_string()])
     };
     let mut outputs = vec![Output {
         path: manifest_path.clone(),
@@ -213,11 +232,10 @@ pub fn run(args: ImportArgs, output: OutputArgs) -> ExitCode {
     }
 
     // The notes, then what the check of the manifest still finds.
-    let source_path = PathBuf::from(&summary_source);
     let mut items: Vec<(Diagnostic, serde_json::Value)> = import
         .notes
         .iter()
-        .map(|n| (n.to_diagnostic(&source_path), n.data()))
+        .map(|n| (n.to_diagnostic(file.as_deref()), n.data()))
         .collect();
     let check_problems = settled
         .diagnostics
@@ -303,7 +321,10 @@ pub fn run(args: ImportArgs, output: OutputArgs) -> ExitCode {
                 plural(tools, "tool", "tools"),
                 manifest_path.display()
             );
-            let mut parts = vec![format!("wrote {}", plural(done.written.len(), "file", "files"))];
+            let mut parts = vec![format!(
+                "wrote {}",
+                plural(done.written.len(), "file", "files")
+            )];
             if !done.unchanged.is_empty() {
                 parts.push(format!("{} unchanged", done.unchanged.len()));
             }
@@ -328,7 +349,9 @@ pub fn run(args: ImportArgs, output: OutputArgs) -> ExitCode {
         Err(refused) => {
             for r in refused {
                 items.push((
-                    Diagnostic::new(Code::Io, r.message).help(r.help).path(r.path),
+                    Diagnostic::new(Code::Io, r.message)
+                        .help(r.help)
+                        .path(r.path),
                     serde_json::json!({}),
                 ));
             }
@@ -347,14 +370,38 @@ fn slashed(p: &Path) -> String {
     p.to_string_lossy().replace('\\', "/")
 }
 
-/// `file` as the header names it: relative to `out` when it is inside it (so the header is the
-/// same wherever the command runs), else as given.
+/// `file` as the header names it: relative to `out` when the two share a folder below the
+/// root (so that the header is the same wherever the command runs), else as given.
 fn shown_path(file: &Path, out: &Path) -> String {
-    let inside = std::fs::canonicalize(file).ok().and_then(|f| {
-        let out = std::fs::canonicalize(out).ok()?;
-        f.strip_prefix(out).ok().map(Path::to_path_buf)
-    });
-    slashed(inside.as_deref().unwrap_or(file))
+    let relative = || -> Option<PathBuf> {
+        let file = std::fs::canonicalize(file).ok()?;
+        let out = absolute(out)?;
+        let common = file
+            .components()
+            .zip(out.components())
+            .take_while(|(a, b)| a == b)
+            .count();
+        if common < 2 {
+            return None;
+        }
+        let mut path: PathBuf = out.components().skip(common).map(|_| "..").collect();
+        path.extend(file.components().skip(common));
+        Some(path)
+    };
+    slashed(relative().as_deref().unwrap_or(file))
+}
+
+/// `path` made absolute, its links resolved as far as it exists (the output folder may not
+/// exist yet).
+fn absolute(path: &Path) -> Option<PathBuf> {
+    if let Ok(full) = std::fs::canonicalize(path) {
+        return Some(full);
+    }
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    Some(absolute(parent)?.join(path.file_name()?))
 }
 
 /// Reads a file, or stdin for `-`.
@@ -383,6 +430,15 @@ fn read_text(path: &Path) -> Result<String, Failure> {
         )
         .path(path)
     })
+}
+
+/// A file as the summary names it: as given, `stdin` for `-`.
+fn given(path: &Path) -> String {
+    if path == Path::new("-") {
+        "stdin".to_string()
+    } else {
+        slashed(path)
+    }
 }
 
 /// The stem of a file, for a default name.
@@ -415,7 +471,8 @@ fn read_source(source: &SourceArgs, out: &Path) -> Result<Read, Failure> {
                 import,
                 fallback_name: stem(&a.file),
                 saved: None,
-                summary_source: shown,
+                summary_source: given(&a.file),
+                file: Some(a.file.clone()),
             })
         }
         SourceArgs::Openapi(a) => {
@@ -437,7 +494,8 @@ fn read_source(source: &SourceArgs, out: &Path) -> Result<Read, Failure> {
                 import,
                 fallback_name: stem(&a.spec),
                 saved: None,
-                summary_source: shown,
+                summary_source: given(&a.spec),
+                file: Some(a.spec.clone()),
             })
         }
         SourceArgs::Mcp(a) => {
@@ -456,7 +514,11 @@ fn read_source(source: &SourceArgs, out: &Path) -> Result<Read, Failure> {
                     (None, Some((command, args))) => {
                         let server = client::stdio::StdioServer::start(command, args, a.timeout)?;
                         let shown = a.command.join(" ");
-                        (Box::new(server), format!("`{shown}`"), stem(Path::new(command)))
+                        (
+                            Box::new(server),
+                            format!("`{shown}`"),
+                            stem(Path::new(command)),
+                        )
                     }
                     (None, None) => {
                         return Err(Failure::io(
@@ -467,13 +529,19 @@ fn read_source(source: &SourceArgs, out: &Path) -> Result<Read, Failure> {
                 };
             let listed: Listed = client::list(transport.as_mut())?;
             let what = match (&listed.name, &listed.version) {
-                (Some(n), Some(v)) => format!("the MCP server {n} {v} ({shown}, protocol {})", listed.protocol),
-                (Some(n), None) => format!("the MCP server {n} ({shown}, protocol {})", listed.protocol),
+                (Some(n), Some(v)) => format!(
+                    "the MCP server {n} {v} ({shown}, protocol {})",
+                    listed.protocol
+                ),
+                (Some(n), None) => {
+                    format!("the MCP server {n} ({shown}, protocol {})", listed.protocol)
+                }
                 _ => format!("the MCP server {shown} (protocol {})", listed.protocol),
             };
             let saved = a.save_list.as_ref().map(|path| {
-                let mut text = serde_json::to_string_pretty(&serde_json::json!({ "tools": listed.tools }))
-                    .unwrap_or_default();
+                let mut text =
+                    serde_json::to_string_pretty(&serde_json::json!({ "tools": listed.tools }))
+                        .unwrap_or_default();
                 text.push('\n');
                 (path.clone(), text)
             });
@@ -484,6 +552,7 @@ fn read_source(source: &SourceArgs, out: &Path) -> Result<Read, Failure> {
                 fallback_name: fallback,
                 saved,
                 summary_source: shown,
+                file: None,
             })
         }
     }

@@ -103,7 +103,8 @@ pub fn write(outputs: &[Output], force: bool) -> Result<Done, Vec<Refused>> {
     for o in outputs {
         match read(&o.path) {
             Ok(text) => {
-                let replaced = matches!((&o.contents, &text), (Some(want), Some(have)) if want != have);
+                let replaced =
+                    matches!((&o.contents, &text), (Some(want), Some(have)) if want != have);
                 if replaced && !force && !o.always_ours && !text.as_deref().is_some_and(is_ours) {
                     refused.push(Refused {
                         path: o.path.clone(),
@@ -128,14 +129,16 @@ pub fn write(outputs: &[Output], force: bool) -> Result<Done, Vec<Refused>> {
             vec![Refused {
                 path: o.path.clone(),
                 message: format!("cannot {what} `{}`: {e}", o.path.display()),
-                help: "check the folder's permissions, or import into another folder with `--out`".into(),
+                help: "check the folder's permissions, or import into another folder with `--out`"
+                    .into(),
             }]
         };
         match (&o.contents, have) {
             (Some(want), Some(have)) if *want == have => done.unchanged.push(o.path.clone()),
             (Some(want), _) => {
                 if let Some(parent) = o.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(parent).map_err(|e| failed(e, "create the folder of"))?;
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| failed(e, "create the folder of"))?;
                 }
                 std::fs::write(&o.path, want).map_err(|e| failed(e, "write"))?;
                 done.written.push(o.path.clone());

@@ -31,7 +31,9 @@ pub fn settle(manifest: &mut Value, path: &Path, notes: &mut Vec<Note>) -> Resul
         let refused: Vec<&Diagnostic> = checked
             .diagnostics
             .iter()
-            .filter(|d| d.is_error() && matches!(d.code, Code::InvalidExample | Code::InvalidDefault))
+            .filter(|d| {
+                d.is_error() && matches!(d.code, Code::InvalidExample | Code::InvalidDefault)
+            })
             .collect();
         let left_out = if refused.is_empty() {
             0
@@ -74,9 +76,10 @@ fn leave_out(
     let mut changes: Vec<(String, Option<usize>, String)> = Vec::new();
     for d in refused {
         let Some(span) = d.span else { continue };
-        let Some((pointer, _)) = spans.iter().find(|(p, s)| {
-            **s == span && (p.ends_with("/examples") || p.ends_with("/default"))
-        }) else {
+        let Some((pointer, _)) = spans
+            .iter()
+            .find(|(p, s)| **s == span && (p.ends_with("/examples") || p.ends_with("/default")))
+        else {
             continue;
         };
         let item = example_index(&d.message);

@@ -95,8 +95,8 @@ impl Note {
         }
     }
 
-    /// As a diagnostic (`note[import-change]`) about `source`.
-    pub fn to_diagnostic(&self, source: &std::path::Path) -> Diagnostic {
+    /// As a diagnostic (`note[import-change]`), about the file `source` when the source is one.
+    pub fn to_diagnostic(&self, source: Option<&std::path::Path>) -> Diagnostic {
         let whose = match &self.tool {
             Some(t) => format!("tool `{t}`: "),
             None => String::new(),
@@ -106,9 +106,12 @@ impl Note {
         } else {
             format!("`{}`: ", self.at)
         };
-        Diagnostic::new(Code::ImportChange, format!("{whose}{at}{}", self.message))
-            .severity(Severity::Note)
-            .path(source)
+        let d = Diagnostic::new(Code::ImportChange, format!("{whose}{at}{}", self.message))
+            .severity(Severity::Note);
+        match source {
+            Some(path) => d.path(path),
+            None => d,
+        }
     }
 
     /// The note's own fields, for `--format json`.
@@ -161,7 +164,10 @@ pub fn toolbox_name(raw: &str) -> Option<String> {
         }
     }
     let out = out.trim_start_matches(|c: char| !c.is_ascii_lowercase());
-    let out: String = out.chars().take(crate::model::names::MAX_NAME_LEN).collect();
+    let out: String = out
+        .chars()
+        .take(crate::model::names::MAX_NAME_LEN)
+        .collect();
     let out = out.trim_end_matches('-').to_string();
     (!out.is_empty()).then_some(out)
 }
@@ -173,10 +179,9 @@ pub fn has_extension_keys(schema: &Value) -> bool {
         Value::Object(map) => map.iter().any(|(k, v)| match k.as_str() {
             k if k.starts_with("x-") => true,
             "const" | "enum" | "default" | "examples" | "example" => false,
-            "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas" => {
-                v.as_object()
-                    .is_some_and(|named| named.values().any(has_extension_keys))
-            }
+            "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas" => v
+                .as_object()
+                .is_some_and(|named| named.values().any(has_extension_keys)),
             _ => has_extension_keys(v),
         }),
         Value::Array(items) => items.iter().any(has_extension_keys),

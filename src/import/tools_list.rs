@@ -119,7 +119,9 @@ fn convert(mcp: &Value, index: usize, notes: &mut Vec<Note>) -> Result<Tool, Fai
         return Err(malformed("has no `name` string"));
     };
     let Some(parameters @ Value::Object(_)) = mcp.get("inputSchema") else {
-        return Err(malformed(&format!("(`{name}`) has no `inputSchema` object")));
+        return Err(malformed(&format!(
+            "(`{name}`) has no `inputSchema` object"
+        )));
     };
     let note = |notes: &mut Vec<Note>, at: &str, message: String| {
         notes.push(Note::new(Some(name), at, message));
@@ -245,7 +247,9 @@ fn convert(mcp: &Value, index: usize, notes: &mut Vec<Note>) -> Result<Tool, Fai
         note(
             notes,
             key,
-            format!("left out: the manifest has no key for a tool's `{key}` yet, so toolc will not list it"),
+            format!(
+                "left out: the manifest has no key for a tool's `{key}` yet, so toolc will not list it"
+            ),
         );
     }
     Ok(tool)

@@ -31,9 +31,7 @@ impl Serialize for Yaml<'_> {
             Value::Array(items) if flows(self.0) => {
                 serde_saphyr::FlowSeq(Items(items)).serialize(s)
             }
-            Value::Object(map) if flows(self.0) => {
-                serde_saphyr::FlowMap(Entries(map)).serialize(s)
-            }
+            Value::Object(map) if flows(self.0) => serde_saphyr::FlowMap(Entries(map)).serialize(s),
             Value::Array(items) => Items(items).serialize(s),
             Value::Object(map) => Entries(map).serialize(s),
             scalar => scalar.serialize(s),

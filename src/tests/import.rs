@@ -20,12 +20,64 @@ fn read_back(text: &str) -> Result<Value, String> {
 fn tricky_string() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::sample::select(vec![
-            "", " ", "yes", "No", "on", "null", "~", "Null", "true", "False", "1", "-1", "1.0",
-            "1e3", "0x1F", "0o17", ".inf", "-.inf", ".nan", "2026-01-01", "12:30", "- a",
-            "a: b", "a #b", "#c", "@x", "`x`", "!tag", "&a", "*a", "%d", "|", ">", "'", "\"",
-            "[a]", "{a}", "a,b", "?", "? x", "x\n", "\n", "a\n\nb", " lead", "trail ", "tab\tin",
-            "\u{feff}bom", "é ü ∑ 🚀", "a\r\nb", "\u{85}next", "\u{2028}ls", "back\\slash",
-            "---", "...", "- ", "a:", "=", "<<",
+            "",
+            " ",
+            "yes",
+            "No",
+            "on",
+            "null",
+            "~",
+            "Null",
+            "true",
+            "False",
+            "1",
+            "-1",
+            "1.0",
+            "1e3",
+            "0x1F",
+            "0o17",
+            ".inf",
+            "-.inf",
+            ".nan",
+            "2026-01-01",
+            "12:30",
+            "- a",
+            "a: b",
+            "a #b",
+            "#c",
+            "@x",
+            "`x`",
+            "!tag",
+            "&a",
+            "*a",
+            "%d",
+            "|",
+            ">",
+            "'",
+            "\"",
+            "[a]",
+            "{a}",
+            "a,b",
+            "?",
+            "? x",
+            "x\n",
+            "\n",
+            "a\n\nb",
+            " lead",
+            "trail ",
+            "tab\tin",
+            "\u{feff}bom",
+            "é ü ∑ 🚀",
+            "a\r\nb",
+            "\u{85}next",
+            "\u{2028}ls",
+            "back\\slash",
+            "---",
+            "...",
+            "- ",
+            "a:",
+            "=",
+            "<<",
         ])
         .prop_map(String::from),
         "[ -~\\n\\t]{0,40}",
@@ -43,8 +95,18 @@ fn json_value() -> impl Strategy<Value = Value> {
         any::<f64>()
             .prop_filter("finite", |f| f.is_finite())
             .prop_map(Value::from),
-        prop::sample::select(vec![0.001, 0.75, 7.5, 1.0, -0.0, 1e300, 5e-324, 1e21, 123456789.0])
-            .prop_map(Value::from),
+        prop::sample::select(vec![
+            0.001,
+            0.75,
+            7.5,
+            1.0,
+            -0.0,
+            1e300,
+            5e-324,
+            1e21,
+            123456789.0
+        ])
+        .prop_map(Value::from),
         tricky_string().prop_map(Value::String),
     ];
     leaf.prop_recursive(5, 64, 8, |inner| {
@@ -85,9 +147,14 @@ proptest! {
 
 #[test]
 fn show_sample() {
-    let v: Value = serde_json::from_str(&std::fs::read_to_string("tests/realworld/servers-time/tools.json").unwrap()).unwrap();
+    let v: Value = serde_json::from_str(
+        &std::fs::read_to_string("tests/realworld/servers-time/tools.json").unwrap(),
+    )
+    .unwrap();
     println!("{}", to_yaml(&v).unwrap());
-    let v: Value = serde_json::from_str(&std::fs::read_to_string("tests/realworld/excel/tools.json").unwrap()).unwrap();
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/realworld/excel/tools.json").unwrap())
+            .unwrap();
     let t = to_yaml(&v).unwrap();
     println!("{}", &t[..3000]);
 }

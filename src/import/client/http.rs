@@ -47,7 +47,9 @@ pub fn refuse(url: &str) -> Option<Failure> {
         Some("https") => {
             return Some(Failure::io(
                 format!("`{url}` is https, which toolc import does not speak"),
-                format!("{help_remote}; a server on this machine is reached over plain `http://` (127.0.0.1, [::1] or localhost)"),
+                format!(
+                    "{help_remote}; a server on this machine is reached over plain `http://` (127.0.0.1, [::1] or localhost)"
+                ),
             ));
         }
         _ => {
@@ -94,7 +96,12 @@ impl HttpServer {
     }
 
     /// POSTs one message; the response to `id` when one is awaited.
-    fn post(&mut self, body: String, what: &str, id: Option<u64>) -> Result<Option<Value>, Failure> {
+    fn post(
+        &mut self,
+        body: String,
+        what: &str,
+        id: Option<u64>,
+    ) -> Result<Option<Value>, Failure> {
         let mut request = self
             .agent
             .post(&self.url)
@@ -123,7 +130,12 @@ impl HttpServer {
             return Err(self.status_failure(what, response));
         }
         let content_type = header(&response, "content-type").unwrap_or_default();
-        let media = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        let media = content_type
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
         let mut body = response.into_body();
         let reader = body.with_config().limit(MAX_BODY).reader();
         match media.as_str() {
@@ -147,13 +159,22 @@ impl HttpServer {
             }
             other => Err(super::not_mcp(format!(
                 "it answered `{what}` with `{}`, neither `application/json` nor `text/event-stream`",
-                if other.is_empty() { "no Content-Type" } else { other }
+                if other.is_empty() {
+                    "no Content-Type"
+                } else {
+                    other
+                }
             ))),
         }
     }
 
     /// Reads server-sent events until the response to `id`.
-    fn from_events(&mut self, mut events: impl BufRead, id: u64, what: &str) -> Result<Value, Failure> {
+    fn from_events(
+        &mut self,
+        mut events: impl BufRead,
+        id: u64,
+        what: &str,
+    ) -> Result<Value, Failure> {
         let mut data = String::new();
         let mut line = String::new();
         loop {
@@ -165,7 +186,10 @@ impl HttpServer {
                     self.timed_out(what)
                 } else {
                     Failure::io(
-                        format!("reading the answer to `{what}` from {} failed: {e}", self.url),
+                        format!(
+                            "reading the answer to `{what}` from {} failed: {e}",
+                            self.url
+                        ),
                         "check that the server is still running",
                     )
                 }
@@ -240,8 +264,12 @@ impl HttpServer {
             format!(": {}", excerpt(text.trim()))
         };
         let help = match status.as_u16() {
-            401 | 403 => "the server wants credentials, which toolc import does not send; save its tools/list result with a client that has them and use `toolc import tools-list FILE`",
-            404 if self.session.is_some() => "the server no longer knows the session; run the import again",
+            401 | 403 => {
+                "the server wants credentials, which toolc import does not send; save its tools/list result with a client that has them and use `toolc import tools-list FILE`"
+            }
+            404 if self.session.is_some() => {
+                "the server no longer knows the session; run the import again"
+            }
             404 | 405 => "check the URL: it is the server's MCP endpoint, often ending in `/mcp`",
             _ => "check the server's own output for why",
         };
@@ -268,7 +296,8 @@ impl Transport for HttpServer {
     }
 
     fn notify(&mut self, method: &str) -> Result<(), Failure> {
-        self.post(notification_text(method), method, None).map(|_| ())
+        self.post(notification_text(method), method, None)
+            .map(|_| ())
     }
 
     fn negotiated(&mut self, version: &str) {
@@ -282,7 +311,10 @@ impl Transport for HttpServer {
         self.closed = true;
         if let Some(session) = self.session.take() {
             // A server that keeps no sessions may answer 405; either way the session is over.
-            let mut request = self.agent.delete(&self.url).header("Mcp-Session-Id", &session);
+            let mut request = self
+                .agent
+                .delete(&self.url)
+                .header("Mcp-Session-Id", &session);
             if let Some(protocol) = &self.protocol {
                 request = request.header("MCP-Protocol-Version", protocol);
             }

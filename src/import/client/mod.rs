@@ -111,7 +111,9 @@ fn session(transport: &mut dyn Transport) -> Result<Listed, Failure> {
             }
             Some(Value::String(next)) => cursors.push(next.clone()),
             Some(other) => {
-                return Err(not_mcp(format!("its `nextCursor` is {other}, not a string")));
+                return Err(not_mcp(format!(
+                    "its `nextCursor` is {other}, not a string"
+                )));
             }
         }
     }

@@ -197,7 +197,21 @@ pub fn import(doc: &Value, file: &str) -> Result<Import, Failure> {
                 operation,
                 at,
             };
+            let before = out.notes.len();
             let tool = op.tool(&mut schemas, &mut names, &mut out.notes)?;
+            out.notes.append(&mut schemas.notes);
+            // A tool's notes say where from its operation.
+            let prefix = format!("{}/", op.at);
+            for note in &mut out.notes[before..] {
+                if note.tool.as_deref() != Some(tool.name.as_str()) {
+                    continue;
+                }
+                if note.at == op.at {
+                    note.at.clear();
+                } else if let Some(rest) = note.at.strip_prefix(&prefix) {
+                    note.at = rest.to_string();
+                }
+            }
             out.tools.push(tool);
         }
     }
@@ -436,7 +450,11 @@ impl Operation<'_> {
             why
         };
         if let Some(why) = why {
-            notes.push(Note::new(Some(&name), format!("{}/operationId", self.at), why));
+            notes.push(Note::new(
+                Some(&name),
+                format!("{}/operationId", self.at),
+                why,
+            ));
         }
         names.insert(name.clone());
         name
@@ -445,9 +463,8 @@ impl Operation<'_> {
     /// The server the operation is sent to: its own, its path's, the document's, else `/`,
     /// with each variable's default filled in.
     fn server(&self) -> String {
-        let first = |servers: Option<&Value>| -> Option<Value> {
-            servers?.as_array()?.first().cloned()
-        };
+        let first =
+            |servers: Option<&Value>| -> Option<Value> { servers?.as_array()?.first().cloned() };
         let server = first(self.operation.get("servers"))
             .or_else(|| first(self.item.get("servers")))
             .or_else(|| first(self.doc.get("servers")));
@@ -478,7 +495,10 @@ impl Operation<'_> {
     ) -> Result<Vec<(&Map<String, Value>, String)>, Failure> {
         let mut out: Vec<(&Map<String, Value>, String)> = Vec::new();
         let lists = [
-            (self.item.get("parameters"), self.at.rsplit_once('/').map_or("", |(p, _)| p).to_string()),
+            (
+                self.item.get("parameters"),
+                self.at.rsplit_once('/').map_or("", |(p, _)| p).to_string(),
+            ),
             (self.operation.get("parameters"), self.at.clone()),
         ];
         for (list, base) in lists {
@@ -506,7 +526,9 @@ impl Operation<'_> {
                         "a parameter names itself (`name`) and its place (`in`: path, query, header or cookie)",
                     ));
                 };
-                if place == "header" && IGNORED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+                if place == "header"
+                    && IGNORED_HEADERS.contains(&name.to_ascii_lowercase().as_str())
+                {
                     notes.push(Note::new(
                         Some(tool),
                         at,
@@ -632,7 +654,10 @@ impl Operation<'_> {
             ));
         }
         let schema_at = format!("{media_at}/schema");
-        let source = media.get("schema").cloned().unwrap_or(Value::Object(Map::new()));
+        let source = media
+            .get("schema")
+            .cloned()
+            .unwrap_or(Value::Object(Map::new()));
         // The schema the body's properties are read from: the one given, or the component it
         // refers to.
         let target = follow(self.doc, &source, &schema_at)?;
@@ -667,10 +692,17 @@ impl Operation<'_> {
                         format!("the body's property `{key}` is the parameter `{property}`: a parameter has the name `{key}` or the same Rust field"),
                     ));
                 }
-                properties.add(property.clone(), converted, body_required.contains(&key.as_str()));
+                properties.add(
+                    property.clone(),
+                    converted,
+                    body_required.contains(&key.as_str()),
+                );
                 keys.push((property, key.clone()));
             }
-            if object.get("additionalProperties").is_some_and(|a| a != &Value::Bool(false)) {
+            if object
+                .get("additionalProperties")
+                .is_some_and(|a| a != &Value::Bool(false))
+            {
                 notes.push(Note::new(
                     Some(tool),
                     &schema_at,
@@ -755,7 +787,11 @@ fn pick_media(content: &Map<String, Value>, request: bool) -> Option<(&String, &
 
 /// A media type without its parameters, in lower case.
 fn media(m: &str) -> String {
-    m.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
+    m.split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
 }
 
 fn is_json(m: &str) -> bool {
@@ -771,15 +807,25 @@ fn is_form(m: &str) -> bool {
 /// The schema's object, if its properties can be merged with the parameters: an object with
 /// `properties` and nothing at its root that says more about the whole (`oneOf`, `allOf`, …).
 fn mergeable(schema: &Value) -> Option<&Map<String, Value>> {
-    let Value::Object(s) = schema else { return None };
+    let Value::Object(s) = schema else {
+        return None;
+    };
     let object_type = match s.get("type") {
         None => true,
         Some(Value::String(t)) => t == "object",
         Some(_) => false,
     };
-    let composed = ["allOf", "anyOf", "oneOf", "not", "if", "$ref", "discriminator"]
-        .iter()
-        .any(|k| s.contains_key(*k));
+    let composed = [
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "$ref",
+        "discriminator",
+    ]
+    .iter()
+    .any(|k| s.contains_key(*k));
     let has_properties = s
         .get("properties")
         .and_then(Value::as_object)

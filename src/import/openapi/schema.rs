@@ -73,7 +73,7 @@ impl<'a> Schemas<'a> {
     }
 
     /// The type name of the component `name`, given out on its first use.
-    pub fn type_name(&mut self, component: &str, owner: Option<&str>) -> String {
+    pub fn type_name(&mut self, component: &str) -> String {
         if let Some((_, t)) = self.named.iter().find(|(c, _)| c == component) {
             return t.clone();
         }
@@ -88,7 +88,7 @@ impl<'a> Schemas<'a> {
         }
         if name != component {
             self.notes.push(Note::new(
-                owner,
+                None,
                 format!("/components/schemas/{}", escape(component)),
                 format!(
                     "the schema `{component}` is the named type `{name}`: type names are PascalCase ASCII letters and digits, at most 64 characters"
@@ -102,7 +102,12 @@ impl<'a> Schemas<'a> {
 
     /// The schema at `schema` (a JSON pointer into the document, for messages) as a manifest
     /// schema; `tool` names the tool notes are about.
-    pub fn convert(&mut self, schema: &Value, at: &str, tool: Option<&str>) -> Result<Value, Failure> {
+    pub fn convert(
+        &mut self,
+        schema: &Value,
+        at: &str,
+        tool: Option<&str>,
+    ) -> Result<Value, Failure> {
         let Value::Object(map) = schema else {
             // `true`, `false` (3.1) and anything else are kept as they are.
             return Ok(schema.clone());
@@ -112,7 +117,7 @@ impl<'a> Schemas<'a> {
                 if self.resolve(reference).is_none() {
                     return Err(nothing_at(reference, at));
                 }
-                let name = self.type_name(&component, tool);
+                let name = self.type_name(&component);
                 let mut out = Map::new();
                 for (k, v) in map {
                     if k == "$ref" {
@@ -204,7 +209,7 @@ impl<'a> Schemas<'a> {
         if key == "discriminator"
             && let Value::Object(d) = value
         {
-            return self.discriminator(d, &here, tool);
+            return self.discriminator(d, &here);
         }
         Ok(value.clone())
     }
@@ -220,12 +225,7 @@ impl<'a> Schemas<'a> {
 
     /// `discriminator` as sent, its mapping's references to components made references to
     /// their named types.
-    fn discriminator(
-        &mut self,
-        d: &Map<String, Value>,
-        at: &str,
-        tool: Option<&str>,
-    ) -> Result<Value, Failure> {
+    fn discriminator(&mut self, d: &Map<String, Value>, at: &str) -> Result<Value, Failure> {
         let mut out = d.clone();
         if let Some(Value::Object(mapping)) = d.get("mapping") {
             let mut rewritten = Map::new();
@@ -234,9 +234,12 @@ impl<'a> Schemas<'a> {
                     Some(component) => {
                         let reference = target.as_str().unwrap_or_default();
                         if self.resolve(reference).is_none() {
-                            return Err(nothing_at(reference, &format!("{at}/mapping/{}", escape(tag))));
+                            return Err(nothing_at(
+                                reference,
+                                &format!("{at}/mapping/{}", escape(tag)),
+                            ));
                         }
-                        Value::String(format!("#/types/{}", self.type_name(&component, tool)))
+                        Value::String(format!("#/types/{}", self.type_name(&component)))
                     }
                     None => target.clone(),
                 };
@@ -267,7 +270,9 @@ impl<'a> Schemas<'a> {
         };
         if self.inlining.iter().any(|r| r == reference) {
             return Err(Failure::source(
-                format!("`$ref: {reference}` at `{at}` refers to itself through schemas that are not under `components.schemas`"),
+                format!(
+                    "`$ref: {reference}` at `{at}` refers to itself through schemas that are not under `components.schemas`"
+                ),
                 "move the schema under `components.schemas`, where a schema may refer to itself",
             ));
         }
@@ -291,7 +296,8 @@ impl<'a> Schemas<'a> {
     }
 
     fn note(&mut self, tool: Option<&str>, at: &str, key: &str, message: String) {
-        self.notes.push(Note::new(tool, format!("{at}/{}", escape(key)), message));
+        self.notes
+            .push(Note::new(tool, format!("{at}/{}", escape(key)), message));
     }
 
     /// What a local reference (`#/a/b`) points at.
@@ -352,7 +358,10 @@ pub fn nothing_at(reference: &str, at: &str) -> Failure {
 /// begun with a capital, `T` before a leading digit, at most 64 characters.
 pub fn pascal(name: &str) -> String {
     let mut out = String::new();
-    for word in name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+    for word in name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         let mut chars = word.chars();
         if let Some(first) = chars.next() {
             out.push(first.to_ascii_uppercase());
