@@ -962,11 +962,12 @@ impl Received {
     }
 }
 
+/// What a fake HTTP server answers: the status, the content type, extra headers, the body.
+type Answer = (u16, &'static str, Vec<(&'static str, &'static str)>, String);
+
 /// A fake MCP server over HTTP on loopback, answering with `answer(request)`: the status, the
 /// content type, extra headers and the body. It records every request.
-fn fake_http(
-    answer: fn(&Received) -> (u16, &'static str, Vec<(&'static str, &'static str)>, String),
-) -> (String, Arc<Mutex<Vec<Received>>>) {
+fn fake_http(answer: fn(&Received) -> Answer) -> (String, Arc<Mutex<Vec<Received>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let received = Arc::new(Mutex::new(Vec::new()));
@@ -1031,7 +1032,7 @@ fn fake_http(
 /// version, an answer may be a JSON body or an event stream, and the session ends with a DELETE.
 #[test]
 fn mcp_over_http_carries_the_session_and_ends_it() {
-    fn answer(r: &Received) -> (u16, &'static str, Vec<(&'static str, &'static str)>, String) {
+    fn answer(r: &Received) -> Answer {
         if r.method == "DELETE" {
             return (200, "text/plain", vec![], String::new());
         }
@@ -1104,9 +1105,7 @@ fn mcp_over_http_carries_the_session_and_ends_it() {
 /// HTTP answers that are not MCP's: a refusal for want of credentials, a page that is not JSON.
 #[test]
 fn mcp_over_http_failures() {
-    fn unauthorized(
-        _: &Received,
-    ) -> (u16, &'static str, Vec<(&'static str, &'static str)>, String) {
+    fn unauthorized(_: &Received) -> Answer {
         (
             401,
             "text/plain",
@@ -1114,7 +1113,7 @@ fn mcp_over_http_failures() {
             "no token".into(),
         )
     }
-    fn html(_: &Received) -> (u16, &'static str, Vec<(&'static str, &'static str)>, String) {
+    fn html(_: &Received) -> Answer {
         (200, "text/html", vec![], "<html>hello</html>".into())
     }
     let (url, _) = fake_http(unauthorized);

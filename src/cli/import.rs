@@ -13,13 +13,6 @@ use std::time::Duration;
 
 #[derive(clap::Args)]
 #[command(
-    about = "Write a manifest of tools that exist elsewhere: a running MCP server, a saved tools/list result, an OpenAPI document",
-    long_about = "Write a manifest of tools that exist elsewhere: a running MCP server's (over stdio or \
-streamable HTTP on this machine), a saved tools/list result's, or the operations of an OpenAPI 3.0 or 3.1 \
-document. The manifest `<NAME>.yaml` holds one toolbox with every tool and one capability binding it, so the \
-toolset's implicit agent lists every tool; `toolc.toml` is written beside it when the manifest needs one. Each \
-change made to what the source sent is named in a note. A file is written over only when toolc import wrote \
-it (its first line says so), or with --force.",
     after_help = "Examples:\n  toolc import mcp --out manifests -- npx -y @modelcontextprotocol/server-everything\n  toolc import mcp --url http://127.0.0.1:8080/mcp --save-list tools.json\n  toolc import tools-list tools.json --name everything\n  toolc import openapi openapi.yaml --out manifests --check"
 )]
 pub struct ImportArgs {
@@ -39,9 +32,9 @@ struct Common {
     /// source gives itself (serverInfo.name, info.title), else the file's stem, made a name.
     #[arg(long, global = true)]
     name: Option<String>,
-    /// The dialects toolc.toml lints for (repeat, or comma-separated). Default: `mcp`, the
-    /// protocol an MCP server's tools are listed in as they are; `toolc lint DIR --dialect D`
-    /// shows what another provider would refuse.
+    /// The dialects toolc.toml lints for (repeat, or comma-separated). Default: `mcp`, where
+    /// the tools come from or are to be served; `toolc lint DIR --dialect D` shows what
+    /// another provider would refuse.
     #[arg(
         long = "dialect",
         global = true,
@@ -75,7 +68,8 @@ struct McpArgs {
     /// (https and other hosts are refused: toolc sends no credentials and speaks no TLS).
     #[arg(long, conflicts_with = "command")]
     url: Option<String>,
-    /// How long each step (starting, initialize, each page of tools/list) may take, in seconds.
+    /// How long the server may take to answer each request (initialize, its start included,
+    /// and each page of tools/list), in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
     timeout: Duration,
     /// Also write the tools/list result as received (`{"tools": [...]}`, every page's tools,

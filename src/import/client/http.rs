@@ -139,7 +139,7 @@ impl HttpServer {
         let mut body = response.into_body();
         let reader = body.with_config().limit(MAX_BODY).reader();
         match media.as_str() {
-            "text/event-stream" => self.from_events(BufReader::new(reader), id, what).map(Some),
+            "text/event-stream" => self.read_events(BufReader::new(reader), id, what).map(Some),
             "application/json" => {
                 let message: Value = serde_json::from_reader(reader).map_err(|e| {
                     super::not_mcp(format!("its answer to `{what}` is not JSON: {e}"))
@@ -169,7 +169,7 @@ impl HttpServer {
     }
 
     /// Reads server-sent events until the response to `id`.
-    fn from_events(
+    fn read_events(
         &mut self,
         mut events: impl BufRead,
         id: u64,

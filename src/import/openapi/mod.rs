@@ -266,6 +266,9 @@ fn follow<'v>(doc: &'v Value, value: &'v Value, at: &str) -> Result<&'v Value, F
     Ok(value)
 }
 
+/// A parameter object and its JSON pointer.
+type Parameter<'a> = (&'a Map<String, Value>, String);
+
 /// One operation being imported.
 struct Operation<'a> {
     doc: &'a Value,
@@ -488,12 +491,8 @@ impl Operation<'_> {
 
     /// The parameters of the path and the operation, `$ref`s followed, the operation's
     /// replacing the path's of the same name and place; each with its pointer.
-    fn parameters(
-        &self,
-        notes: &mut Vec<Note>,
-        tool: &str,
-    ) -> Result<Vec<(&Map<String, Value>, String)>, Failure> {
-        let mut out: Vec<(&Map<String, Value>, String)> = Vec::new();
+    fn parameters(&self, notes: &mut Vec<Note>, tool: &str) -> Result<Vec<Parameter<'_>>, Failure> {
+        let mut out: Vec<Parameter<'_>> = Vec::new();
         let lists = [
             (
                 self.item.get("parameters"),
