@@ -14,8 +14,8 @@ use crate::dispatch::{Answer, Encoding, Playbook, Toolbox, error_envelope};
 use crate::errors::ToolError;
 use crate::registered::{Registered, RegisteredTool};
 use crate::result::{Metadata, ToolResult};
-use crate::schema::SchemaError;
 use crate::search::{SearchHit, Searcher};
+use toolc_schema::SchemaError;
 
 /// A toolbox and/or playbook with the manual that explains them to the model.
 #[derive(Clone)]

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::context::AuthLevel;
-use crate::schema::Schema;
+use toolc_schema::Schema;
 
 /// Whether an operation is a tool (errors are `Err`) or a play (errors are envelopes).
 /// Serialized as `"tool"` or `"play"`.

@@ -14,9 +14,9 @@
 //! does for `String` fields, so a call gets the same `arguments_invalid` messages with typed
 //! formats as without. [`Email`] and [`Uri`] check the same grammar when read on their own.
 
-use crate::schema::Format;
 use std::fmt;
 use std::str::FromStr;
+use toolc_schema::Format;
 
 /// A string that is not in the format its type holds.
 #[derive(Debug, Clone, PartialEq, Eq)]

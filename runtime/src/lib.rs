@@ -18,7 +18,6 @@
 
 mod agent;
 pub mod approval;
-mod arguments;
 #[cfg(feature = "mcp-http")]
 pub mod auth;
 mod conforms;
@@ -37,7 +36,6 @@ mod panic;
 mod policy;
 mod registered;
 mod result;
-mod schema;
 mod search;
 pub mod store;
 mod struct_fields;
@@ -45,17 +43,16 @@ mod trace;
 
 pub use agent::{Agent, AgentError, Capability};
 pub use approval::{ApprovalDecision, ApprovalRequest};
-pub use arguments::{MAX_ARGUMENT_DEPTH, parse_arguments};
 pub use context::{AuthLevel, CallContext, Caller, ToolContext};
 pub use delegation::Delegation;
 pub use descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
 pub use dispatch::{BoxFuture, Playbook, Toolbox, error_envelope};
-pub use errors::{CauseKind, ErrorKind, HandlerError, ToolError, Violation, Violations};
+pub use errors::{CauseKind, ErrorKind, HandlerError, ToolError};
 pub use registered::{RegisteredTool, ToolHandler};
 pub use result::{Cause, Metadata, ToolResult};
-pub use schema::SchemaError;
 pub use search::SearchHit;
 pub use store::{MemoryStore, PolicyStore, RateDecision, StoreError};
+pub use toolc_schema::{MAX_ARGUMENT_DEPTH, SchemaError, Violation, Violations, parse_arguments};
 pub use trace::{RESULT_PREVIEW_LIMIT, result_preview};
 
 /// JSON text kept as it was written: what [`Toolbox::call_json`] and [`Agent::call_json`]
@@ -100,7 +97,7 @@ pub mod codegen {
     /// The validation tables generated code writes as `static`s, and the validator that walks
     /// them.
     pub mod schema {
-        pub use crate::schema::{Additional, Format, Json, Num, Pattern, REDACTED, Schema, Types};
+        pub use toolc_schema::{Additional, Format, Json, Num, Pattern, REDACTED, Schema, Types};
     }
 
     /// An agent's search index as generated code holds it: `static` tables the compiler

@@ -89,10 +89,11 @@ use crate::agent::Agent;
 use crate::approval::{ApprovalDecision, ApprovalRequest};
 use crate::context::CallContext;
 use crate::descriptor::ToolDescriptor;
-use crate::errors::{ErrorKind, Truncated, Violation};
+use crate::errors::{ErrorKind, Truncated};
 use crate::panic::{catch_panic, panic_text, panicked};
 use crate::result::{Cause, ToolResult};
 use crate::store::PolicyStore;
+use toolc_schema::Violation;
 
 /// Serves `agent` over stdin and stdout until the client closes the connection, with every
 /// call made by an anonymous caller. See [`McpServer`] to set the caller.
@@ -171,7 +172,7 @@ struct Deferred {
     /// Indexes into `tools` of the pinned tools.
     pinned: BTreeSet<usize>,
     search: Tool,
-    parameters: &'static crate::schema::Schema,
+    parameters: &'static toolc_schema::Schema,
 }
 
 /// What one session of a server with deferred loading has found, and where to say so.
@@ -294,7 +295,7 @@ impl McpServer {
             }
         }
         let input = search_input_schema();
-        let parameters = crate::schema::compile(&input)
+        let parameters = toolc_schema::compile(&input)
             .map_err(|e| ServeError(format!("the {SEARCH_TOOL} schema does not compile: {e}")))?;
         let Value::Object(input) = input else {
             return Err(ServeError(format!(
@@ -758,7 +759,7 @@ impl McpServer {
         if !violations.is_empty() {
             let message = format!(
                 "tool '{SEARCH_TOOL}' arguments are invalid: {}",
-                crate::errors::Violations(violations.clone())
+                toolc_schema::Violations(violations.clone())
             );
             let payload = error_payload(ErrorKind::ArgumentsInvalid, &message, &violations, None);
             return CallToolResult::error(vec![ContentBlock::text(payload.to_string())]);

@@ -39,7 +39,7 @@ use crate::descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
 use crate::dispatch::{BoxFuture, run_tool};
 use crate::errors::{HandlerError, ToolError};
 use crate::policy::Guard;
-use crate::schema;
+use toolc_schema as schema;
 
 /// The handler of a registered tool: validated arguments in, a JSON result or an error out.
 ///

@@ -5,7 +5,8 @@ use serde_json::{Map, Value};
 
 use crate::approval::ApprovalRequest;
 use crate::descriptor::OperationKind;
-use crate::errors::{CauseKind, ErrorKind, ToolError, Violation};
+use crate::errors::{CauseKind, ErrorKind, ToolError};
+use toolc_schema::Violation;
 
 /// The outcome of one call: `{ ok, value?, error?, cause?, approval?, terminal?, metadata? }`.
 ///

@@ -234,7 +234,7 @@ pub(crate) fn completed(
 }
 
 /// The `result_preview` of `value` with what `schema` marks sensitive masked.
-pub(crate) fn redacted_preview(schema: Option<&crate::schema::Schema>, value: &Value) -> String {
+pub(crate) fn redacted_preview(schema: Option<&toolc_schema::Schema>, value: &Value) -> String {
     match schema {
         Some(s) => result_preview(&s.redact(value)),
         None => result_preview(value),

@@ -2,10 +2,8 @@
 //! each module is one area of the runtime, named after what it tests.
 
 mod agent;
-mod arguments;
 mod common;
 mod contract;
-mod differential;
 #[cfg(feature = "mcp")]
 mod mcp;
 // Serving beyond one machine needs the HTTP transport, JWT authentication and the Redis store.

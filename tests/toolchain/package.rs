@@ -39,7 +39,10 @@ fn publishable() -> BTreeMap<String, Value> {
 #[test]
 fn the_published_crates_are_toolc_the_runtime_and_what_they_depend_on() {
     let names: Vec<String> = publishable().into_keys().collect();
-    assert_eq!(names, ["toolc", "toolc-runtime", "toolc-search"]);
+    assert_eq!(
+        names,
+        ["toolc", "toolc-runtime", "toolc-schema", "toolc-search"]
+    );
 }
 
 #[test]

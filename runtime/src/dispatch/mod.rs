@@ -19,8 +19,9 @@ pub use operation::{Bound, bind};
 
 use crate::context::CallContext;
 use crate::descriptor::ToolDescriptor;
-use crate::errors::{ErrorKind, HandlerError, ToolError, Truncated, Violations};
+use crate::errors::{ErrorKind, HandlerError, ToolError, Truncated};
 use crate::policy::Guard;
+use toolc_schema::Violations;
 
 /// A boxed, sendable future: what the object-safe traits return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

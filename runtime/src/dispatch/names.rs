@@ -50,8 +50,8 @@ impl NameIndex {
 mod tests {
     use super::*;
     use crate::descriptor::OperationKind;
-    use crate::schema::Schema;
     use proptest::prelude::*;
+    use toolc_schema::Schema;
 
     fn descriptors(names: &[String]) -> &'static [ToolDescriptor] {
         let all: Vec<ToolDescriptor> = names

@@ -20,12 +20,13 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::{Answer, Encoding};
-use crate::arguments::parse_arguments;
 use crate::descriptor::ToolDescriptor;
-use crate::errors::{ErrorKind, HandlerError, ToolError, Violation, Violations};
+use crate::errors::{ErrorKind, HandlerError, ToolError};
 use crate::panic::panicked;
-use crate::schema::stream;
-use crate::schema::{Schema, json_pointer};
+use toolc_schema::parse_arguments;
+use toolc_schema::stream;
+use toolc_schema::{Schema, json_pointer};
+use toolc_schema::{Violation, Violations};
 
 /// One tool or play bound to its handler, ready to serve one call: what a generated
 /// dispatcher's arm makes, and what [`super::contract`] serves.
@@ -206,7 +207,10 @@ where
         encode(
             desc,
             (encoding, vouched),
-            &|schema| stream::ser::to_json(Some(schema), result),
+            &|schema| {
+                stream::checked(schema, result)
+                    .and_then(|checked| crate::json_text::to_raw_value(&checked).ok())
+            },
             &|| crate::json_text::to_raw_value(result),
             &|| serde_json::to_value(result),
         )
@@ -239,7 +243,7 @@ pub(crate) fn read<P: DeserializeOwned>(
         }
         return Ok(params);
     }
-    match stream::de::from_str::<P>(desc.parameters, arguments) {
+    match stream::from_str::<P>(desc.parameters, arguments) {
         Some(params) => Ok(params),
         None => from_value(desc, &read_value(desc, arguments)?),
     }

@@ -223,6 +223,43 @@ fn a_name_taken_by_any_tool_or_play_is_refused() {
     assert_eq!(a.tools().iter().filter(|d| d.name == "mine").count(), 1);
 }
 
+#[tokio::test]
+async fn a_recursive_schema_registers_and_validates_at_every_depth() {
+    let mut a = agent();
+    let echo =
+        |args: Value, _: CallContext| async move { Ok::<_, HandlerError>(args["tree"].clone()) };
+    let node = json!({
+        "type": "object",
+        "properties": {
+            "label": {"type": "string", "maxLength": 4},
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+        },
+        "required": ["label"],
+        "additionalProperties": false
+    });
+    let schema = json!({
+        "type": "object",
+        "properties": {"tree": {"$ref": "#/$defs/Node"}},
+        "required": ["tree"],
+        "$defs": {"Node": node}
+    });
+    let returns = json!({"$ref": "#/$defs/Node", "$defs": {"Node": node}});
+    a.register(RegisteredTool::new("echo_tree", "Echoes a tree.", schema, echo).returns(returns))
+        .expect("a recursive schema registers");
+    let ctx = CallContext::new("t-1");
+    let good =
+        r#"{"tree": {"label": "a", "children": [{"label": "b", "children": [{"label": "c"}]}]}}"#;
+    let r = a.call_result("echo_tree", good, &ctx).await;
+    assert!(r.ok, "{r:?}");
+    let bad = r#"{"tree": {"label": "a", "children": [{"label": "b", "children": [{"label": "toolong"}]}]}}"#;
+    let e = a.call("echo_tree", bad, &ctx).await.expect_err("refused");
+    assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
+    assert_eq!(
+        e.violations()[0].pointer,
+        "/tree/children/0/children/0/label"
+    );
+}
+
 #[test]
 fn bad_names_and_unsupported_schemas_are_refused_with_where_and_why() {
     let mut a = agent();
@@ -248,10 +285,10 @@ fn bad_names_and_unsupported_schemas_are_refused_with_where_and_why() {
             "/properties/p",
         ),
         (
-            json!({"type": "object", "$defs": {"N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}}}}, "properties": {"n": {"$ref": "#/$defs/N"}}}),
+            json!({"type": "object", "$defs": {"N": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/N"}]}}, "properties": {"n": {"$ref": "#/$defs/N"}}}),
             "parameters",
             "$ref",
-            "/$defs/N/properties/next",
+            "/$defs/N/anyOf/1",
         ),
     ];
     for (schema, which, keyword, pointer) in cases {

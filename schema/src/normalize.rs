@@ -37,7 +37,7 @@ impl Schema {
             && schema.items.is_none()
             && schema.prefix_items.is_empty()
         {
-            match schema.reference {
+            match schema.target() {
                 Some(r) if !std::ptr::eq(r, schema) => schema = r,
                 _ => break,
             }
@@ -174,7 +174,7 @@ fn integral(n: &Number) -> Option<Number> {
 
 #[cfg(test)]
 mod tests {
-    use crate::schema::{Schema, Types};
+    use crate::{Schema, Types};
     use serde_json::json;
 
     static NAME: Schema = Schema {
@@ -226,7 +226,7 @@ mod tests {
         types: Types::OBJECT,
         properties: &[("tag", &NAME), ("note", &NAME)],
         required: &["tag"],
-        additional_properties: crate::schema::Additional::Forbidden,
+        additional_properties: crate::Additional::Forbidden,
         ..Schema::ANY
     };
     static TAGS: Schema = Schema {
@@ -298,7 +298,7 @@ mod tests {
     };
     static MAP: Schema = Schema {
         types: Types::OBJECT,
-        additional_properties: crate::schema::Additional::Schema(&PAIR_VALUE),
+        additional_properties: crate::Additional::Schema(&PAIR_VALUE),
         ..Schema::ANY
     };
     static TUPLE: Schema = Schema {

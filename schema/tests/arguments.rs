@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolc_runtime::{MAX_ARGUMENT_DEPTH, parse_arguments};
+use toolc_schema::{MAX_ARGUMENT_DEPTH, parse_arguments};
 
 fn nested(depth: usize, open: &str, close: &str) -> String {
     // `depth` containers: the root object plus `depth - 1` nested ones under key "a".

@@ -4,11 +4,9 @@
 //!
 //! Besides the schema it keeps what [`parse_arguments`](crate::parse_arguments) asks of the
 //! text: an object at the root, no duplicate key, nesting no deeper than
-//! [`MAX_ARGUMENT_DEPTH`]. Values the parameters type ignores (unknown keys, [`NoParams`])
-//! are walked and checked all the same. Anything it cannot vouch for stops it; the caller
+//! [`MAX_ARGUMENT_DEPTH`]. Values the parameters type ignores (unknown keys, a type that reads
+//! no parameters) are walked and checked all the same. Anything it cannot vouch for stops it; the caller
 //! then reads the arguments the slow way.
-//!
-//! [`NoParams`]: crate::NoParams
 
 use std::fmt;
 
@@ -18,12 +16,12 @@ use serde::de::{
 use serde_json::Number;
 
 use super::{Arr, Conj, Obj, Scalar, Stop};
-use crate::arguments::MAX_ARGUMENT_DEPTH;
-use crate::schema::Schema;
+use crate::MAX_ARGUMENT_DEPTH;
+use crate::Schema;
 
 /// `P` read from argument text and checked against `schema` on the way, or `None` when the
 /// fast path cannot vouch for it (invalid, malformed, or a case only the full walk decides).
-pub(crate) fn from_str<P: de::DeserializeOwned>(schema: &'static Schema, text: &str) -> Option<P> {
+pub fn from_str<P: de::DeserializeOwned>(schema: &'static Schema, text: &str) -> Option<P> {
     let conj = Conj::root(schema, true).ok()?;
     let mut de = serde_json::Deserializer::from_str(text);
     let checked = Checked {

@@ -12,24 +12,23 @@ use serde::ser::{
     Serializer,
 };
 use serde_json::Number;
-use serde_json::value::RawValue;
 
 use super::{Arr, Conj, Obj, Scalar, Stop};
-use crate::schema::Schema;
+use crate::Schema;
 
-/// `value` as JSON text, checked against `schema` as it is written (unchecked without one);
-/// `None` when the fast path cannot vouch for it.
-pub(crate) fn to_json<R: Serialize + ?Sized>(
-    schema: Option<&'static Schema>,
-    value: &R,
-) -> Option<Box<RawValue>> {
-    match schema {
-        None => crate::json_text::to_raw_value(value).ok(),
-        Some(schema) => {
-            let conj = Conj::root(schema, false).ok()?;
-            crate::json_text::to_raw_value(&Root { value, conj }).ok()
-        }
-    }
+/// `value`, to be written by any `Serializer` (serde_json's text writer, say) and checked against
+/// `schema` as it is written; `None` when the fast path cannot start on this schema.
+///
+/// Writing it fails (with an error of the serializer's own kind) whenever the fast path cannot
+/// vouch for what is written: a violation, a case only the full walk decides, a duplicate key,
+/// serde_json's own markers, a number it cannot read as the reader will. The caller then
+/// writes the value unchecked, into a `Value`, and runs the full walk ([`Schema::validate`]).
+pub fn checked<'a, R: Serialize + ?Sized>(
+    schema: &'static Schema,
+    value: &'a R,
+) -> Option<impl Serialize + 'a> {
+    let conj = Conj::root(schema, false).ok()?;
+    Some(Root { value, conj })
 }
 
 struct Root<'a, R: ?Sized> {

@@ -1,27 +1,29 @@
-//! A JSON Schema given at run time, compiled into the same [`Schema`] tree generated code
-//! holds as statics: the one place where a validation tree is built from a
-//! `serde_json::Value` (for tools registered with [`Agent::register`](crate::Agent::register)).
+//! A JSON Schema given as JSON, compiled into the same [`Schema`] tree generated code holds as
+//! statics: the one place where a validation tree is built from a `serde_json::Value` (for tools
+//! registered with the runtime at run time, and for the values `toolc check` judges).
 //!
 //! The tree is leaked, as generated statics live for the whole program: compile a schema once
 //! (when its tool is registered), never per call.
 //!
 //! Every assertion keyword of JSON Schema 2020-12 that the validator checks is compiled (plus
-//! OpenAPI's `nullable: true`). Keywords that assert what it cannot check (`$dynamicRef`,
+//! OpenAPI's `nullable: true` and toolc's `sensitive: true`). Keywords that assert what it cannot check (`$dynamicRef`,
 //! `unevaluatedProperties`, `dependentSchemas`, draft-7 `dependencies` and `additionalItems`,
-//! references outside the schema or back into themselves, …) are refused with the keyword and
-//! its pointer. Other keywords are annotations, ignored as JSON Schema says (`title`,
+//! references outside the schema, a reference that loops back without entering a part of the
+//! value, …) are refused with the keyword and
+//! its pointer; a `$ref` may point back into the schema that holds it, through a property or an
+//! item. Other keywords are annotations, ignored as JSON Schema says (`title`,
 //! `description`, `default`, `examples`, `x-…`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 
 use serde_json::{Map, Value};
 
 use super::validate::push_pointer;
-use super::{Additional, Format, Json, Num, Pattern, Schema, Types};
+use super::{Additional, Format, Json, LateRef, Num, Pattern, Schema, Types};
 
 /// How deep a schema given at run time may nest (subschemas and `$ref` hops together).
-pub(crate) const MAX_SCHEMA_DEPTH: usize = 64;
+pub const MAX_SCHEMA_DEPTH: usize = 64;
 
 /// Why a JSON Schema given at run time was refused: the keyword, where it stands (a JSON
 /// pointer into the schema, `""` for the root), and what to do instead.
@@ -104,21 +106,46 @@ const UNSUPPORTED: &[(&str, &str)] = &[
 
 /// Compiles `schema` into a leaked [`Schema`] tree, refusing what the validator cannot
 /// check with the keyword and its pointer.
-pub(crate) fn compile(schema: &Value) -> Result<&'static Schema, SchemaError> {
+///
+/// A `$ref` may point back into a schema that contains it (a tree whose children are trees): the
+/// reference is then kept as a [`LateRef`], filled once its target is built. A reference that
+/// comes back to its own schema without going into a property, an item or a property name
+/// first (`{"$defs": {"A": {"allOf": [{"$ref": "#/$defs/A"}]}}}`) is refused: it would
+/// check a value against itself for ever.
+pub fn compile(schema: &Value) -> Result<&'static Schema, SchemaError> {
     let mut c = Compiler {
         root: schema,
         refs: HashMap::new(),
-        resolving: HashSet::new(),
+        resolving: Vec::new(),
+        late: HashMap::new(),
+        descents: 0,
     };
-    c.node(schema, "", 0)
+    match c.target("", "", 0)? {
+        Target::Built(root) => Ok(root),
+        // The root is never being resolved before it is asked for.
+        Target::Late(_) => Err(err("", "", "the schema refers to itself before it exists")),
+    }
 }
 
 struct Compiler<'r> {
     root: &'r Value,
     /// `$ref` targets compiled so far, so a shared definition is compiled once.
     refs: HashMap<String, &'static Schema>,
-    /// `$ref` targets being compiled: meeting one again is a cycle.
-    resolving: HashSet<String>,
+    /// `$ref` targets being compiled, innermost last, each with the count of descents into
+    /// a value's parts (`descents`) when it was entered: meeting one again is a cycle, and a
+    /// cycle that made no descent since is a loop.
+    resolving: Vec<(String, usize)>,
+    /// The references to targets being compiled, filled when each target is built.
+    late: HashMap<String, &'static LateRef>,
+    /// How many keywords that apply to a part of the value (a property, an item, a property
+    /// name) the compiler is inside.
+    descents: usize,
+}
+
+/// What a `$ref` resolves to: a schema already built, or one being built around it.
+enum Target {
+    Built(&'static Schema),
+    Late(&'static LateRef),
 }
 
 fn leak<T>(value: T) -> &'static T {
@@ -246,10 +273,11 @@ impl Compiler<'_> {
                 "an array of schemas (draft 7 tuples) is not supported; list them in `prefixItems`",
             ));
         }
-        s.prefix_items = self.list(map, "prefixItems", pointer, depth)?;
-        s.items = self.sub(map, "items", pointer, depth)?;
-        s.contains = self.sub(map, "contains", pointer, depth)?;
-        s.property_names = self.sub(map, "propertyNames", pointer, depth)?;
+        // Keywords that apply to a part of the value (an item, a property, a property name).
+        self.descents += 1;
+        let parts = self.parts(map, &mut s, pointer, depth);
+        self.descents -= 1;
+        parts?;
         s.not = self.sub(map, "not", pointer, depth)?;
         s.if_ = self.sub(map, "if", pointer, depth)?;
         s.then = self.sub(map, "then", pointer, depth)?;
@@ -257,6 +285,47 @@ impl Compiler<'_> {
         s.any_of = self.list(map, "anyOf", pointer, depth)?;
         s.one_of = self.list(map, "oneOf", pointer, depth)?;
         s.all_of = self.list(map, "allOf", pointer, depth)?;
+        if let Some(v) = map.get("required") {
+            s.required = leak_slice(strings(v, "required", pointer)?);
+        }
+        if let Some(v) = map.get("dependentRequired") {
+            let Value::Object(deps) = v else {
+                return Err(err(
+                    "dependentRequired",
+                    pointer,
+                    format!("must be an object of arrays of names, not {}", describe(v)),
+                ));
+            };
+            let mut out = Vec::with_capacity(deps.len());
+            for (name, names) in deps {
+                let names = strings(names, "dependentRequired", pointer)?;
+                out.push((leak_str(name), leak_slice(names)));
+            }
+            s.dependent_required = leak_slice(out);
+        }
+        if let Some(v) = map.get("$ref") {
+            match self.reference(v, pointer, depth)? {
+                Target::Built(target) => s.reference = Some(target),
+                Target::Late(late) => s.recursive_reference = Some(late),
+            }
+        }
+        Ok(s)
+    }
+
+    /// The subschemas of `map` that apply to parts of the value: `prefixItems`, `items`,
+    /// `contains`, `propertyNames`, `properties`, `patternProperties` and
+    /// `additionalProperties`, set on `s`.
+    fn parts(
+        &mut self,
+        map: &Map<String, Value>,
+        s: &mut Schema,
+        pointer: &str,
+        depth: usize,
+    ) -> Result<(), SchemaError> {
+        s.prefix_items = self.list(map, "prefixItems", pointer, depth)?;
+        s.items = self.sub(map, "items", pointer, depth)?;
+        s.contains = self.sub(map, "contains", pointer, depth)?;
+        s.property_names = self.sub(map, "propertyNames", pointer, depth)?;
         if let Some(v) = map.get("properties") {
             let Value::Object(props) = v else {
                 return Err(err(
@@ -289,9 +358,6 @@ impl Compiler<'_> {
             }
             s.pattern_properties = leak_slice(out);
         }
-        if let Some(v) = map.get("required") {
-            s.required = leak_slice(strings(v, "required", pointer)?);
-        }
         match map.get("additionalProperties") {
             None => {}
             Some(Value::Bool(true)) => s.additional_properties = Additional::Allowed,
@@ -301,34 +367,11 @@ impl Compiler<'_> {
                 s.additional_properties = Additional::Schema(self.node(v, &at, depth + 1)?);
             }
         }
-        if let Some(v) = map.get("dependentRequired") {
-            let Value::Object(deps) = v else {
-                return Err(err(
-                    "dependentRequired",
-                    pointer,
-                    format!("must be an object of arrays of names, not {}", describe(v)),
-                ));
-            };
-            let mut out = Vec::with_capacity(deps.len());
-            for (name, names) in deps {
-                let names = strings(names, "dependentRequired", pointer)?;
-                out.push((leak_str(name), leak_slice(names)));
-            }
-            s.dependent_required = leak_slice(out);
-        }
-        if let Some(v) = map.get("$ref") {
-            s.reference = Some(self.reference(v, pointer, depth)?);
-        }
-        Ok(s)
+        Ok(())
     }
 
     /// Resolves a local `$ref` (`#`, `#/$defs/Name`, any JSON pointer into this schema).
-    fn reference(
-        &mut self,
-        v: &Value,
-        pointer: &str,
-        depth: usize,
-    ) -> Result<&'static Schema, SchemaError> {
+    fn reference(&mut self, v: &Value, pointer: &str, depth: usize) -> Result<Target, SchemaError> {
         let Value::String(target) = v else {
             return Err(err(
                 "$ref",
@@ -354,29 +397,47 @@ impl Compiler<'_> {
                 ),
             ));
         }
+        self.target(path, pointer, depth)
+    }
+
+    /// The schema at `path` (a JSON pointer into the root), built once; a target being built
+    /// around this reference is a [`Target::Late`], refused when no descent was made since.
+    fn target(&mut self, path: &str, pointer: &str, depth: usize) -> Result<Target, SchemaError> {
         if let Some(done) = self.refs.get(path) {
-            return Ok(done);
+            return Ok(Target::Built(done));
         }
-        if !self.resolving.insert(path.to_owned()) {
-            return Err(err(
-                "$ref",
-                pointer,
-                format!(
-                    "`{target}` refers back to a schema that contains it; recursive schemas are not supported for registered tools"
-                ),
-            ));
+        if let Some(&(_, entered)) = self.resolving.iter().find(|(p, _)| p == path) {
+            if entered == self.descents {
+                return Err(err(
+                    "$ref",
+                    pointer,
+                    format!(
+                        "`#{path}` refers back to a schema that contains it without going into a property or an item first, so a value would be checked against it for ever; put the reference under `properties`, `items` or `additionalProperties`"
+                    ),
+                ));
+            }
+            let late = *self
+                .late
+                .entry(path.to_owned())
+                .or_insert_with(|| leak(LateRef::new()));
+            return Ok(Target::Late(late));
         }
         let Some(resolved) = self.root.pointer(path) else {
             return Err(err(
                 "$ref",
                 pointer,
-                format!("`{target}` points at nothing in this schema"),
+                format!("`#{path}` points at nothing in this schema"),
             ));
         };
-        let schema = self.node(resolved, path, depth + 1)?;
-        self.resolving.remove(path);
+        self.resolving.push((path.to_owned(), self.descents));
+        let built = self.node(resolved, path, depth + 1);
+        self.resolving.pop();
+        let schema = built?;
+        if let Some(late) = self.late.remove(path) {
+            late.set(schema);
+        }
         self.refs.insert(path.to_owned(), schema);
-        Ok(schema)
+        Ok(Target::Built(schema))
     }
 }
 
@@ -449,6 +510,10 @@ fn assertions(map: &Map<String, Value>, pointer: &str) -> Result<Schema, SchemaE
             ));
         };
         s.unique_items = *b;
+    }
+    // toolc's own keyword: the value is a secret, never quoted in messages, masked in logs.
+    if map.get("sensitive") == Some(&Value::Bool(true)) {
+        s.sensitive = true;
     }
     Ok(s)
 }
@@ -650,10 +715,16 @@ mod tests {
                 "/properties/a",
             ),
             (
-                json!({"properties": {"t": {"$ref": "#/$defs/T"}}, "$defs": {"T": {"properties": {"c": {"$ref": "#/$defs/T"}}}}}),
+                json!({"properties": {"t": {"$ref": "#/$defs/T"}}, "$defs": {"T": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/T"}]}}}),
                 "$ref",
-                "/$defs/T/properties/c",
+                "/$defs/T/anyOf/1",
             ),
+            (
+                json!({"properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"not": {"$ref": "#/$defs/A"}}}}),
+                "$ref",
+                "/$defs/B/not",
+            ),
+            (json!({"allOf": [{"$ref": "#"}]}), "$ref", "/allOf/0"),
             (json!({"$ref": "https://example.com/s.json"}), "$ref", ""),
             (
                 json!({"properties": {"p": {"pattern": "(?<=a)b"}}}),
@@ -677,6 +748,92 @@ mod tests {
             );
             assert!(!e.to_string().is_empty());
         }
+    }
+
+    #[test]
+    fn recursive_references_close_the_cycle() {
+        // A tree whose children are trees, through `$defs`.
+        let tree = compile(&json!({
+            "$ref": "#/$defs/Node",
+            "$defs": {"Node": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+                },
+                "required": ["name"],
+                "additionalProperties": false
+            }}
+        }))
+        .expect("compiles");
+        let deep = json!({"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]});
+        assert!(tree.is_valid(&deep));
+        let bad = json!({"name": "a", "children": [{"name": "b", "children": [{"name": ""}]}]});
+        let v = tree.validate(&bad);
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].pointer, "/children/0/children/0/name");
+        // The root itself, and two definitions that refer to each other.
+        let list = compile(&json!({
+            "type": "object",
+            "properties": {"head": {"type": "integer"}, "tail": {"$ref": "#"}},
+            "additionalProperties": false
+        }))
+        .expect("compiles");
+        assert!(list.is_valid(&json!({"head": 1, "tail": {"head": 2, "tail": {}}})));
+        assert!(!list.is_valid(&json!({"head": 1, "tail": {"head": "2"}})));
+        let mutual = compile(&json!({
+            "$ref": "#/$defs/A",
+            "$defs": {
+                "A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+                "B": {"type": "array", "items": {"$ref": "#/$defs/A"}}
+            }
+        }))
+        .expect("compiles");
+        assert!(mutual.is_valid(&json!({"b": [{"b": []}, {}]})));
+        assert!(!mutual.is_valid(&json!({"b": [{"b": {}}]})));
+        // Deep instances of a recursive schema are refused at the depth limit, not overflowed.
+        let mut v = json!({"name": "leaf"});
+        for _ in 0..20_000 {
+            // Built by hand: `json!` would serialize `v` again, recursively.
+            let mut node = Map::new();
+            node.insert("name".into(), Value::from("n"));
+            node.insert("children".into(), Value::Array(vec![v]));
+            v = Value::Object(node);
+        }
+        let deep = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || {
+                let too_deep = tree
+                    .validate(&v)
+                    .iter()
+                    .any(|v| v.message.starts_with("nested too deeply"));
+                let answer = (tree.is_valid(&v), too_deep);
+                // Masked whole past the depth limit, nothing deeper copied.
+                let masked = tree.redact(&v).into_owned();
+                std::mem::forget(masked);
+                std::mem::forget(v);
+                answer
+            })
+            .expect("thread")
+            .join()
+            .expect("no overflow");
+        assert_eq!(deep, (false, true));
+    }
+
+    #[test]
+    fn sensitive_values_are_not_quoted() {
+        let s = compile(&json!({
+            "type": "object",
+            "properties": {"pin": {"type": "string", "pattern": "^[0-9]{4}$", "sensitive": true}}
+        }))
+        .expect("compiles");
+        let v = s.validate(&json!({"pin": "secret-1"}));
+        assert_eq!(v.len(), 1);
+        assert!(!v[0].message.contains("secret-1"), "{}", v[0].message);
+        assert_eq!(
+            s.redact(&json!({"pin": "secret-1"})).into_owned(),
+            json!({"pin": crate::REDACTED})
+        );
     }
 
     #[test]

@@ -1,10 +1,20 @@
-//! Static validation schemas, interpreted at run time.
+//! The JSON Schema validator of toolc: one meaning for a schema, whether `toolc check` judges an
+//! example or a default in a manifest, or a generated toolset judges a call's arguments and its
+//! result.
 //!
-//! Generated code describes each parameters and returns schema as a tree of `static`
-//! [`Schema`] values; [`Schema::validate`] checks a JSON value against it with JSON Schema
-//! 2020-12 semantics and reports every violation with its JSON pointer. No schema compiler
-//! runs in the user's program: the tree is the compiled form.
+//! A schema is a tree of [`Schema`] values. Generated code writes that tree as `static` items
+//! (`Schema { types: Types::OBJECT, properties: &[...], ..Schema::ANY }`), so no schema compiler
+//! runs in the program that serves the tools; a schema known only at run time (a tool registered
+//! with the runtime, or a schema the compiler checks a value against) is built from its JSON with
+//! [`compile`]. [`Schema::validate`] checks a JSON value with JSON Schema 2020-12 semantics and
+//! reports every violation with its JSON pointer; the [`stream`] checks validate while serde
+//! reads or writes a value, and accept only what the full walk accepts.
+//!
+//! Argument text is read by [`parse_arguments`], stricter than `serde_json::from_str` (duplicate
+//! keys, depth, a root that is not an object), and arguments are read as the schema means them
+//! with [`Schema::normalize_arguments`] before they are validated.
 
+mod arguments;
 mod compile;
 mod equal;
 mod format;
@@ -12,15 +22,17 @@ mod normalize;
 mod number;
 mod pattern;
 mod redact;
-pub(crate) mod stream;
+pub mod stream;
 mod validate;
+mod violation;
 
 use std::fmt;
 
-pub use compile::SchemaError;
-pub(crate) use compile::compile;
+pub use arguments::{MAX_ARGUMENT_DEPTH, parse_arguments};
+pub use compile::{MAX_SCHEMA_DEPTH, SchemaError, compile};
 pub use format::Format;
 pub use pattern::Pattern;
+pub use violation::{Violation, Violations};
 
 /// A set of JSON types: the `type` keyword. `INTEGER` is the integers (`1.0` included),
 /// `NUMBER` every number.
@@ -285,6 +297,10 @@ pub struct Schema {
     pub else_: Option<&'static Schema>,
     /// `$ref`: checked in addition to the sibling keywords; may point back up the tree.
     pub reference: Option<&'static Schema>,
+    /// A `$ref` [`compile`]d from JSON that points back up the tree it stands in, whose target
+    /// did not exist yet when the reference was made. Generated tables never need it: their
+    /// statics name each other, so a recursive reference is a plain [`reference`](Self::reference).
+    pub recursive_reference: Option<&'static LateRef>,
     /// toolc's `sensitive: true`: the value here (and everything in it) is a secret. It never
     /// changes which values are valid; violation messages inside it do not quote the value,
     /// and [`Schema::redact`] masks it, as `result_preview` and the access log do.
@@ -330,6 +346,7 @@ impl Schema {
         then: None,
         else_: None,
         reference: None,
+        recursive_reference: None,
         sensitive: false,
     };
 
@@ -339,9 +356,17 @@ impl Schema {
         ..Schema::ANY
     };
 
+    /// The schema its `$ref` points at, whether it was known when this schema was built
+    /// ([`reference`](Self::reference)) or filled in later
+    /// ([`recursive_reference`](Self::recursive_reference)).
+    pub fn target(&self) -> Option<&'static Schema> {
+        self.reference
+            .or_else(|| self.recursive_reference.and_then(LateRef::get))
+    }
+
     /// Every violation of `value` against this schema, each with its JSON pointer; empty
     /// when `value` is valid.
-    pub fn validate(&self, value: &serde_json::Value) -> Vec<crate::errors::Violation> {
+    pub fn validate(&self, value: &serde_json::Value) -> Vec<Violation> {
         validate::validate(self, value)
     }
 
@@ -364,6 +389,45 @@ impl Schema {
             Some(masked) => std::borrow::Cow::Owned(masked),
             None => std::borrow::Cow::Borrowed(value),
         }
+    }
+}
+
+/// A reference to a schema that is filled in once, after the tree holding the reference is
+/// built: how [`compile`] closes a `$ref` cycle (a tree whose children are trees) without
+/// `unsafe`. It reads as no reference until it is set.
+pub struct LateRef(std::sync::OnceLock<&'static Schema>);
+
+impl LateRef {
+    /// A reference not set yet.
+    pub const fn new() -> LateRef {
+        LateRef(std::sync::OnceLock::new())
+    }
+
+    /// The schema it refers to, once set.
+    pub fn get(&self) -> Option<&'static Schema> {
+        self.0.get().copied()
+    }
+
+    /// Points it at `schema`; a reference already set keeps its target.
+    pub fn set(&self, schema: &'static Schema) {
+        let _ = self.0.set(schema);
+    }
+}
+
+impl Default for LateRef {
+    fn default() -> LateRef {
+        LateRef::new()
+    }
+}
+
+impl fmt::Debug for LateRef {
+    // The target is not printed: it holds this reference, and would print for ever.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.get().is_some() {
+            "LateRef(set)"
+        } else {
+            "LateRef(unset)"
+        })
     }
 }
 

@@ -12,7 +12,7 @@
 use std::cell::Cell;
 
 use super::needs_whole_value;
-use crate::schema::Schema;
+use crate::Schema;
 
 /// What [`summary`] works out of one schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,7 +115,7 @@ fn work_out(s: &Schema) -> Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::compile;
+    use crate::compile;
     use serde_json::json;
 
     fn of(v: serde_json::Value) -> Summary {

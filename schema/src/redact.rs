@@ -19,7 +19,7 @@ pub(super) fn redact(s: &Schema, value: &Value, depth: usize) -> Option<Value> {
         return Some(masked());
     }
     let same_value = s
-        .reference
+        .target()
         .into_iter()
         .chain(s.all_of.iter().copied())
         .chain(s.any_of.iter().copied())
@@ -65,7 +65,7 @@ fn array(s: &Schema, items: &[Value], depth: usize) -> Option<Value> {
             }
         }
         if let Some(v) = masked_item {
-            out.get_or_insert_with(|| items.to_vec())[i] = v;
+            out.get_or_insert_with(|| items.iter().map(|x| copy(x, depth + 1)).collect())[i] = v;
         }
     }
     out.map(Value::Array)
@@ -99,11 +99,33 @@ fn object(s: &Schema, map: &Map<String, Value>, depth: usize) -> Option<Value> {
             apply(sub, &mut masked_item);
         }
         if let Some(v) = masked_item {
-            out.get_or_insert_with(|| map.clone())
-                .insert(key.clone(), v);
+            out.get_or_insert_with(|| {
+                map.iter()
+                    .map(|(k, x)| (k.clone(), copy(x, depth + 1)))
+                    .collect()
+            })
+            .insert(key.clone(), v);
         }
     }
     out.map(Value::Object)
+}
+
+/// A copy of `value`, which stands `depth` deep, with what lies past [`MAX_VALIDATION_DEPTH`]
+/// masked as [`redact`] masks it: a value too deep to follow is never copied whole, so the copy
+/// takes a bounded stack however deep the value nests.
+fn copy(value: &Value, depth: usize) -> Value {
+    if depth >= MAX_VALIDATION_DEPTH {
+        return masked();
+    }
+    match value {
+        Value::Array(items) => Value::Array(items.iter().map(|x| copy(x, depth + 1)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, x)| (k.clone(), copy(x, depth + 1)))
+                .collect(),
+        ),
+        scalar => scalar.clone(),
+    }
 }
 
 #[cfg(test)]

@@ -11,8 +11,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::errors::Violation;
-use crate::schema::json_pointer;
+use crate::{Violation, json_pointer};
 
 /// The deepest nesting of arrays and objects accepted, the root object counting as 1.
 pub const MAX_ARGUMENT_DEPTH: usize = 128;

@@ -1,9 +1,10 @@
 //! Differential tests: the runtime validator against the `jsonschema` crate (the oracle),
 //! format validation on, on 10,000 generated instances per fixture schema.
 //!
-//! Each fixture's static [`Schema`] is built from its JSON text here (leaking is fine in a
-//! test); the recursive fixture's named definition is a hand-written `static`, as generated
-//! code writes it. Instances come from a generator guided by the schema (values around every
+//! Each fixture's static [`Schema`] is built from its JSON text here, field by field as generated
+//! code writes it (leaking is fine in a test); the recursive fixture's named definition is a
+//! hand-written `static`. Each fixture is also compiled from its JSON with
+//! [`toolc_schema::compile`], whose tree must report exactly the same violations. Instances come from a generator guided by the schema (values around every
 //! bound, formats valid and broken, required properties mostly present, stray keys, duplicate
 //! items, numbers written as `1` and `1.0`) mixed with arbitrary noise, so both outcomes are
 //! common; each fixture asserts that at least 15% of its instances land on each side.
@@ -15,7 +16,7 @@ use proptest::prelude::*;
 use proptest::strategy::Union;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Map, Value, json};
-use toolc_runtime::codegen::schema::{Additional, Format, Json, Num, Pattern, Schema, Types};
+use toolc_schema::{Additional, Format, Json, Num, Pattern, Schema, Types};
 
 const CASES: u32 = 10_000;
 
@@ -204,6 +205,7 @@ impl Builder<'_> {
             then: sub("then"),
             else_: sub("else"),
             reference,
+            recursive_reference: None,
             // toolc's own annotation: it must not change which values are valid.
             sensitive: o.get("sensitive") == Some(&Value::Bool(true)),
         };
@@ -893,6 +895,9 @@ fn run(
         statics,
     }
     .build(&schema_json);
+    // The same schema compiled from its JSON, as a registered tool's and `toolc check`'s are.
+    let compiled =
+        toolc_schema::compile(&schema_json).unwrap_or_else(|e| panic!("{name}: compile {e}"));
     let strategy = prop_oneof![
         Guide {
             root: &schema_json,
@@ -925,6 +930,13 @@ fn run(
             violations
         );
         prop_assert_eq!(ours.is_valid(&instance), expected);
+        prop_assert_eq!(
+            compiled.validate(&instance),
+            violations,
+            "{}: {} — compiled from JSON and built as a static disagree",
+            name,
+            instance
+        );
         if expected {
             valid.set(valid.get() + 1);
         } else {

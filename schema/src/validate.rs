@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value};
 
 use super::{Additional, MAX_VALIDATION_DEPTH, Schema, Types, equal, number};
-use crate::errors::Violation;
+use crate::Violation;
 
 pub(crate) fn validate(schema: &Schema, value: &Value) -> Vec<Violation> {
     let mut w = Walker::new(true, 0);
@@ -185,7 +185,7 @@ impl<'v> Walker<'v> {
     #[allow(clippy::too_many_lines)]
     fn eval_here(&mut self, s: &Schema, v: &'v Value) -> bool {
         let mut ok = true;
-        if let Some(r) = s.reference
+        if let Some(r) = s.target()
             && !self.eval(r, v)
         {
             ok = false;

@@ -1,6 +1,6 @@
 //! Validation while a value streams by: the checks of [`Schema::validate`] made on serde's
 //! events, one position at a time, so that a call can be validated while its arguments are
-//! deserialized ([`de`]) and while its result is serialized ([`ser`]), with no
+//! deserialized ([`from_str`]) and while its result is serialized ([`checked`]), with no
 //! `serde_json::Value` in between.
 //!
 //! This path only ever *accepts*. Whenever it meets a value the schema refuses, or a case it
@@ -13,8 +13,11 @@
 //! Scalars are complete when they arrive, so every keyword is decided on them, the applicators
 //! included.
 
-pub(crate) mod de;
-pub(crate) mod ser;
+mod de;
+mod ser;
+
+pub use de::from_str;
+pub use ser::checked;
 mod summary;
 
 use serde_json::Number;
@@ -82,7 +85,7 @@ impl Conj {
             depth,
             arguments,
         };
-        if s.reference.is_some() || !s.all_of.is_empty() {
+        if s.target().is_some() || !s.all_of.is_empty() {
             c.push_applied(s, depth + 1)?;
         }
         Ok(c)
@@ -116,7 +119,7 @@ impl Conj {
         if depth > self.depth {
             self.depth = depth;
         }
-        if s.reference.is_some() || !s.all_of.is_empty() {
+        if s.target().is_some() || !s.all_of.is_empty() {
             self.push_applied(s, depth + 1)?;
         }
         Ok(())
@@ -125,7 +128,7 @@ impl Conj {
     /// Adds the `$ref` and `allOf` branches of `s`.
     #[inline(never)]
     fn push_applied(&mut self, s: &'static Schema, depth: usize) -> Result<(), Stop> {
-        if let Some(r) = s.reference {
+        if let Some(r) = s.target() {
             self.push(r, depth)?;
         }
         for a in s.all_of {
@@ -451,7 +454,7 @@ fn full_scalar(s: &'static Schema, v: &Scalar<'_>, depth: usize) -> Option<bool>
     if depth >= DEPTH_LIMIT {
         return None;
     }
-    if let Some(r) = s.reference
+    if let Some(r) = s.target()
         && !full_scalar(r, v, depth + 1)?
     {
         return Some(false);
