@@ -966,7 +966,8 @@ impl Received {
 type Answer = (u16, &'static str, Vec<(&'static str, &'static str)>, String);
 
 /// A fake MCP server over HTTP on loopback, answering with `answer(request)`: the status, the
-/// content type, extra headers and the body. It records every request.
+/// content type, extra headers and the body (a body starting with `HANG` is announced longer than
+/// it is, so the client waits for the rest). It records every request.
 fn fake_http(answer: fn(&Received) -> Answer) -> (String, Arc<Mutex<Vec<Received>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
@@ -1009,9 +1010,9 @@ fn fake_http(answer: fn(&Received) -> Answer) -> (String, Arc<Mutex<Vec<Received
                     };
                     let (status, content_type, extra, body) = answer(&request);
                     log.lock().unwrap().push(request);
+                    let declared = body.len() + if body.starts_with("HANG") { 100 } else { 0 };
                     let mut response = format!(
-                        "HTTP/1.1 {status} X\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n",
-                        body.len()
+                        "HTTP/1.1 {status} X\r\ncontent-type: {content_type}\r\ncontent-length: {declared}\r\n"
                     );
                     for (n, v) in extra {
                         response.push_str(&format!("{n}: {v}\r\n"));
@@ -1135,4 +1136,22 @@ fn mcp_over_http_failures() {
         messages(&report, "import-source")[0].contains("`text/html`"),
         "{report:#}"
     );
+    // An answer that never ends, as JSON and as events: the step's timeout.
+    fn slow_json(_: &Received) -> Answer {
+        (200, "application/json", vec![], "HANG {".into())
+    }
+    fn slow_events(_: &Received) -> Answer {
+        (200, "text/event-stream", vec![], "HANG: a comment\n".into())
+    }
+    for answer in [slow_json as fn(&Received) -> Answer, slow_events] {
+        let (url, _) = fake_http(answer);
+        let started = Instant::now();
+        let (code, report) = import_json(&["mcp", "--url", &url, "--timeout", "1"]);
+        assert_eq!(code, Some(2), "{report:#}");
+        assert!(
+            messages(&report, "io")[0].contains("did not answer `initialize` within 1 s"),
+            "{report:#}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(8));
+    }
 }

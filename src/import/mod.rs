@@ -80,7 +80,9 @@ pub struct Tool {
 pub struct Note {
     /// The tool it is about; `None` for a named type or the whole source.
     pub tool: Option<String>,
-    /// Where in the source: a key, or a path of keys (`inputSchema/properties/a`).
+    /// Where: a key or JSON pointer into the source (for an OpenAPI operation's tool, from the
+    /// operation on); for a value the check before writing left out, into the manifest (from the
+    /// tool on).
     pub at: String,
     /// What was changed, and why.
     pub message: String,

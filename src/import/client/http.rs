@@ -141,7 +141,10 @@ impl HttpServer {
         match media.as_str() {
             "text/event-stream" => self.read_events(BufReader::new(reader), id, what).map(Some),
             "application/json" => {
-                let message: Value = serde_json::from_reader(reader).map_err(|e| {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut { reader }, &mut bytes)
+                    .map_err(|e| self.read_failure(&e, what))?;
+                let message: Value = serde_json::from_slice(&bytes).map_err(|e| {
                     super::not_mcp(format!("its answer to `{what}` is not JSON: {e}"))
                 })?;
                 let messages = match message {
@@ -179,21 +182,9 @@ impl HttpServer {
         let mut line = String::new();
         loop {
             line.clear();
-            let read = events.read_line(&mut line).map_err(|e| {
-                let timed_out = e.to_string().to_ascii_lowercase().contains("timeout")
-                    || e.kind() == std::io::ErrorKind::TimedOut;
-                if timed_out {
-                    self.timed_out(what)
-                } else {
-                    Failure::io(
-                        format!(
-                            "reading the answer to `{what}` from {} failed: {e}",
-                            self.url
-                        ),
-                        "check that the server is still running",
-                    )
-                }
-            })?;
+            let read = events
+                .read_line(&mut line)
+                .map_err(|e| self.read_failure(&e, what))?;
             if read == 0 {
                 return Err(super::not_mcp(format!(
                     "its event stream for `{what}` ended without the response"
@@ -226,6 +217,22 @@ impl HttpServer {
             }
             // `event:`, `id:`, `retry:` and comments say nothing toolc needs.
         }
+    }
+
+    /// A response body that could not be read: too slow, or cut off.
+    fn read_failure(&self, e: &std::io::Error, what: &str) -> Failure {
+        let timed_out = e.kind() == std::io::ErrorKind::TimedOut
+            || e.to_string().to_ascii_lowercase().contains("timeout");
+        if timed_out {
+            return self.timed_out(what);
+        }
+        Failure::io(
+            format!(
+                "reading the answer to `{what}` from {} failed: {e}",
+                self.url
+            ),
+            "check that the server is still running",
+        )
     }
 
     fn unreachable(&self, what: &str, e: &ureq::Error) -> Failure {
