@@ -443,6 +443,16 @@ fn files_are_checked_refused_forced_and_removed() {
         "{config}"
     );
     assert_checks(&out);
+    // toolc's own default dialects need no toolc.toml: the one written before is removed.
+    let run = import(&["--dialect", "mcp,anthropic,gemini,openai-strict"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stdout).contains("removed 1"),
+        "{}",
+        text(&run.stdout)
+    );
+    assert!(!out.join("toolc.toml").exists());
+    assert_checks(&out);
 }
 
 /// Names and dialects that cannot be used are usage errors.

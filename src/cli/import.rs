@@ -195,18 +195,16 @@ pub fn run(args: ImportArgs, output: OutputArgs) -> ExitCode {
             ));
         }
     }
-    let dialects: Option<Vec<String>> = if !common.dialects.is_empty() {
-        let mut ds: Vec<String> = Vec::new();
-        for d in &common.dialects {
-            let id = Dialect::parse(d).map_or_else(|| d.clone(), |d| d.as_str().to_string());
-            if !ds.contains(&id) {
-                ds.push(id);
-            }
+    // The dialects to lint for, each once, in the order given; `mcp` by default.
+    let mut dialects: Vec<Dialect> = Vec::new();
+    for d in common.dialects.iter().filter_map(|d| Dialect::parse(d)) {
+        if !dialects.contains(&d) {
+            dialects.push(d);
         }
-        Some(ds)
-    } else {
-        Some(vec![Dialect::Mcp.as_str().to_string()])
-    };
+    }
+    if dialects.is_empty() {
+        dialects.push(Dialect::Mcp);
+    }
     let mut outputs = vec![Output {
         path: manifest_path.clone(),
         contents: Some(text),
@@ -214,7 +212,7 @@ pub fn run(args: ImportArgs, output: OutputArgs) -> ExitCode {
     }];
     outputs.push(Output {
         path: common.out.join(crate::manifest::CONFIG_FILE),
-        contents: manifest::config(&import, dialects.as_deref()),
+        contents: manifest::config(&import, &dialects),
         always_ours: false,
     });
     if let Some((path, list)) = saved {

@@ -4,6 +4,7 @@
 //! from and marks them as `toolc import`'s to overwrite.
 
 use super::{Import, Kind, Tool};
+use crate::Dialect;
 use serde_json::{Map, Value};
 
 /// How every file `toolc import` writes begins: a file that does not is never overwritten
@@ -87,12 +88,17 @@ fn tool_value(tool: &Tool) -> Value {
     Value::Object(out)
 }
 
-/// `toolc.toml`, when the manifest needs one: to lint for `dialects` other than toolc's
-/// default, or to show MCP clients the schemas' `x-` keys.
-pub fn config(import: &Import, dialects: Option<&[String]>) -> Option<String> {
+/// `toolc.toml`, when the manifest needs one: to lint for `dialects` when they are not toolc's
+/// default ones, or to show MCP clients the schemas' `x-` keys.
+pub fn config(import: &Import, dialects: &[Dialect]) -> Option<String> {
     let mut text = String::new();
-    if let Some(dialects) = dialects {
-        let quoted: Vec<String> = dialects.iter().map(|d| format!("\"{d}\"")).collect();
+    let default = dialects.len() == Dialect::DEFAULT.len()
+        && Dialect::DEFAULT.iter().all(|d| dialects.contains(d));
+    if !default {
+        let quoted: Vec<String> = dialects
+            .iter()
+            .map(|d| format!("\"{}\"", d.as_str()))
+            .collect();
         text.push_str(&format!("[lint]\ndialects = [{}]\n", quoted.join(", ")));
     }
     if import.extensions {
