@@ -34,6 +34,9 @@ mod diag;
 #[cfg(feature = "cli")]
 mod diff;
 mod emit;
+// `toolc import`: the command line's alone, beside the pipeline (it reads no stage's output).
+#[cfg(feature = "cli")]
+mod import;
 mod lint;
 mod lower;
 mod manifest;

@@ -13,6 +13,7 @@ mod check_build;
 mod compile;
 mod corpus;
 mod diagnostics;
+mod import;
 mod lint_cli;
 mod lint_sarif;
 mod lowering_options;

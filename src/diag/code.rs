@@ -76,4 +76,6 @@ codes! {
     UnknownRule => "unknown-rule", "A lint rule id in `toolc.toml` or on the command line that does not exist.";
     UnknownDialect => "unknown-dialect", "A provider dialect in `toolc.toml` or on the command line that does not exist.";
     Change => "change", "A change of the tool surface between two versions of the manifests, found by `toolc diff`; printed under the id of its kind (docs/diff.md).";
+    ImportSource => "import-source", "A source `toolc import` read but cannot import: not a tools/list result, not an OpenAPI 3.0 or 3.1 document, a `$ref` to nothing, a server that does not answer as an MCP server.";
+    ImportChange => "import-change", "A change `toolc import` made to what its source sent, with why: a note.";
 }

@@ -1284,6 +1284,56 @@ fn change() {
     );
 }
 
+/// A source `toolc import` cannot import: here an OpenAPI document whose `$ref` points at
+/// nothing; src/tests/import.rs and tests/import.rs test the others.
+#[test]
+fn import_source() {
+    let doc = serde_json::json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Pets", "version": "1"},
+        "paths": {"/pets": {"get": {"operationId": "list_pets", "responses": {"200": {
+            "description": "The pets",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}},
+        }}}}},
+    });
+    let failure = crate::import::openapi::import(&doc, "pets.json").unwrap_err();
+    assert!(!failure.io, "the source was read: exit 1, not 2");
+    let d = failure.diagnostic;
+    assert_eq!(d.code, Code::ImportSource);
+    assert_eq!(
+        d.message,
+        "`$ref: #/components/schemas/Pet` at `/paths/~1pets/get/responses/200/content/application~1json/schema` points at nothing in the document"
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("fix the reference, or define what it names (under `components`)")
+    );
+}
+
+/// A change `toolc import` made to what the source sent: a note naming the tool, the key and
+/// why.
+#[test]
+fn import_change() {
+    let tools = serde_json::json!([{
+        "name": "echo",
+        "description": "Echoes its text.",
+        "inputSchema": {"type": "object"},
+        "execution": {"taskSupport": "optional"},
+    }]);
+    let import =
+        crate::import::tools_list::import(tools.as_array().unwrap(), "tools.json".into()).unwrap();
+    let [note] = &import.notes[..] else {
+        panic!("one note: {:?}", import.notes);
+    };
+    let d = note.to_diagnostic(Some(Path::new("tools.json")));
+    assert_eq!(d.code, Code::ImportChange);
+    assert_eq!(d.severity, crate::Severity::Note);
+    assert_eq!(
+        d.message,
+        "tool `echo`: `execution`: left out: the manifest has no key for a tool's `execution` yet, so toolc will not list it"
+    );
+}
+
 // ------------------------------------------------------------ coverage
 
 /// The name of the test function for a code: `unknown-key` → `unknown_key`.
@@ -1422,9 +1472,11 @@ fn documented_examples_print_what_the_docs_show() {
             // Shown as a shell session: an unreadable path, bytes that are
             // not UTF-8, or a stage after resolve. The title must still name
             // the code (lint findings are printed under their rule id).
-            if !output.contains(&format!("error[{code}]: ")) && code != "lint" && code != "change" {
+            let shown = output.contains(&format!("error[{code}]: "))
+                || output.contains(&format!("note[{code}]: "));
+            if !shown && code != "lint" && code != "change" {
                 problems.push(format!(
-                    "`{code}`: the output does not show `error[{code}]: `"
+                    "`{code}`: the output does not show `error[{code}]: ` or `note[{code}]: `"
                 ));
             }
             continue;
