@@ -178,6 +178,30 @@ impl Builder {
         self
     }
 
+    /// Which of Gemini's forms the `gemini` dialect stands for: `parameters` (the default) or
+    /// `parametersJsonSchema`, under which `gemini` is linted and listed as
+    /// `gemini-jsonschema`; `[lint] gemini_form` of `toolc.toml`.
+    pub fn gemini_form(mut self, form: crate::GeminiForm) -> Self {
+        self.lint.gemini_form = Some(form);
+        self
+    }
+
+    /// Lists objects that declare properties and take other keys closed where the dialect has
+    /// no such object (a loss: the model can send only the declared properties);
+    /// `[lower] close_objects` of `toolc.toml`.
+    pub fn close_objects(mut self, on: bool) -> Self {
+        self.lint.close_objects = Some(on);
+        self
+    }
+
+    /// Says the keywords a dialect cannot state in the description instead of leaving them
+    /// for the lint to refuse (a loss: the provider no longer holds the model to them);
+    /// `[lower] describe_unsupported` of `toolc.toml`.
+    pub fn describe_unsupported(mut self, on: bool) -> Self {
+        self.lint.describe_unsupported = Some(on);
+        self
+    }
+
     /// Warn about tools and properties without a description.
     pub fn require_describe(mut self, on: bool) -> Self {
         self.lint.require_describe = Some(on);

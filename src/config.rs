@@ -3,6 +3,7 @@
 //! ```toml
 //! [lint]
 //! dialects = ["openai-strict", "gemini", "anthropic", "mcp"]
+//! gemini_form = "parameters"        # or "parametersJsonSchema"
 //! require_describe = false          # missing-description warnings
 //! deny = ["missing-description"]    # raise to error
 //! allow = ["gemini-string-format"]  # silence
@@ -10,6 +11,10 @@
 //! [emit]
 //! out_dir = "generated"
 //! typed_formats = ["uuid", "date-time"]  # or true for all
+//!
+//! [lower]
+//! close_objects = false             # list objects with other keys closed (a loss)
+//! describe_unsupported = false      # say unstatable keywords in descriptions (a loss)
 //!
 //! [policy]
 //! approve_destructive = false       # approval: required for destructive tools
@@ -40,6 +45,8 @@ pub const DEFAULT_OUT_DIR: &str = "generated";
 pub struct Options {
     /// `[lint] dialects`: the dialects linted.
     pub dialects: Option<Vec<Dialect>>,
+    /// `[lint] gemini_form`: which of Gemini's forms the `gemini` dialect stands for.
+    pub gemini_form: Option<GeminiForm>,
     /// `[lint] require_describe`: turns on `missing-description`.
     pub require_describe: Option<bool>,
     /// `[lint] deny`: rule ids raised to errors.
@@ -53,9 +60,51 @@ pub struct Options {
     /// `[emit] typed_formats`: the string formats read into Rust types of
     /// their own (`true` is all of them, `false` none).
     pub typed_formats: Option<BTreeSet<TypedFormat>>,
+    /// `[lower] close_objects`: objects that declare properties and take other keys are
+    /// listed closed where the dialect has no open object with properties.
+    pub close_objects: Option<bool>,
+    /// `[lower] describe_unsupported`: keywords a dialect cannot state are said in the
+    /// description instead of being refused.
+    pub describe_unsupported: Option<bool>,
     /// `[policy] approve_destructive`: tools annotated `destructive: true` need a person's
     /// approval unless they say `approval: none`.
     pub approve_destructive: Option<bool>,
+}
+
+/// Which of Gemini's two forms of a tool's schemas the `gemini` dialect stands for
+/// (`[lint] gemini_form`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GeminiForm {
+    /// `FunctionDeclaration.parameters` / `response`, the OpenAPI 3.0 subset: the `gemini`
+    /// dialect itself.
+    #[default]
+    Parameters,
+    /// `parametersJsonSchema` / `responseJsonSchema`, JSON Schema: the `gemini` dialect is
+    /// linted and listed as `gemini-jsonschema`.
+    ParametersJsonSchema,
+}
+
+impl GeminiForm {
+    /// The values `gemini_form` takes, as written.
+    pub const NAMES: [&'static str; 2] = ["parameters", "parametersJsonSchema"];
+
+    /// The form named `s`, as `toolc.toml` writes it.
+    pub fn parse(s: &str) -> Option<GeminiForm> {
+        match s {
+            "parameters" => Some(GeminiForm::Parameters),
+            "parametersJsonSchema" => Some(GeminiForm::ParametersJsonSchema),
+            _ => None,
+        }
+    }
+
+    /// The dialect `d` stands for under this form: `gemini` is `gemini-jsonschema` under
+    /// `parametersJsonSchema`; every other dialect is itself.
+    pub fn dialect(self, d: Dialect) -> Dialect {
+        match (self, d) {
+            (GeminiForm::ParametersJsonSchema, Dialect::Gemini) => Dialect::GeminiJsonSchema,
+            _ => d,
+        }
+    }
 }
 
 impl Options {
@@ -63,14 +112,23 @@ impl Options {
     pub fn or(self, fallback: Options) -> Options {
         Options {
             dialects: self.dialects.or(fallback.dialects),
+            gemini_form: self.gemini_form.or(fallback.gemini_form),
             require_describe: self.require_describe.or(fallback.require_describe),
             deny: self.deny.or(fallback.deny),
             allow: self.allow.or(fallback.allow),
             out_dir: self.out_dir.or(fallback.out_dir),
             extensions: self.extensions.or(fallback.extensions),
             typed_formats: self.typed_formats.or(fallback.typed_formats),
+            close_objects: self.close_objects.or(fallback.close_objects),
+            describe_unsupported: self.describe_unsupported.or(fallback.describe_unsupported),
             approve_destructive: self.approve_destructive.or(fallback.approve_destructive),
         }
+    }
+
+    /// The dialect `d` stands for under `[lint] gemini_form` (`gemini` may be
+    /// `gemini-jsonschema`).
+    pub fn dialect(&self, d: Dialect) -> Dialect {
+        self.gemini_form.unwrap_or_default().dialect(d)
     }
 
     /// The policy defaults these options give.
@@ -84,6 +142,8 @@ impl Options {
     pub fn lower_options(&self) -> crate::lower::Options {
         crate::lower::Options {
             extensions: self.extensions.unwrap_or(false),
+            close_objects: self.close_objects.unwrap_or(false),
+            describe_unsupported: self.describe_unsupported.unwrap_or(false),
         }
     }
 
@@ -123,10 +183,13 @@ impl Options {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let mut dialects = self
+        let mut dialects: Vec<Dialect> = self
             .dialects
             .clone()
-            .unwrap_or_else(|| Dialect::DEFAULT.to_vec());
+            .unwrap_or_else(|| Dialect::DEFAULT.to_vec())
+            .into_iter()
+            .map(|d| self.dialect(d))
+            .collect();
         let mut seen = BTreeSet::new();
         dialects.retain(|d| seen.insert(*d));
         Ok(LintSettings {
@@ -365,6 +428,26 @@ impl Parser {
                     }
                     options.dialects = Some(ds);
                 }
+                "gemini_form" => match v.get_ref() {
+                    DeValue::String(name) => match GeminiForm::parse(name) {
+                        Some(f) => options.gemini_form = Some(f),
+                        None => {
+                            let help = match did_you_mean(name, GeminiForm::NAMES) {
+                                Some(s) => format!("did you mean `{s}`?"),
+                                None => "write `parameters` (Gemini's OpenAPI subset, the default) or `parametersJsonSchema` (JSON Schema)".to_string(),
+                            };
+                            self.diags.push(
+                                Diagnostic::new(
+                                    Code::WrongType,
+                                    format!("`gemini_form` is `{name}`, which is not a form of Gemini's function declarations"),
+                                )
+                                .at(span(self.file, v.span()))
+                                .help(help),
+                            );
+                        }
+                    },
+                    _ => self.wrong(v, "gemini_form", "a string"),
+                },
                 "require_describe" => match v.get_ref() {
                     DeValue::Boolean(b) => options.require_describe = Some(*b),
                     _ => self.wrong(v, "require_describe", "a boolean"),
@@ -445,6 +528,24 @@ impl Parser {
         }
     }
 
+    /// Reads `[lower]` into `options`.
+    fn lower(&mut self, t: &DeTable<'_>, options: &mut Options) {
+        for (k, v) in t.iter() {
+            let slot = match k.get_ref().as_ref() {
+                "close_objects" => &mut options.close_objects,
+                "describe_unsupported" => &mut options.describe_unsupported,
+                _ => {
+                    self.unknown(k, "`[lower]`", LOWER_KEYS);
+                    continue;
+                }
+            };
+            match v.get_ref() {
+                DeValue::Boolean(b) => *slot = Some(*b),
+                _ => self.wrong(v, k.get_ref(), "a boolean"),
+            }
+        }
+    }
+
     /// Reads `[policy]` into `options`.
     fn policy(&mut self, t: &DeTable<'_>, options: &mut Options) {
         for (k, v) in t.iter() {
@@ -459,8 +560,15 @@ impl Parser {
     }
 }
 
-const SECTIONS: &[&str] = &["lint", "emit", "policy"];
-const LINT_KEYS: &[&str] = &["dialects", "require_describe", "deny", "allow"];
+const SECTIONS: &[&str] = &["lint", "emit", "lower", "policy"];
+const LINT_KEYS: &[&str] = &[
+    "dialects",
+    "gemini_form",
+    "require_describe",
+    "deny",
+    "allow",
+];
+const LOWER_KEYS: &[&str] = &["close_objects", "describe_unsupported"];
 const EMIT_KEYS: &[&str] = &["out_dir", "extensions", "typed_formats"];
 const POLICY_KEYS: &[&str] = &["approve_destructive"];
 
@@ -507,6 +615,11 @@ pub fn parse(sources: &SourceMap, file: FileId) -> (Options, Vec<Diagnostic>) {
             "emit" => {
                 if let Some(t) = p.table(v, "emit") {
                     p.emit(t, &mut options);
+                }
+            }
+            "lower" => {
+                if let Some(t) = p.table(v, "lower") {
+                    p.lower(t, &mut options);
                 }
             }
             "policy" => {

@@ -34,6 +34,9 @@ mod diag;
 #[cfg(feature = "cli")]
 mod diff;
 mod emit;
+// `toolc import`: the command line's alone, beside the pipeline (it reads no stage's output).
+#[cfg(feature = "cli")]
+mod import;
 mod lint;
 mod lower;
 mod manifest;
@@ -49,6 +52,7 @@ mod write;
 
 pub use analysis::{Analysis, Tool, ToolForm, ToolKind, analyze};
 pub use builder::{Builder, DEFAULT_FILE_NAME, Error, Report, compile, configure};
+pub use config::GeminiForm;
 pub use diag::{
     Code, Diagnostic, Diagnostics, FileId, Label, Severity, SourceFile, SourceMap, Span,
 };

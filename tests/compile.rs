@@ -32,6 +32,7 @@ const SETS: &[(&str, &str, bool)] = &[
         "tests/fixtures/codegen/delegation.yaml",
         false,
     ),
+    ("names", "tests/fixtures/codegen/names", false),
 ];
 
 fn write(path: &Path, text: &str) {

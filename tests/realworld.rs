@@ -1,6 +1,6 @@
 //! The real-world corpus (tests/realworld/, its README says where each list
 //! comes from): MCP servers' published tool lists, converted into manifests
-//! by scripts/mcp_to_manifest.py. For every server, the real `toolc` binary
+//! by `toolc import tools-list`. For every server, the real `toolc` binary
 //! checks its manifest with no error and builds it (the `mcp` dialect); the
 //! MCP tool list toolc writes equals the server's own, tool by tool, up to
 //! the normalizations below, which toolc makes on purpose; and the Rust of
@@ -10,9 +10,10 @@
 //! The normalizations, each counted and each held to its exact form:
 //!
 //! - A tool's `execution` (its task support): the manifest has no key for it
-//!   yet, so the converter leaves it out (it names each on stderr).
-//! - The title: toolc lists a tool's `title` as both `title` and
-//!   `annotations.title`, so a tool that has only one of them gets the other.
+//!   yet, so `toolc import` leaves it out (it names each in a note).
+//! - The title: toolc lists a tool's `title` as `annotations.title` too when
+//!   the manifest gives that no other text, so a tool with a `title` and no
+//!   `annotations.title` gets one.
 //! - Integer bounds: an integer schema whose bounds do not keep it within its
 //!   Rust type (`i64`; `i32`, `u32`, `u64` by `format`) gets that type's
 //!   `minimum`/`maximum`, the limits the generated handler holds to.
@@ -61,7 +62,7 @@ fn toolc(args: &[&str]) -> std::process::Output {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Normalization {
     KeyWithoutManifestKey,
-    TitleInBothPlaces,
+    TitleAsAnnotationTitle,
     IntegerBounds,
     UnusedDefinition,
 }
@@ -69,7 +70,7 @@ enum Normalization {
 impl Normalization {
     const ALL: [Normalization; 4] = [
         Normalization::KeyWithoutManifestKey,
-        Normalization::TitleInBothPlaces,
+        Normalization::TitleAsAnnotationTitle,
         Normalization::IntegerBounds,
         Normalization::UnusedDefinition,
     ];
@@ -78,8 +79,8 @@ impl Normalization {
     fn readme_row(self) -> &'static str {
         match self {
             Normalization::KeyWithoutManifestKey => "a tool's `execution` is not listed",
-            Normalization::TitleInBothPlaces => {
-                "the title is listed both as `title` and as `annotations.title`"
+            Normalization::TitleAsAnnotationTitle => {
+                "a tool's `title` is listed as `annotations.title` too"
             }
             Normalization::IntegerBounds => "an integer schema gets its Rust type's",
             Normalization::UnusedDefinition => {
@@ -105,16 +106,7 @@ fn differences(original: &Value, listed: &Value, counts: &mut Counts) -> Vec<Str
                 .or_default() += 1;
         }
     }
-    let title = expected
-        .get("title")
-        .or_else(|| expected.get("annotations")?.get("title"))
-        .cloned();
-    if let Some(title) = title {
-        let mut added = false;
-        if !expected.contains_key("title") {
-            expected.insert("title".into(), title.clone());
-            added = true;
-        }
+    if let Some(title) = expected.get("title").cloned() {
         let annotations = expected
             .entry("annotations")
             .or_insert_with(|| Value::Object(Map::new()));
@@ -122,10 +114,9 @@ fn differences(original: &Value, listed: &Value, counts: &mut Counts) -> Vec<Str
             && !a.contains_key("title")
         {
             a.insert("title".into(), title);
-            added = true;
-        }
-        if added {
-            *counts.entry(Normalization::TitleInBothPlaces).or_default() += 1;
+            *counts
+                .entry(Normalization::TitleAsAnnotationTitle)
+                .or_default() += 1;
         }
     }
     let mut out = Vec::new();
@@ -380,18 +371,43 @@ fn the_readme_names_the_source_version_and_license_of_every_folder() {
     assert!(readme.contains(&said), "the README does not say \"{said}\"");
 }
 
+/// Each folder's manifest and `toolc.toml` are what `toolc import tools-list` writes from its
+/// `tools.json`, the toolbox named after the folder.
 #[test]
-fn the_manifests_are_what_the_converter_writes() {
-    let out = Command::new("python3")
-        .arg(repo().join("scripts/mcp_to_manifest.py"))
-        .arg("--check")
-        .arg(repo().join("tests/realworld"))
-        .output()
-        .expect("python3 runs scripts/mcp_to_manifest.py");
+fn the_manifests_are_what_toolc_import_writes() {
+    let mut stale = Vec::new();
+    for dir in sources() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let out = toolc(&[
+            "import",
+            "tools-list",
+            dir.join("tools.json").to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+            "--name",
+            &name,
+            "--check",
+        ]);
+        match out.status.code() {
+            Some(0) => {}
+            Some(1) => stale.push(format!(
+                "{name}: {}",
+                String::from_utf8_lossy(&out.stderr)
+                    .lines()
+                    .filter(|l| l.starts_with("stale: "))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            _ => panic!(
+                "{name}: toolc import failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        }
+    }
     assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        stale.is_empty(),
+        "not what `toolc import tools-list DIR/tools.json --out DIR --name DIR` writes (run it again for each):\n{}",
+        stale.join("\n")
     );
 }
 
@@ -648,7 +664,7 @@ fn the_comparison_allows_only_the_normalizations() {
     };
     let bounded = serde_json::json!({"type": "object", "properties": {"n": {
         "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}}});
-    // Bounds of i64, titles in both places, left-out keys: the same tool.
+    // Bounds of i64, the title as `annotations.title` too, left-out keys: the same tool.
     let o = tool(serde_json::json!({"title": "T", "execution": {}}));
     let l = tool(
         serde_json::json!({"title": "T", "annotations": {"title": "T"},
@@ -663,6 +679,11 @@ fn the_comparison_allows_only_the_normalizations() {
     assert_eq!(differences(&o, &l, &mut counts).len(), 1);
     let l = tool(serde_json::json!({"title": "U", "annotations": {"title": "T"}}));
     assert_eq!(differences(&o, &l, &mut counts).len(), 1);
+    // `annotations.title` alone is listed as it is: a `title` beside it is a difference.
+    let only_annotation = tool(serde_json::json!({"annotations": {"title": "T"}}));
+    assert!(differences(&only_annotation, &only_annotation, &mut counts).is_empty());
+    let l = tool(serde_json::json!({"title": "T", "annotations": {"title": "T"}}));
+    assert_eq!(differences(&only_annotation, &l, &mut counts).len(), 1);
     // Icons and `_meta` have manifest keys: they are listed, or differ.
     let with_icons = tool(
         serde_json::json!({"title": "T", "icons": [{"src": "data:image/png;base64,AA"}],

@@ -23,7 +23,9 @@
 //! - `tools/list`: every tool and play of the agent, converted by [`mcp_tool`]: the input
 //!   schema with an object root, the output schema only when the result is a plain object
 //!   (MCP up to 2025-11-25 accepts no other output schema), the title, and the manifest's
-//!   annotations as hints.
+//!   annotations: the hints under MCP's names, `annotations.title`, and the manifest's own keys
+//!   ([`mcp_tool_json`]; over HTTP, rmcp's typed listing has no place for the manifest's own
+//!   keys, so they are left out there).
 //! - `tools/call`: through the agent's dispatch, so the execution contract holds. A result is
 //!   its JSON as text, plus `structuredContent` (the same JSON) when the tool lists an output
 //!   schema. A failure of the contract, a play's included (told from the dispatcher's outcome,
@@ -67,13 +69,14 @@ use std::sync::{Arc, Mutex};
 
 pub use rmcp;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ClientResult, ContentBlock,
-    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
-    ErrorCode, ErrorData, Icon, Implementation, InputRequest, InputRequests, InputRequiredResult,
-    ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    ServerNotification, ServerRequest, SubscriptionFilter, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification, ClientRequest,
+    ClientResult, ContentBlock, CustomResult, ElicitRequest, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationSchema, ErrorCode, ErrorData, Icon, Implementation, InputRequest,
+    InputRequests, InputRequiredResult, ListToolsResult, MetaObject, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, ServerNotification, ServerRequest, ServerResult,
+    SubscriptionFilter, Tool, ToolAnnotations,
 };
-use rmcp::service::{RequestContext, SubscriptionContext, SubscriptionSink};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext, SubscriptionSink};
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -159,6 +162,40 @@ type CallerHook = dyn Fn(&McpRequest<'_>) -> CallContext + Send + Sync;
 struct Listed {
     tool: Tool,
     desc: &'static ToolDescriptor,
+    /// The annotations as the compiler wrote them, when they hold keys `ToolAnnotations` has no
+    /// field for (keys of the manifest's own): the listing sends these instead.
+    own_annotations: Option<Map<String, Value>>,
+}
+
+impl Listed {
+    /// The tool as `tools/list` sends it.
+    fn json(&self) -> Map<String, Value> {
+        let mut tool = match serde_json::to_value(&self.tool) {
+            Ok(Value::Object(tool)) => tool,
+            _ => Map::new(),
+        };
+        if let Some(a) = &self.own_annotations {
+            tool.insert("annotations".into(), Value::Object(a.clone()));
+        }
+        tool
+    }
+}
+
+/// The annotation keys rmcp's [`ToolAnnotations`] carries.
+const TYPED_ANNOTATIONS: [&str; 5] = [
+    "title",
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+];
+
+/// A descriptor's annotations, when they hold a key [`ToolAnnotations`] has no field for.
+fn own_annotations(desc: &ToolDescriptor) -> Option<Map<String, Value>> {
+    match desc.annotations_json() {
+        Value::Object(m) if m.keys().any(|k| !TYPED_ANNOTATIONS.contains(&k.as_str())) => Some(m),
+        _ => None,
+    }
 }
 
 /// The tool a server with deferred loading lists first: it finds the agent's other tools.
@@ -235,6 +272,7 @@ impl McpServer {
             .map(|desc| Listed {
                 tool: mcp_tool(desc),
                 desc,
+                own_annotations: own_annotations(desc),
             })
             .collect();
         let by_name = tools
@@ -423,7 +461,7 @@ impl McpServer {
     {
         // This connection's own call slots.
         self.slots = Arc::new(tokio::sync::Semaphore::new(self.max_calls));
-        let running = match ServiceExt::serve(self, (reader, writer)).await {
+        let running = match ServiceExt::serve(Served(self), (reader, writer)).await {
             Ok(running) => running,
             // The client left before a session began (or after only `server/discover`).
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
@@ -783,10 +821,7 @@ impl McpServer {
                 lock(&self.session.found).insert(i);
                 newly = true;
             }
-            let mut tool = match serde_json::to_value(&self.tools[i].tool) {
-                Ok(Value::Object(tool)) => tool,
-                _ => Map::new(),
-            };
+            let mut tool = self.tools[i].json();
             tool.insert("score".into(), json!(hit.score));
             found.push(Value::Object(tool));
         }
@@ -965,7 +1000,10 @@ impl std::error::Error for ServeError {}
 
 /// The MCP `Tool` of a descriptor, as the compiler made it: name, title, description, input
 /// schema, output schema (listed only for a result that is always an object and that the
-/// runtime validates), annotations, icons and `_meta`. Nothing is recomputed here: `toolc dump --dialect mcp` lists the same.
+/// runtime validates), annotations, icons and `_meta`. Nothing is recomputed here: `toolc dump
+/// --dialect mcp` lists the same, but for annotation keys of the manifest's own
+/// (`category: navigation`), which rmcp's `ToolAnnotations` cannot hold: [`mcp_tool_json`]
+/// has them, as `tools/list` sends them.
 pub fn mcp_tool(desc: &ToolDescriptor) -> Tool {
     let object = |v: Value| match v {
         Value::Object(m) => Some(m),
@@ -992,6 +1030,89 @@ pub fn mcp_tool(desc: &ToolDescriptor) -> Tool {
         .and_then(|text| serde_json::from_str::<Map<String, Value>>(text).ok())
         .map(MetaObject);
     tool
+}
+
+/// The MCP `Tool` of a descriptor as `tools/list` sends it: [`mcp_tool`], with the annotations
+/// as the compiler wrote them when they hold keys of the manifest's own.
+pub fn mcp_tool_json(desc: &ToolDescriptor) -> Value {
+    let mut tool = serde_json::to_value(mcp_tool(desc)).unwrap_or(Value::Null);
+    if let (Value::Object(t), Some(a)) = (&mut tool, own_annotations(desc)) {
+        t.insert("annotations".into(), Value::Object(a));
+    }
+    tool
+}
+
+/// The server as [`McpServer::serve`] runs it: [`McpServer`]'s handler, but for a `tools/list`
+/// answer that holds annotation keys of the manifest's own, which it sends as the compiler
+/// wrote them (rmcp's typed `Tool` has no place for them). rmcp's HTTP server takes a
+/// `ServerHandler` only, so over HTTP those keys are not listed.
+struct Served(McpServer);
+
+impl Served {
+    /// The listing `list` with each tool's own annotation keys, when a tool has some.
+    fn listing(&self, list: ListToolsResult) -> ServerResult {
+        if self.0.tools.iter().all(|l| l.own_annotations.is_none()) {
+            return ServerResult::ListToolsResult(list);
+        }
+        let Ok(Value::Object(mut out)) = serde_json::to_value(&list) else {
+            return ServerResult::ListToolsResult(list);
+        };
+        if let Some(Value::Array(tools)) = out.get_mut("tools") {
+            for tool in tools {
+                let listed = tool
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .and_then(|n| self.0.by_name.get(n))
+                    .and_then(|&i| self.0.tools.get(i));
+                if let (Value::Object(t), Some(a)) =
+                    (tool, listed.and_then(|l| l.own_annotations.as_ref()))
+                {
+                    t.insert("annotations".into(), Value::Object(a.clone()));
+                }
+            }
+        }
+        ServerResult::CustomResult(CustomResult::new(Value::Object(out)))
+    }
+}
+
+impl rmcp::Service<RoleServer> for Served {
+    async fn handle_request(
+        &self,
+        request: ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, ErrorData> {
+        let listing = matches!(request, ClientRequest::ListToolsRequest(_));
+        let result =
+            <McpServer as rmcp::Service<RoleServer>>::handle_request(&self.0, request, context)
+                .await?;
+        Ok(match result {
+            ServerResult::ListToolsResult(list) if listing => self.listing(list),
+            other => other,
+        })
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        context: NotificationContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        <McpServer as rmcp::Service<RoleServer>>::handle_notification(
+            &self.0,
+            notification,
+            context,
+        )
+        .await
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        <McpServer as rmcp::Service<RoleServer>>::get_info(&self.0)
+    }
+
+    fn supported_protocol_versions(
+        &self,
+    ) -> std::borrow::Cow<'static, [rmcp::model::ProtocolVersion]> {
+        <McpServer as rmcp::Service<RoleServer>>::supported_protocol_versions(&self.0)
+    }
 }
 
 /// The MCP result of a call's [`ToolResult`]: decided by its `ok`, never by the JSON's shape

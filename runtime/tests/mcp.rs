@@ -11,7 +11,7 @@ use tokio::io::{
     AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
 };
 use toolc_runtime::codegen::schema::{Additional, Num, Schema, Types};
-use toolc_runtime::mcp::{McpServer, mcp_tool};
+use toolc_runtime::mcp::{McpServer, mcp_tool, mcp_tool_json};
 use toolc_runtime::{
     Agent, AuthLevel, BoxFuture, CallContext, Caller, Capability, HandlerError, OperationKind,
     Playbook, Policy, ToolDescriptor, ToolError, Toolbox,
@@ -106,7 +106,7 @@ const fn tool(
 static TOOLS: [ToolDescriptor; 7] = [
     ToolDescriptor {
         title: Some("Echo"),
-        annotations: r#"{"title":"Echo","readOnlyHint":true,"openWorldHint":false}"#,
+        annotations: r#"{"title":"Echo it back","readOnlyHint":true,"openWorldHint":false,"category":"text","limits":{"per_minute":30}}"#,
         icons: Some(
             r#"[{"src":"https://example.com/echo.png","mimeType":"image/png","sizes":["48x48"]}]"#,
         ),
@@ -501,9 +501,11 @@ async fn tools_list_converts_every_descriptor() {
     assert_eq!(echo["inputSchema"]["type"], "object");
     // The descriptor's MCP form is listed as it is.
     assert_eq!(echo["outputSchema"]["type"], "object");
+    // The annotations as the compiler wrote them: `annotations.title` apart from `title`, and
+    // the manifest's own keys beside the hints.
     assert_eq!(
         echo["annotations"],
-        json!({"title": "Echo", "readOnlyHint": true, "openWorldHint": false})
+        json!({"title": "Echo it back", "readOnlyHint": true, "openWorldHint": false, "category": "text", "limits": {"per_minute": 30}})
     );
     // Icons and `_meta` pass through as the compiler wrote them.
     assert_eq!(
@@ -521,10 +523,16 @@ async fn tools_list_converts_every_descriptor() {
     // An array result lists no output schema.
     assert!(tools[4].get("outputSchema").is_none(), "{}", tools[4]);
     assert_eq!(tools[7]["outputSchema"]["type"], "object");
-    // What `mcp_tool` lists, one descriptor at a time.
+    // What `mcp_tool_json` lists, one descriptor at a time; `mcp_tool`, rmcp's typed `Tool`,
+    // has all but the manifest's own annotation keys.
     for (listed, desc) in tools.iter().zip(TOOLS.iter().chain(PLAYS.iter())) {
-        assert_eq!(*listed, serde_json::to_value(mcp_tool(desc)).expect("json"));
+        assert_eq!(*listed, mcp_tool_json(desc));
     }
+    let typed = serde_json::to_value(mcp_tool(&TOOLS[0])).expect("json");
+    assert_eq!(
+        typed["annotations"],
+        json!({"title": "Echo it back", "readOnlyHint": true, "openWorldHint": false})
+    );
 }
 
 #[tokio::test]

@@ -87,7 +87,9 @@ pub fn run(args: DumpArgs, output: OutputArgs) -> ExitCode {
         reporter.diagnostics(&sources, &[d]);
         return ExitCode::from(2);
     };
-    // The config's grading applies; the dialect is the one asked for.
+    // The config's grading applies; the dialect is the one asked for (`gemini` being
+    // `gemini-jsonschema` when `[lint] gemini_form` says so).
+    let dialect = config.options.dialect(dialect);
     let options = Options {
         dialects: Some(vec![dialect]),
         ..Default::default()

@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod diff;
 mod dump;
+mod import;
 mod init;
 mod lint;
 mod output;
@@ -38,6 +39,18 @@ enum Command {
     Schema(schema::SchemaArgs),
     /// Create a crate that generates its toolset from build.rs, ready to build and test.
     Init(init::InitArgs),
+    /// Write a manifest of tools that exist elsewhere: an MCP server, a tools/list result, an OpenAPI document.
+    ///
+    /// The sources: the tools of a running MCP server (over stdio, or streamable HTTP on this
+    /// machine), a saved tools/list result, or the operations of an OpenAPI 3.0 or 3.1
+    /// document. The manifest NAME.yaml holds one toolbox with every tool and one capability
+    /// binding it, so the toolset's implicit agent lists every tool; toolc.toml is written beside
+    /// it where the manifest needs one. Every change made to what the source sent is named in a
+    /// note. A file is written over only when toolc import wrote it (its first line says so), or
+    /// with --force. Exit status: 0 imported (or up to date with --check), 1 a source that cannot
+    /// be imported or files that are not what it would write (--check), 2 a usage or I/O error
+    /// (a file that cannot be read, a server that cannot be reached, a file it will not write over).
+    Import(import::ImportArgs),
 }
 
 /// Runs the `toolc` command line on the process's arguments, printing to stdout and stderr,
@@ -64,5 +77,6 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args, cli.output),
         Command::Schema(args) => schema::run(args, cli.output),
         Command::Init(args) => init::run(args, cli.output),
+        Command::Import(args) => import::run(args, cli.output),
     }
 }

@@ -66,8 +66,8 @@ const JSON_TYPES: &[&str] = &[
 
 /// The names of sections (toolboxes, manuals, …): `^[a-z][a-z0-9_-]*$`.
 const NAME_PATTERN: &str = "^[a-z][a-z0-9_-]*$";
-/// The names of tools and plays, which may hold capitals: `^[A-Za-z][A-Za-z0-9_-]*$`.
-const TOOL_NAME_PATTERN: &str = "^[A-Za-z][A-Za-z0-9_-]*$";
+/// The names of tools and plays, as MCP takes them, with a letter or digit among them.
+const TOOL_NAME_PATTERN: &str = "^[A-Za-z0-9_.-]*[A-Za-z0-9][A-Za-z0-9_.-]*$";
 /// The names of types: `^[A-Z][A-Za-z0-9]*$`.
 const TYPE_NAME_PATTERN: &str = "^[A-Z][A-Za-z0-9]*$";
 /// `N/unit`, with spaces allowed around N and the unit.
@@ -86,6 +86,35 @@ fn described(description: &str, schema: Value) -> Value {
         out.extend(m);
     }
     Value::Object(out)
+}
+
+/// A pattern matching the keys toolc reads in `annotations` in any case, with or without
+/// separators and MCP's `Hint` suffix (what toolc refuses as near-misses, typos aside).
+fn annotation_near_misses() -> String {
+    let any_case = |word: &str| -> String {
+        word.chars()
+            .map(|c| format!("[{}{}]", c.to_ascii_uppercase(), c.to_ascii_lowercase()))
+            .collect()
+    };
+    let words: [&[&str]; 5] = [
+        &["read", "only"],
+        &["destructive"],
+        &["idempotent"],
+        &["open", "world"],
+        &["title"],
+    ];
+    let keys: Vec<String> = words
+        .iter()
+        .map(|parts| {
+            let parts: Vec<String> = parts.iter().map(|p| any_case(p)).collect();
+            parts.join("[-_. ]?")
+        })
+        .collect();
+    format!(
+        "^[-_. ]*({})[-_. ]*({})?$",
+        keys.join("|"),
+        any_case("hint")
+    )
 }
 
 /// A mapping with exactly these `properties`, and `x-` extension keys.
@@ -305,15 +334,25 @@ fn tool_properties(play: bool) -> Vec<(&'static str, Value)> {
         (
             "annotations",
             closed(
-                "Hints about the tool's behaviour, sent to MCP clients under MCP's names (`read_only` as `readOnlyHint`, and so on). Each hint has this one spelling.",
+                "MCP's annotations of the tool: hints about its behaviour, sent to MCP clients under MCP's names (`read_only` as `readOnlyHint`, and so on; each hint has this one spelling), `title`, and keys of your own, passed as written.",
                 vec![
                     ("read_only", json!({ "description": "true: the tool changes nothing (MCP readOnlyHint).", "type": "boolean" })),
                     ("destructive", json!({ "description": "true: the tool may destroy or overwrite data (MCP destructiveHint); read only when `read_only` is not true.", "type": "boolean" })),
                     ("idempotent", json!({ "description": "true: calling it again with the same arguments has no further effect (MCP idempotentHint); read only when `read_only` is not true.", "type": "boolean" })),
                     ("open_world", json!({ "description": "true: the tool reaches outside systems (MCP openWorldHint).", "type": "boolean" })),
+                    ("title", json!({ "description": "MCP's annotations.title, when it differs from the tool's `title` (which it is otherwise).", "type": "string" })),
                 ],
                 &[],
-                Value::Null,
+                json!({
+                    "additionalProperties": { "description": "A key of your own, passed to MCP clients' annotations as written (not one close to the keys above, which toolc refuses)." },
+                    "propertyNames": {
+                        "description": "The keys above, or keys of your own that are not those keys in another case or spelling (`readOnlyHint`, `Read-Only`, `TITLE`).",
+                        "anyOf": [
+                            { "enum": ["read_only", "destructive", "idempotent", "open_world", "title"] },
+                            { "not": { "pattern": annotation_near_misses() } },
+                        ],
+                    },
+                }),
             ),
         ),
         (
@@ -406,10 +445,11 @@ pub fn manifest_schema() -> Value {
             "maxLength": 64,
         },
         "ToolName": {
-            "description": "A tool or play name: ASCII letters, digits, `_` and `-`, starting with a letter, at most 64 characters. It is exactly what the model sees.",
+            "description": "A tool or play name, as MCP takes them: 1 to 128 ASCII letters, digits, `_`, `-` and `.`, with a letter or digit among them. It is exactly what the model sees; each provider dialect's lint says whether that provider takes it (OpenAI: no `.`, 64 at most).",
             "type": "string",
             "pattern": TOOL_NAME_PATTERN,
-            "maxLength": 64,
+            "minLength": 1,
+            "maxLength": 128,
         },
         "TypeName": {
             "description": "A type name in PascalCase ASCII, at most 64 characters.",

@@ -40,7 +40,7 @@ codes! {
     WrongType => "wrong-type", "A value has the wrong type (a string where a list was expected, say).";
     MissingKey => "missing-key", "A required key is absent.";
     UnsupportedVersion => "unsupported-version", "The `version` is not one this compiler supports.";
-    InvalidName => "invalid-name", "A name is empty, too long, or not of its pattern (snake_case/kebab-case ASCII; tools and plays may have capitals).";
+    InvalidName => "invalid-name", "A name is empty, too long, or not of its pattern (snake_case/kebab-case ASCII; tools and plays as MCP names tools: 1 to 128 of A-Z a-z 0-9 _ - .).";
     InvalidTypeName => "invalid-type-name", "A type name is not PascalCase.";
     DuplicateName => "duplicate-name", "A name is defined twice, in one file or across files.";
     IdentCollision => "ident-collision", "Two names map to the same Rust identifier.";
@@ -76,4 +76,6 @@ codes! {
     UnknownRule => "unknown-rule", "A lint rule id in `toolc.toml` or on the command line that does not exist.";
     UnknownDialect => "unknown-dialect", "A provider dialect in `toolc.toml` or on the command line that does not exist.";
     Change => "change", "A change of the tool surface between two versions of the manifests, found by `toolc diff`; printed under the id of its kind (docs/diff.md).";
+    ImportSource => "import-source", "A source `toolc import` read but cannot import: not a tools/list result, not an OpenAPI 3.0 or 3.1 document, a `$ref` to nothing, a server that does not answer as an MCP server.";
+    ImportChange => "import-change", "A change `toolc import` made to what its source sent, with why: a note.";
 }

@@ -420,7 +420,7 @@ fn tool(
             format!("{what} has a new description"),
         );
     }
-    if t.title != u.title {
+    if t.title != u.title || t.annotations.title != u.annotations.title {
         push(ChangeKind::TitleChanged, format!("{what} has a new title"));
     }
     if t.deprecated.is_none() && u.deprecated.is_some() {

@@ -102,60 +102,64 @@ pub fn run(cx: &ListCx<'_>, enabled: &dyn Fn(&Rule) -> bool) -> Vec<Hit> {
     out
 }
 
-fn chars_ok(name: &str, first: impl Fn(char) -> bool, rest: impl Fn(char) -> bool) -> bool {
-    let mut cs = name.chars();
-    match cs.next() {
-        Some(c) if first(c) => cs.all(rest),
-        _ => false,
-    }
-}
-
 fn word(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
+/// A name like `name`, of characters every provider takes (`.`, `:` and others as `_`), for
+/// the help lines of the name rules.
+fn plain_name(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| if word(c) { c } else { '_' })
+        .collect();
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        out.insert(0, 't');
+        out.insert(1, '_');
+    }
+    out.chars().take(64).collect()
+}
+
 pub fn tool_name_pattern(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
-    let lead = |c: char| c.is_ascii_alphabetic() || c == '_';
     for i in cx.indexes() {
         let name = cx.name(i);
-        let (ok, pattern) = match cx.dialect {
-            Dialect::OpenAi | Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict => {
-                (chars_ok(name, word, word), "^[a-zA-Z0-9_-]+$")
-            }
-            Dialect::Anthropic | Dialect::AnthropicStrict => (
-                chars_ok(name, word, word) && name.len() <= 128,
-                "^[a-zA-Z0-9_-]{1,128}$",
-            ),
-            Dialect::Gemini | Dialect::GeminiJsonSchema => (
-                chars_ok(name, lead, |c| word(c) || c == '.' || c == ':'),
-                "^[A-Za-z_][A-Za-z0-9_.:-]*$",
-            ),
-            Dialect::GeminiVertex => (
-                chars_ok(name, lead, |c| word(c) || c == '.'),
-                "^[A-Za-z_][A-Za-z0-9_.-]*$",
-            ),
-            Dialect::Mcp => continue,
-        };
-        if !ok {
-            out.push(Spot::tool(
-                i,
-                format!("tool name `{name}` does not match `{pattern}`"),
-            ));
+        if !cx.dialect.name_chars_ok(name) {
+            out.push(
+                Spot::tool(
+                    i,
+                    format!(
+                        "tool name `{name}` does not match `{}`",
+                        cx.dialect.name_pattern()
+                    ),
+                )
+                .with_help(format!(
+                    "rename the tool to a name of `{}`, such as `{}` (the manifest's name is the one every dialect lists)",
+                    cx.dialect.name_pattern(),
+                    plain_name(name)
+                )),
+            );
         }
     }
 }
 
 pub fn tool_name_length(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
+    let limit = cx.dialect.max_name_len();
     for i in cx.indexes() {
         let name = cx.name(i);
-        if name.len() > 64 {
-            out.push(Spot::tool(
-                i,
-                format!(
-                    "tool name `{name}` is {} characters; the limit is 64",
-                    name.len()
-                ),
-            ));
+        if name.len() > limit {
+            out.push(
+                Spot::tool(
+                    i,
+                    format!(
+                        "tool name `{name}` is {} characters; {} takes at most {limit}",
+                        name.len(),
+                        cx.dialect
+                    ),
+                )
+                .with_help(format!(
+                    "shorten the tool name to {limit} characters at most"
+                )),
+            );
         }
     }
 }
@@ -163,8 +167,7 @@ pub fn tool_name_length(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
 pub fn tool_name_sep986(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     for i in cx.indexes() {
         let name = cx.name(i);
-        let ok = !name.is_empty() && name.len() <= 128 && name.chars().all(|c| word(c) || c == '.');
-        if !ok {
+        if !Dialect::Mcp.takes_name(name) {
             out.push(Spot::tool(
                 i,
                 format!("MCP tool names should be 1-128 characters of `A-Z a-z 0-9 _ - .`; `{name}` is not"),
@@ -173,18 +176,34 @@ pub fn tool_name_sep986(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     }
 }
 
+/// Warns, in each dialect that takes a name, about the other dialects linted that refuse it
+/// (those report it themselves, as `tool-name-pattern` or `tool-name-length`).
 pub fn tool_name_portable(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
-    if cx.targets.len() < 2 {
-        return;
-    }
     for i in cx.indexes() {
         let name = cx.name(i);
-        let ok = chars_ok(name, |c| c.is_ascii_alphabetic() || c == '_', word) && name.len() <= 64;
-        if !ok {
-            out.push(Spot::tool(
-                i,
-                format!("tool name `{name}` is not portable across providers (`^[A-Za-z_][A-Za-z0-9_-]{{0,63}}$`)"),
-            ));
+        if !cx.dialect.takes_name(name) {
+            continue;
+        }
+        let refusing: Vec<String> = cx
+            .targets
+            .iter()
+            .filter(|t| !t.takes_name(name))
+            .map(|t| format!("`{t}`"))
+            .collect();
+        if !refusing.is_empty() {
+            out.push(
+                Spot::tool(
+                    i,
+                    format!(
+                        "tool name `{name}` is refused by {}, also linted",
+                        refusing.join(", ")
+                    ),
+                )
+                .with_help(format!(
+                    "rename the tool to one every dialect takes (`^[A-Za-z][A-Za-z0-9_-]{{0,63}}$`), such as `{}`",
+                    plain_name(name)
+                )),
+            );
         }
     }
 }
@@ -207,17 +226,29 @@ pub fn tool_name_duplicate(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     }
 }
 
+/// The description length OpenAI's API refused above until 2025, and Azure OpenAI still does.
+pub const OPENAI_DESCRIPTION_CHARS: usize = 1024;
+
 pub fn tool_description_length(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
+    let limit = OPENAI_DESCRIPTION_CHARS;
     for i in cx.indexes() {
         let n = cx.description(i).chars().count();
-        if n > 1024 {
-            out.push(Spot::tool(
-                i,
+        if n > limit {
+            let message = if cx.dialect == Dialect::AzureOpenAiStrict {
                 format!(
-                    "the description of `{}` is {n} characters; the limit is 1024",
+                    "the description of `{}` is {n} characters; Azure OpenAI takes at most {limit}",
                     cx.name(i)
-                ),
-            ));
+                )
+            } else {
+                format!(
+                    "the description of `{}` is {n} characters; OpenAI refused more than {limit} until 2025, and OpenAI-compatible servers may still",
+                    cx.name(i)
+                )
+            };
+            out.push(Spot::tool(i, message).with_help(format!(
+                "shorten the description to {limit} characters (it has {} too many); move the details into the capability's manual",
+                n - limit
+            )));
         }
     }
 }
@@ -228,10 +259,15 @@ pub fn tool_count(cx: &ListCx<'_>, out: &mut Vec<Spot>) {
     };
     let n = cx.entries.len();
     if n > limit {
-        out.push(Spot::tool(
-            limit,
-            format!("{n} tools in one request; the limit is {limit}"),
-        ));
+        out.push(
+            Spot::tool(
+                limit,
+                format!("{n} tools in one request; {} takes at most {limit}", cx.dialect),
+            )
+            .with_help(format!(
+                "split the agent's capabilities across agents of at most {limit} tools each, or send each request only the tools `agent.search_tools` finds for it (`McpServer::with_deferred_loading` does so over MCP)"
+            )),
+        );
     }
 }
 

@@ -108,17 +108,73 @@ impl Dialect {
         matches!(self, Dialect::Gemini | Dialect::GeminiVertex)
     }
 
-    /// How many tools one request may hold, where the provider says.
+    /// How many tools one request may hold, where the provider says: OpenAI 128, the Gemini
+    /// Developer API 512, Vertex AI 128 (docs/lint-rules.md, `tool-count`).
     pub fn max_tools(self) -> Option<usize> {
-        if self.is_openai() {
-            Some(128)
-        } else if matches!(
-            self,
-            Dialect::Gemini | Dialect::GeminiVertex | Dialect::GeminiJsonSchema
-        ) {
-            Some(512)
-        } else {
-            None
+        match self {
+            Dialect::OpenAi | Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict => Some(128),
+            Dialect::Gemini | Dialect::GeminiJsonSchema => Some(512),
+            Dialect::GeminiVertex => Some(128),
+            Dialect::Anthropic | Dialect::AnthropicStrict | Dialect::Mcp => None,
+        }
+    }
+
+    /// The longest tool name the provider takes: OpenAI, Azure and Vertex AI 64; the Gemini
+    /// Developer API, Anthropic and MCP 128 (docs/lint-rules.md, `tool-name-length`).
+    pub fn max_name_len(self) -> usize {
+        match self {
+            Dialect::OpenAi
+            | Dialect::OpenAiStrict
+            | Dialect::AzureOpenAiStrict
+            | Dialect::GeminiVertex => 64,
+            Dialect::Gemini
+            | Dialect::GeminiJsonSchema
+            | Dialect::Anthropic
+            | Dialect::AnthropicStrict
+            | Dialect::Mcp => 128,
+        }
+    }
+
+    /// Whether the provider takes `name` as a tool name: its characters (`tool-name-pattern`,
+    /// or MCP's set) and its length (`tool-name-length`).
+    pub fn takes_name(self, name: &str) -> bool {
+        name.len() <= self.max_name_len() && self.name_chars_ok(name)
+    }
+
+    /// Whether the characters of `name` are ones the provider takes in a tool name (at least
+    /// one, the first among those it allows first).
+    pub fn name_chars_ok(self, name: &str) -> bool {
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        let mut chars = name.chars();
+        let Some(first) = chars.next() else {
+            return false;
+        };
+        let lead = first.is_ascii_alphabetic() || first == '_';
+        match self {
+            Dialect::OpenAi
+            | Dialect::OpenAiStrict
+            | Dialect::AzureOpenAiStrict
+            | Dialect::Anthropic
+            | Dialect::AnthropicStrict => word(first) && chars.all(word),
+            Dialect::Gemini | Dialect::GeminiJsonSchema => {
+                lead && chars.all(|c| word(c) || c == '.' || c == ':')
+            }
+            Dialect::GeminiVertex => lead && chars.all(|c| word(c) || c == '.'),
+            Dialect::Mcp => (word(first) || first == '.') && chars.all(|c| word(c) || c == '.'),
+        }
+    }
+
+    /// The characters of a tool name the provider takes, as a pattern (for messages).
+    pub fn name_pattern(self) -> &'static str {
+        match self {
+            Dialect::OpenAi
+            | Dialect::OpenAiStrict
+            | Dialect::AzureOpenAiStrict
+            | Dialect::Anthropic
+            | Dialect::AnthropicStrict => "^[a-zA-Z0-9_-]+$",
+            Dialect::Gemini | Dialect::GeminiJsonSchema => "^[A-Za-z_][A-Za-z0-9_.:-]*$",
+            Dialect::GeminiVertex => "^[A-Za-z_][A-Za-z0-9_.-]*$",
+            Dialect::Mcp => "^[A-Za-z0-9_.-]+$",
         }
     }
 

@@ -93,15 +93,19 @@ pub(super) fn mcp_output_root(form: &mut Value) {
     }
 }
 
-/// MCP annotations: the title (for clients that read `annotations.title`)
-/// and the hints written, under their MCP names.
+/// MCP annotations: the title (the manifest's `annotations.title`, else the tool's `title`, for
+/// clients that read only `annotations.title`), the hints written, under their MCP names, and
+/// the other keys of the manifest's `annotations`, as written.
 fn mcp_annotations(tool: &Tool) -> Option<Map<String, Value>> {
     let mut out = Map::new();
-    if let Some(t) = &tool.title {
+    if let Some(t) = tool.annotations.title.as_ref().or(tool.title.as_ref()) {
         out.insert("title".into(), Value::String(t.clone()));
     }
-    for (name, v) in tool.annotations.mcp_names() {
+    for (name, v) in tool.annotations.hints.mcp_names() {
         out.insert(name.to_string(), Value::Bool(v));
+    }
+    for (k, v) in &tool.annotations.other {
+        out.insert(k.clone(), v.clone());
     }
     (!out.is_empty()).then_some(out)
 }

@@ -83,9 +83,18 @@ impl Form {
 pub struct Options {
     /// Keep `x-` extension keys in the model-facing forms.
     pub extensions: bool,
+    /// `[lower] close_objects`: an object that declares properties and takes other keys is
+    /// listed closed where the dialect has no such object (a loss: the model cannot send
+    /// the other keys).
+    pub close_objects: bool,
+    /// `[lower] describe_unsupported`: a keyword the dialect cannot state is said in the
+    /// description (a loss: the provider no longer holds the model to it; the dispatcher
+    /// still does).
+    pub describe_unsupported: bool,
 }
 
 struct Flags {
+    dialect: Dialect,
     inline_refs: bool,
     /// `nullable: true` written as JSON Schema says it (`null` in `type`, or a `null` branch).
     json_nullable: bool,
@@ -114,6 +123,7 @@ fn flags(d: Dialect) -> Flags {
     let gemini = d.is_gemini_openapi();
     let as_written = d == Dialect::Mcp;
     Flags {
+        dialect: d,
         inline_refs: gemini,
         json_nullable: !gemini && !as_written,
         as_written,
@@ -1327,6 +1337,176 @@ impl Lowerer<'_> {
         if self.f.gemini {
             gemini_forms(o, self.f.drop_additional_false);
         }
+        unstated_annotations(o, self.f.dialect);
+        if self.options.close_objects {
+            close_open_object(o, self.f.dialect);
+        }
+        if self.options.describe_unsupported {
+            describe_unsupported(o, self.f.dialect);
+        }
+    }
+}
+
+/// The string formats toolc's validator checks at the call boundary; any other `format` is an
+/// annotation, which says nothing about the values accepted.
+pub const VALIDATED_FORMATS: &[&str] = &[
+    "date",
+    "date-time",
+    "time",
+    "uuid",
+    "email",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "hostname",
+];
+
+/// The string formats a dialect's form may carry, where it has a closed list: OpenAI's
+/// strict mode (Structured Outputs guide) and Anthropic's (anthropic-sdk-python
+/// `lib/_parse/_transform.py` `SupportedStringFormats`).
+fn stated_formats(d: Dialect) -> Option<&'static [&'static str]> {
+    match d {
+        Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict => Some(&[
+            "date-time",
+            "time",
+            "date",
+            "duration",
+            "email",
+            "hostname",
+            "ipv4",
+            "ipv6",
+            "uuid",
+        ]),
+        Dialect::AnthropicStrict => Some(&[
+            "date-time",
+            "time",
+            "date",
+            "duration",
+            "email",
+            "hostname",
+            "uri",
+            "ipv4",
+            "ipv6",
+            "uuid",
+        ]),
+        _ => None,
+    }
+}
+
+/// Annotations a dialect has no field for, said in the description or in its own field
+/// (they never change which values are accepted, so nothing is lost): a `format` the strict
+/// modes do not list and toolc does not validate (an integer format is kept: it names the
+/// handler's Rust type, whose range the dispatcher holds integers to), and Gemini's missing
+/// `examples` (its own `example` takes the first), `readOnly`, `writeOnly`,
+/// `contentEncoding` and `contentMediaType`.
+fn unstated_annotations(o: &mut Map<String, Value>, d: Dialect) {
+    if let Some(stated) = stated_formats(d)
+        && let Some(Value::String(f)) = o.get("format")
+        && !stated.contains(&f.as_str())
+        && !VALIDATED_FORMATS.contains(&f.as_str())
+        && int_format_range(f).is_none()
+    {
+        let note = format!("Format: {f}.");
+        o.remove("format");
+        append_description(o, &note);
+    }
+    if !d.is_gemini_openapi() {
+        return;
+    }
+    if let Some(Value::Array(examples)) = o.remove("examples")
+        && let Some(first) = examples.into_iter().next()
+    {
+        o.entry("example").or_insert(first);
+    }
+    for (key, note) in [("readOnly", "Read-only."), ("writeOnly", "Write-only.")] {
+        if o.remove(key) == Some(Value::Bool(true)) {
+            append_description(o, note);
+        }
+    }
+    for (key, what) in [
+        ("contentEncoding", "Content encoding"),
+        ("contentMediaType", "Media type"),
+    ] {
+        if let Some(v) = o.remove(key) {
+            let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+            append_description(o, &format!("{what}: {text}."));
+        }
+    }
+}
+
+/// `[lower] close_objects`: an object that declares properties and takes other keys too,
+/// listed closed where the dialect has no such object: `additionalProperties: false` in the
+/// strict modes, none at all for Gemini's Developer API (its objects have only their
+/// properties). The model can then send only the declared properties; the dispatcher still
+/// takes the others.
+fn close_open_object(o: &mut Map<String, Value>, d: Dialect) {
+    let declares = o
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
+    if !declares || !is_object(o) {
+        return;
+    }
+    match (d, o.get("additionalProperties")) {
+        (_, None | Some(Value::Bool(false))) => {}
+        (Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict | Dialect::AnthropicStrict, _) => {
+            o.insert("additionalProperties".into(), Value::Bool(false));
+        }
+        (Dialect::Gemini, _) => {
+            o.remove("additionalProperties");
+        }
+        _ => {}
+    }
+}
+
+/// Whether keyword `key` (with value `v`) of an output node is one the dialect's form cannot
+/// state: only keywords that narrow a value, never ones that give it its shape.
+fn unstatable(d: Dialect, key: &str, v: &Value) -> bool {
+    let strict_openai = d.is_openai_strict();
+    match key {
+        "format" => stated_formats(d).is_some_and(|s| !v.as_str().is_some_and(|f| s.contains(&f))),
+        "uniqueItems" => strict_openai || d.is_gemini_openapi() || d == Dialect::AnthropicStrict,
+        "multipleOf" => d.is_gemini_openapi() || d == Dialect::AnthropicStrict,
+        "exclusiveMinimum" | "exclusiveMaximum" => {
+            d.is_gemini_openapi() || d == Dialect::AnthropicStrict
+        }
+        "const" => d.is_gemini_openapi(),
+        "minimum" | "maximum" => d == Dialect::AnthropicStrict,
+        "minLength" | "maxLength" => {
+            d == Dialect::AnthropicStrict || d == Dialect::AzureOpenAiStrict
+        }
+        "minItems" => d == Dialect::AnthropicStrict && !matches!(v.as_u64(), Some(0 | 1)),
+        "maxItems" => d == Dialect::AnthropicStrict,
+        _ => false,
+    }
+}
+
+/// `[lower] describe_unsupported`: the keywords of an output node the dialect cannot state,
+/// said in its description instead (as anthropic-sdk-python's `transform_schema` does for
+/// strict tools), and a `oneOf` whose branches may overlap written `anyOf` where the dialect
+/// has no `oneOf`, the description saying that exactly one applies. The provider no longer
+/// holds the model to them; the dispatcher still checks the manifest's schema.
+fn describe_unsupported(o: &mut Map<String, Value>, d: Dialect) {
+    let keys: Vec<String> = o
+        .iter()
+        .filter(|(k, v)| unstatable(d, k, v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    let mut said = Vec::new();
+    for k in keys {
+        if let Some(v) = o.remove(&k) {
+            said.push(format!("`{k}: {v}`"));
+        }
+    }
+    if !said.is_empty() {
+        append_description(o, &format!("Must also hold: {}.", said.join(", ")));
+    }
+    if (d.is_openai_strict() || d.is_gemini_openapi())
+        && !o.contains_key("anyOf")
+        && let Some(branches) = o.remove("oneOf")
+    {
+        o.insert("anyOf".into(), branches);
+        append_description(o, "Exactly one of the alternatives applies.");
     }
 }
 

@@ -66,8 +66,15 @@ pub const PLAY_KEYS: &[&str] = &[
     "deprecated",
     "examples",
 ];
-/// The keys of a tool's `annotations`: the MCP hints, in toolc's spelling.
-pub const HINT_KEYS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
+/// The keys of a tool's `annotations` toolc reads: the MCP hints, in toolc's spelling, and the
+/// title. Other keys pass to MCP as written.
+pub const HINT_KEYS: &[&str] = &[
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "title",
+];
 /// MCP's names of the hints, each with toolc's.
 const MCP_HINT_NAMES: &[(&str, &str)] = &[
     ("readOnlyHint", "read_only"),
@@ -134,6 +141,15 @@ impl<'a> Obj<'a> {
         let i = self.entries.iter().position(|e| e.key == key)?;
         self.used[i] = true;
         Some(&self.entries[i])
+    }
+
+    /// The entries not read, in the order written.
+    fn unread(self) -> impl Iterator<Item = &'a Entry> {
+        self.entries
+            .iter()
+            .zip(self.used)
+            .filter(|(_, used)| !used)
+            .map(|(e, _)| e)
     }
 
     /// Reports every key not read, unless it is an `x-` extension key.
@@ -617,23 +633,30 @@ fn presentation(o: &mut Obj<'_>, what: &str, diags: &mut Vec<Diagnostic>, t: &mu
     }
 }
 
-/// A tool's `annotations`. MCP's own names of the hints (`readOnlyHint`)
-/// are refused with toolc's spelling, so each hint has one.
+/// A tool's `annotations`: the hints, in toolc's spelling; `title`; and any other key, passed
+/// to MCP's `annotations` as written. MCP's own names of the hints (`readOnlyHint`) and keys
+/// close to a known one (`readonly`, `titel`) are refused with the key to write, so each hint
+/// has one spelling and a typo is not sent to clients as a key of its own.
 fn hints(node: &Node, owner: &str, diags: &mut Vec<Diagnostic>) -> RawHints {
     let what = format!("the annotations of {owner}");
     let Some(mut o) = Obj::new(node, &what, diags) else {
         return RawHints::default();
     };
     let mut flag = |key: &str| o.get(key).and_then(|d| boolean(d, &what, diags));
-    let out = RawHints {
+    let mut out = RawHints {
         read_only: flag("read_only"),
         destructive: flag("destructive"),
         idempotent: flag("idempotent"),
         open_world: flag("open_world"),
+        ..RawHints::default()
     };
-    o.finish_with(&what, HINT_KEYS, diags, |entry| {
+    out.title = o.get("title").and_then(|d| string(d, &what, diags));
+    for entry in o.unread() {
+        if entry.key.starts_with("x-") {
+            continue;
+        }
         if let Some((mcp, ours)) = MCP_HINT_NAMES.iter().find(|(m, _)| *m == entry.key) {
-            return Some(
+            diags.push(
                 Diagnostic::new(
                     Code::UnknownKey,
                     format!("unknown key `{mcp}` in {what}: it is MCP's name for the hint toolc spells `{ours}`"),
@@ -641,17 +664,44 @@ fn hints(node: &Node, owner: &str, diags: &mut Vec<Diagnostic>) -> RawHints {
                 .at(entry.key_span)
                 .help(format!("did you mean `{ours}`? toolc sends it to MCP clients as `{mcp}`")),
             );
+            continue;
         }
-        (entry.key == "title").then(|| {
-            Diagnostic::new(
-                Code::UnknownKey,
-                format!("unknown key `title` in {what}"),
-            )
-            .at(entry.key_span)
-            .help("give the title as the tool's own `title`; toolc sends it in MCP's annotations too")
-        })
-    });
+        if let Some(known) = near_hint_key(&entry.key) {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnknownKey,
+                    format!("unknown key `{}` in {what}", entry.key),
+                )
+                .at(entry.key_span)
+                .help(format!(
+                    "did you mean `{known}`? A key of your own is passed to MCP clients as written, but not one this close to a key toolc reads"
+                )),
+            );
+            continue;
+        }
+        out.other.push((entry.key.clone(), entry.value.clone()));
+    }
     out
+}
+
+/// The key of `annotations` toolc reads that `key` is a near-miss of: the same but for case,
+/// separators and MCP's `Hint` suffix (`READ-ONLY`, `openWorldHint`), or close by the did-you-mean
+/// distance (`destructve`).
+fn near_hint_key(key: &str) -> Option<&'static str> {
+    let plain = |k: &str| {
+        let k: String = k
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_' | '.' | ' '))
+            .collect::<String>()
+            .to_ascii_lowercase();
+        k.strip_suffix("hint").map(str::to_string).unwrap_or(k)
+    };
+    let key_plain = plain(key);
+    HINT_KEYS
+        .iter()
+        .copied()
+        .find(|k| plain(k) == key_plain)
+        .or_else(|| did_you_mean(key, HINT_KEYS.iter().copied()))
 }
 
 /// One of a tool's `icons`.

@@ -4,7 +4,7 @@
 pub mod decode;
 pub mod node;
 pub(crate) mod parse_toml;
-mod parse_yaml;
+pub(crate) mod parse_yaml;
 pub mod raw;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, FileId, SourceMap, Span};

@@ -83,13 +83,17 @@ pub struct RawTool {
     pub examples: Vec<RawExample>,
 }
 
-/// A tool's `annotations`: the behaviour hints MCP clients read.
+/// A tool's `annotations`: the behaviour hints MCP clients read, MCP's `annotations.title`,
+/// and the other keys, passed to MCP as written.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RawHints {
     pub read_only: Option<Sp<bool>>,
     pub destructive: Option<Sp<bool>>,
     pub idempotent: Option<Sp<bool>>,
     pub open_world: Option<Sp<bool>>,
+    pub title: Option<Sp<String>>,
+    /// Every other key (not `x-`, not a near-miss of a known key), in the order written.
+    pub other: Vec<(String, Node)>,
 }
 
 /// One of a tool's `icons`.

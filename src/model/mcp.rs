@@ -41,6 +41,31 @@ impl Hints {
     }
 }
 
+/// A tool's `annotations`: the behaviour hints, MCP's `annotations.title`, and the other keys
+/// the manifest gives, passed to MCP's `annotations` as written.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Annotations {
+    pub hints: Hints,
+    /// `annotations.title`, when the manifest gives one apart from the tool's `title`.
+    pub title: Option<String>,
+    /// Every other key, in the order written.
+    pub other: Map<String, Value>,
+}
+
+impl Annotations {
+    pub(super) fn from_raw(raw: &RawHints) -> Annotations {
+        Annotations {
+            hints: Hints::from_raw(raw),
+            title: raw.title.as_ref().map(|t| t.value.clone()),
+            other: raw
+                .other
+                .iter()
+                .map(|(k, v)| (k.clone(), v.to_json("", &mut Default::default())))
+                .collect(),
+        }
+    }
+}
+
 /// An icon MCP clients may show for a tool.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Icon {

@@ -12,7 +12,7 @@ pub mod rust;
 pub mod schema;
 
 pub use manual::ManualRef;
-pub use mcp::{Hints, Icon};
+pub use mcp::{Annotations, Icon};
 pub use policy::{Approval, AuthLevel, RateLimit};
 pub use resolve::{ResolveOptions, resolve};
 pub use schema::{SchemaId, Schemas};
@@ -142,7 +142,9 @@ impl Toolset {
         {
             tool.policy.approval = match tool.policy.approval_written {
                 Some(written) => written == Approval::Required,
-                None => defaults.approve_destructive && tool.annotations.destructive == Some(true),
+                None => {
+                    defaults.approve_destructive && tool.annotations.hints.destructive == Some(true)
+                }
             };
         }
     }
@@ -165,7 +167,7 @@ pub struct Tool {
     pub validate_returns: bool,
     pub terminal: bool,
     pub policy: Policy,
-    pub annotations: Hints,
+    pub annotations: Annotations,
     pub icons: Vec<Icon>,
     /// MCP's `_meta` for the tool, as written.
     pub meta: Option<serde_json::Map<String, serde_json::Value>>,
@@ -182,7 +184,11 @@ impl Tool {
     /// The generated trait's method that refines this tool's arguments
     /// (`refine_<method>`); it exists when the tool takes parameters.
     pub fn refine_method(&self) -> String {
-        format!("refine_{}", self.idents.snake.word())
+        // `9lives` is `_9lives`; its refinement is `refine_9lives`, which is snake case.
+        format!(
+            "refine_{}",
+            self.idents.snake.word().trim_start_matches('_')
+        )
     }
 
     pub fn takes_parameters(&self, schemas: &Schemas) -> bool {

@@ -2,8 +2,12 @@
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 
-/// Longest name allowed for toolboxes, tools, plays and the other sections.
+/// Longest name allowed for toolboxes, playbooks, types and the other sections.
 pub const MAX_NAME_LEN: usize = 64;
+
+/// Longest tool or play name: MCP's limit (tools.mdx 2025-11-25, "Tool Names"). A
+/// provider's tighter limit is a lint rule of its dialect (`tool-name-length`).
+pub const MAX_TOOL_NAME_LEN: usize = 128;
 
 /// Why a name of a toolbox, playbook, manual, capability or agent is
 /// refused, as a message and a help line.
@@ -16,23 +20,60 @@ pub fn check_name(name: &str) -> Result<(), (String, String)> {
     )
 }
 
-/// Why a tool or play name is refused. Tool and play names are what the
-/// model sees, so they may also hold capitals, as MCP servers' names do
-/// (`API-get-user`): every provider takes `^[A-Za-z][A-Za-z0-9_-]*$`.
+/// Why a tool or play name is refused. Tool and play names are what the model sees, so they
+/// take what MCP takes (tools.mdx 2025-11-25, "Tool Names"): 1 to 128 of the ASCII letters,
+/// digits, `_`, `-` and `.`, as MCP servers name their tools (`API-get-user`,
+/// `admin.tools.list`); a provider's tighter rule is a lint rule of its dialect
+/// (`tool-name-pattern`, `tool-name-length`). The name also needs a letter or digit, for
+/// its Rust identifiers.
 pub fn check_tool_name(name: &str) -> Result<(), (String, String)> {
-    check(
-        name,
-        is_tool_name,
-        "is not ASCII letters, digits, `_` and `-` starting with a letter",
-        "tool and play names match `^[A-Za-z][A-Za-z0-9_-]*$`",
-    )
+    if name.trim().is_empty() {
+        return Err((
+            "'name' is required".to_string(),
+            "give it a name such as `list_tickets`".to_string(),
+        ));
+    }
+    if name.len() > MAX_TOOL_NAME_LEN {
+        return Err((
+            format!(
+                "name `{name}` is {} characters long; MCP takes at most {MAX_TOOL_NAME_LEN}",
+                name.len()
+            ),
+            "shorten it (OpenAI and Vertex AI take 64; toolc's lint says which dialects refuse a name)"
+                .to_string(),
+        ));
+    }
+    if !is_tool_name(name) {
+        let suggestion: String = name
+            .chars()
+            .map(|c| if tool_name_char(c) { c } else { '_' })
+            .collect();
+        let help = if suggestion.chars().any(|c| c.is_ascii_alphanumeric()) {
+            format!(
+                "tool and play names are ASCII letters, digits, `_`, `-` and `.`, such as `{suggestion}`"
+            )
+        } else {
+            "tool and play names are ASCII letters, digits, `_`, `-` and `.`, with a letter or digit among them".to_string()
+        };
+        return Err((
+            format!(
+                "name `{name}` is not ASCII letters, digits, `_`, `-` and `.` with a letter or digit among them"
+            ),
+            help,
+        ));
+    }
+    Ok(())
 }
 
-/// Whether a tool or play name matches `^[A-Za-z][A-Za-z0-9_-]*$`.
+/// A character MCP allows in a tool name.
+fn tool_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// Whether a tool or play name is of MCP's characters (`^[A-Za-z0-9_.-]+$`) with a letter or
+/// digit among them.
 pub fn is_tool_name(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    s.chars().all(tool_name_char) && s.chars().any(|c| c.is_ascii_alphanumeric())
 }
 
 fn check(
@@ -188,6 +229,13 @@ mod tests {
         // `Self` cannot be a raw identifier either.
         assert_eq!(pascal_ident("self"), "Self_");
         assert_eq!(pascal_ident("type"), "Type");
+        // MCP's names: dots and leading marks are word breaks, a leading digit is escaped.
+        assert_eq!(snake("admin.tools.list"), "admin_tools_list");
+        assert_eq!(pascal_ident("admin.tools.list"), "AdminToolsList");
+        assert_eq!(snake("_private"), "private");
+        assert_eq!(snake("9lives"), "_9lives");
+        assert_eq!(pascal_ident("9lives"), "_9lives");
+        assert_eq!(snake("-a.1"), "a_1");
     }
 
     #[test]
@@ -199,16 +247,27 @@ mod tests {
         assert!(msg.contains("not snake_case"));
         assert!(help.contains("`list_tickets`"), "{help}");
         assert!(check_name(&"a".repeat(65)).is_err());
-        // Tools and plays may have capitals; other sections may not.
+        // Tools and plays take MCP's names; other sections do not.
         assert!(check_tool_name("API-get-user").is_ok());
         assert!(check_tool_name("getTinyImage").is_ok());
         assert!(check_name("API-get-user").is_err());
-        let (msg, help) = check_tool_name("list.tickets").unwrap_err();
+        assert!(check_tool_name("admin.tools.list").is_ok());
+        assert!(check_tool_name("_private").is_ok());
+        assert!(check_tool_name("9lives").is_ok());
+        assert!(check_tool_name(&"A".repeat(128)).is_ok());
+        let (msg, help) = check_tool_name(&"A".repeat(129)).unwrap_err();
+        assert!(
+            msg.contains("129 characters") && msg.contains("128"),
+            "{msg}"
+        );
+        assert!(help.contains("64"), "{help}");
+        let (msg, help) = check_tool_name("list tickets").unwrap_err();
         assert!(msg.contains("is not ASCII letters"), "{msg}");
         assert!(help.contains("`list_tickets`"), "{help}");
-        assert!(check_tool_name("_private").is_err());
-        assert!(check_tool_name("9lives").is_err());
-        assert!(check_tool_name(&"A".repeat(65)).is_err());
+        assert!(check_tool_name("a/b").is_err());
+        // A name needs a letter or digit, for its Rust identifiers.
+        assert!(check_tool_name("._-").is_err());
+        assert_eq!(check_tool_name("").unwrap_err().0, "'name' is required");
         assert_eq!(check_tool_name(" ").unwrap_err().0, "'name' is required");
         assert!(is_type_name("MeetingList"));
         assert!(!is_type_name("meeting_list"));

@@ -58,7 +58,7 @@ fn documented(page: &str, section: &str) -> Vec<(String, String)> {
 fn every_key_is_documented_and_every_documented_key_exists() {
     let page = page();
     let sections = accepted(None);
-    assert_eq!(sections, ["lint", "emit", "policy"]);
+    assert_eq!(sections, ["lint", "emit", "lower", "policy"]);
     for s in &sections {
         let mut keys = accepted(Some(s));
         let mut listed: Vec<String> = documented(&page, s).into_iter().map(|(k, _)| k).collect();
@@ -71,7 +71,7 @@ fn every_key_is_documented_and_every_documented_key_exists() {
 #[test]
 fn the_documented_defaults_are_the_defaults() {
     let page = page();
-    let defaults: Vec<(String, String)> = ["lint", "emit", "policy"]
+    let defaults: Vec<(String, String)> = ["lint", "emit", "lower", "policy"]
         .iter()
         .flat_map(|s| documented(&page, s))
         .collect();
@@ -104,6 +104,18 @@ fn the_documented_defaults_are_the_defaults() {
     assert_eq!(
         (default("deny"), default("allow")),
         ("[]".into(), "[]".into())
+    );
+    // Gemini's form is `parameters`, and no lowering that loses something is on.
+    assert_eq!(default("gemini_form"), "\"parameters\"");
+    assert_eq!(
+        Options::default().gemini_form.unwrap_or_default(),
+        config::GeminiForm::Parameters
+    );
+    let lower = Options::default().lower_options();
+    assert_eq!(default("close_objects"), lower.close_objects.to_string());
+    assert_eq!(
+        default("describe_unsupported"),
+        lower.describe_unsupported.to_string()
     );
     assert_eq!(
         default("approve_destructive"),

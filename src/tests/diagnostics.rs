@@ -364,15 +364,42 @@ fn unknown_key_mcp_hint_spelling() {
         d.help.as_deref(),
         Some("did you mean `read_only`? toolc sends it to MCP clients as `readOnlyHint`")
     );
-    // Any other key is unknown too, with a suggestion when one is close.
+    // A key close to one toolc reads is refused too, naming that key; others pass to MCP.
     let d = only_yaml(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { destructve: true }\n",
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { destructve: true, category: navigation }\n",
         Code::UnknownKey,
         8,
         24,
         "unknown key `destructve` in the annotations of tool `a`",
     );
-    assert_eq!(d.help.as_deref(), Some("did you mean `destructive`?"));
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "did you mean `destructive`? A key of your own is passed to MCP clients as written, but not one this close to a key toolc reads"
+        )
+    );
+    only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { titel: A tool }\n",
+        Code::UnknownKey,
+        8,
+        24,
+        "unknown key `titel` in the annotations of tool `a`",
+    );
+    // Another case or spelling of a key is a near-miss however far by the distance.
+    let d = only_yaml(
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      a:\n        description: A\n        annotations: { OPEN-WORLD-HINT: false }\n",
+        Code::UnknownKey,
+        8,
+        24,
+        "unknown key `OPEN-WORLD-HINT` in the annotations of tool `a`",
+    );
+    assert!(
+        d.help
+            .as_deref()
+            .is_some_and(|h| h.starts_with("did you mean `open_world`?")),
+        "{:?}",
+        d.help
+    );
 }
 
 #[test]
@@ -406,15 +433,17 @@ fn unsupported_version() {
 #[test]
 fn invalid_name() {
     let d = only_yaml(
-        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      list.tickets: { description: A }\n",
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      list/tickets: { description: A }\n",
         Code::InvalidName,
         6,
         7,
-        "tool: name `list.tickets` is not ASCII letters, digits, `_` and `-` starting with a letter",
+        "tool: name `list/tickets` is not ASCII letters, digits, `_`, `-` and `.` with a letter or digit among them",
     );
     assert_eq!(
         d.help.as_deref(),
-        Some("tool and play names match `^[A-Za-z][A-Za-z0-9_-]*$`, such as `list_tickets`")
+        Some(
+            "tool and play names are ASCII letters, digits, `_`, `-` and `.`, such as `list_tickets`"
+        )
     );
     // Other sections keep snake_case or kebab-case.
     let d = only_yaml(
@@ -1255,6 +1284,56 @@ fn change() {
     );
 }
 
+/// A source `toolc import` cannot import: here an OpenAPI document whose `$ref` points at
+/// nothing; src/tests/import.rs and tests/import.rs test the others.
+#[test]
+fn import_source() {
+    let doc = serde_json::json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Pets", "version": "1"},
+        "paths": {"/pets": {"get": {"operationId": "list_pets", "responses": {"200": {
+            "description": "The pets",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}},
+        }}}}},
+    });
+    let failure = crate::import::openapi::import(&doc, "pets.json").unwrap_err();
+    assert!(!failure.io, "the source was read: exit 1, not 2");
+    let d = failure.diagnostic;
+    assert_eq!(d.code, Code::ImportSource);
+    assert_eq!(
+        d.message,
+        "`$ref: #/components/schemas/Pet` at `/paths/~1pets/get/responses/200/content/application~1json/schema` points at nothing in the document"
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("fix the reference, or define what it names (under `components`)")
+    );
+}
+
+/// A change `toolc import` made to what the source sent: a note naming the tool, the key and
+/// why.
+#[test]
+fn import_change() {
+    let tools = serde_json::json!([{
+        "name": "echo",
+        "description": "Echoes its text.",
+        "inputSchema": {"type": "object"},
+        "execution": {"taskSupport": "optional"},
+    }]);
+    let import =
+        crate::import::tools_list::import(tools.as_array().unwrap(), "tools.json".into()).unwrap();
+    let [note] = &import.notes[..] else {
+        panic!("one note: {:?}", import.notes);
+    };
+    let d = note.to_diagnostic(Some(Path::new("tools.json")));
+    assert_eq!(d.code, Code::ImportChange);
+    assert_eq!(d.severity, crate::Severity::Note);
+    assert_eq!(
+        d.message,
+        "tool `echo`: `execution`: left out: the manifest has no key for a tool's `execution` yet, so toolc will not list it"
+    );
+}
+
 // ------------------------------------------------------------ coverage
 
 /// The name of the test function for a code: `unknown-key` → `unknown_key`.
@@ -1393,9 +1472,11 @@ fn documented_examples_print_what_the_docs_show() {
             // Shown as a shell session: an unreadable path, bytes that are
             // not UTF-8, or a stage after resolve. The title must still name
             // the code (lint findings are printed under their rule id).
-            if !output.contains(&format!("error[{code}]: ")) && code != "lint" && code != "change" {
+            let shown = output.contains(&format!("error[{code}]: "))
+                || output.contains(&format!("note[{code}]: "));
+            if !shown && code != "lint" && code != "change" {
                 problems.push(format!(
-                    "`{code}`: the output does not show `error[{code}]: `"
+                    "`{code}`: the output does not show `error[{code}]: ` or `note[{code}]: `"
                 ));
             }
             continue;

@@ -294,6 +294,59 @@ fn the_list_shapes_follow_each_provider() {
 }
 
 #[test]
+fn mcp_lists_the_annotation_title_and_keys_of_the_manifest_as_written() {
+    let f = load(
+        r##"
+version: 1
+toolboxes:
+  nav:
+    description: Navigation
+    tools:
+      go:
+        title: Go to a page
+        description: Open a page.
+        annotations:
+          title: Navigate
+          read_only: false
+          category: navigation
+          x-internal: ignored
+          limits: { per_minute: 30, regions: [eu, us] }
+      back:
+        description: Go back.
+        annotations: { title: Back }
+      stay:
+        title: Stay
+        description: Stay on the page.
+"##,
+    );
+    let mcp = f.list(Dialect::Mcp).unwrap();
+    let tools = mcp["tools"].as_array().unwrap();
+    // The tool's `title` is MCP's `title`; `annotations.title` is the manifest's when given,
+    // and the keys of the manifest's own follow the hints, as written, `x-` keys left out.
+    assert_eq!(tools[0]["title"], json!("Go to a page"));
+    assert_eq!(
+        serde_json::to_string(&tools[0]["annotations"]).unwrap(),
+        r#"{"title":"Navigate","readOnlyHint":false,"category":"navigation","limits":{"per_minute":30,"regions":["eu","us"]}}"#
+    );
+    // `annotations.title` alone: no top-level `title`.
+    assert!(tools[1].get("title").is_none(), "{:#}", tools[1]);
+    assert_eq!(tools[1]["annotations"], json!({"title": "Back"}));
+    // `title` alone is both, as before.
+    assert_eq!(tools[2]["title"], json!("Stay"));
+    assert_eq!(tools[2]["annotations"], json!({"title": "Stay"}));
+    // Two titles that differ draw the note that clients show `title`.
+    let findings = f.lint(&[Dialect::Mcp]);
+    assert!(
+        findings
+            .iter()
+            .any(|x| x.rule == "mcp-annotation-title-shadow" && x.tool.as_deref() == Some("go"))
+    );
+    // Other dialects list no annotations.
+    let oai = f.list(Dialect::OpenAi).unwrap();
+    assert!(oai[0]["function"].get("annotations").is_none());
+}
+
+#[test]
 fn mcp_lists_hints_titles_and_object_results() {
     let f = load(TICKETS);
     let mcp = f.list(Dialect::Mcp).unwrap();

@@ -328,3 +328,54 @@ fn typed_formats_take_true_false_or_a_list() {
         ]
     );
 }
+
+#[test]
+fn gemini_form_and_the_lowering_keys_are_read() {
+    let (o, text, _) = parse(
+        "[lint]\ndialects = [\"gemini\", \"gemini-jsonschema\", \"mcp\"]\ngemini_form = \"parametersJsonSchema\"\n\n[lower]\nclose_objects = true\ndescribe_unsupported = false\n",
+    );
+    assert!(text.is_empty(), "{text:?}");
+    assert_eq!(
+        o.gemini_form,
+        Some(config::GeminiForm::ParametersJsonSchema)
+    );
+    // `gemini` stands for `gemini-jsonschema`, listed once.
+    assert_eq!(
+        o.lint_settings().unwrap().dialects,
+        vec![Dialect::GeminiJsonSchema, Dialect::Mcp]
+    );
+    let lower = o.lower_options();
+    assert!(lower.close_objects && !lower.describe_unsupported);
+    // The default form leaves the dialects as they are.
+    let (o, _, _) = parse("[lint]\ngemini_form = \"parameters\"\n");
+    assert_eq!(
+        o.lint_settings().unwrap().dialects,
+        Dialect::DEFAULT.to_vec()
+    );
+
+    let (_, text, diags) = parse(
+        "[lint]\ngemini_form = \"json\"\n\n[lower]\nclose_objects = \"yes\"\nclose_object = true\n",
+    );
+    assert_eq!(diags.len(), 3, "{text:#?}");
+    assert!(
+        text[0].contains("toolc.toml:2:15") && text[0].contains("`gemini_form` is `json`"),
+        "{}",
+        text[0]
+    );
+    assert!(
+        text[0].contains("`parameters`") && text[0].contains("`parametersJsonSchema`"),
+        "{}",
+        text[0]
+    );
+    assert!(
+        text[1].contains("`close_objects` must be a boolean, found a string"),
+        "{}",
+        text[1]
+    );
+    assert!(
+        text[2].contains("unknown key `close_object`")
+            && text[2].contains("did you mean `close_objects`?"),
+        "{}",
+        text[2]
+    );
+}

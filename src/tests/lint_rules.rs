@@ -93,6 +93,8 @@ fn cases() -> Vec<Case> {
     };
     let long = "x".repeat(65);
     let long: &'static str = Box::leak(long.into_boxed_str());
+    let longer = "x".repeat(129);
+    let longer: &'static str = Box::leak(longer.into_boxed_str());
     let oai_many: Vec<String> = many(129);
     let oai_many: Vec<&str> = oai_many
         .iter()
@@ -196,11 +198,31 @@ fn cases() -> Vec<Case> {
         ),
         c("tool-name-length", OpenAiStrict, oai(&[long]), Some("#0")),
         c("tool-name-length", OpenAiStrict, oai(&[&long[..64]]), None),
+        // Gemini's Developer API and Anthropic take 128 characters, Vertex AI 64.
         c(
             "tool-name-length",
             Gemini,
+            gem(vec![gem_decl(longer)]),
+            Some("#0"),
+        ),
+        c("tool-name-length", Gemini, gem(vec![gem_decl(long)]), None),
+        c(
+            "tool-name-length",
+            GeminiVertex,
             gem(vec![gem_decl(long)]),
             Some("#0"),
+        ),
+        c(
+            "tool-name-length",
+            Anthropic,
+            ant(&[longer], false, obj(json!({}))),
+            Some("#0"),
+        ),
+        c(
+            "tool-name-length",
+            Anthropic,
+            ant(&[&longer[..128]], false, obj(json!({}))),
+            None,
         ),
         c(
             "tool-name-duplicate",
@@ -225,12 +247,21 @@ fn cases() -> Vec<Case> {
         ),
         c(
             "tool-description-length",
-            OpenAi,
+            AzureOpenAiStrict,
             Input::List(
                 json!([{"type": "function", "function": {"name": "a", "description": "d".repeat(1025), "parameters": obj(json!({}))}}]),
                 vec![],
             ),
             Some("#0"),
+        ),
+        c(
+            "tool-description-length",
+            AzureOpenAiStrict,
+            Input::List(
+                json!([{"type": "function", "function": {"name": "a", "description": "d".repeat(1024), "parameters": obj(json!({}))}}]),
+                vec![],
+            ),
+            None,
         ),
         c(
             "tool-description-length",
@@ -253,6 +284,18 @@ fn cases() -> Vec<Case> {
             "tool-count",
             Gemini,
             gem((0..512).map(|i| gem_decl(&format!("t{i}"))).collect()),
+            None,
+        ),
+        c(
+            "tool-count",
+            GeminiVertex,
+            gem((0..129).map(|i| gem_decl(&format!("t{i}"))).collect()),
+            Some("#128"),
+        ),
+        c(
+            "tool-count",
+            GeminiVertex,
+            gem((0..128).map(|i| gem_decl(&format!("t{i}"))).collect()),
             None,
         ),
         c(
@@ -1334,4 +1377,45 @@ fn pure_checks_survive_hostile_schemas() {
             let _ = check_tool_list(s, d, &Dialect::ALL, &[]);
         }
     }
+}
+
+#[test]
+fn a_name_one_dialect_takes_and_another_linted_refuses_is_a_portability_warning() {
+    let list = json!({"functionDeclarations": [{"name": "admin.tools.list", "description": "d"}]});
+    let portable = |targets: &[Dialect]| -> Vec<Hit> {
+        check_tool_list(&list, Gemini, targets, &[])
+            .into_iter()
+            .filter(|h| h.rule == "tool-name-portable")
+            .collect()
+    };
+    // Gemini takes dots; OpenAI, linted beside it, does not.
+    let hits = portable(&[Gemini, OpenAiStrict, Mcp]);
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert!(
+        hits[0].message.contains("`openai-strict`"),
+        "{}",
+        hits[0].message
+    );
+    assert!(!hits[0].message.contains("`mcp`"), "{}", hits[0].message);
+    assert!(
+        hits[0]
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("`admin_tools_list`")),
+        "{:?}",
+        hits[0].help
+    );
+    // Alone, or beside dialects that take it, it draws nothing.
+    assert!(portable(&[Gemini]).is_empty());
+    assert!(portable(&[Gemini, Mcp, GeminiJsonSchema]).is_empty());
+    // A 100-character name is Anthropic's and MCP's, not OpenAI's.
+    let long = "a".repeat(100);
+    let mcp =
+        json!({"tools": [{"name": long, "description": "d", "inputSchema": {"type": "object"}}]});
+    let hits: Vec<Hit> = check_tool_list(&mcp, Mcp, &[Mcp, Anthropic, OpenAi], &[])
+        .into_iter()
+        .filter(|h| h.rule == "tool-name-portable")
+        .collect();
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert!(hits[0].message.contains("`openai`") && !hits[0].message.contains("`anthropic`"));
 }

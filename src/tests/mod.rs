@@ -8,6 +8,7 @@ mod dialect_transforms;
 mod diff;
 mod formats;
 mod golden;
+mod import;
 mod lint_config;
 mod lint_rules;
 mod lint_similar;

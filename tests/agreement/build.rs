@@ -145,13 +145,15 @@ fn listed_only() -> Vec<Value> {
     let mut folders: Vec<PathBuf> = std::fs::read_dir(LISTED_ONLY)
         .expect("tests/realworld")
         .map(|e| e.expect("a folder entry").path())
-        .filter(|p| p.join("toolset.yaml").is_file())
+        .filter(|p| p.join("tools.json").is_file())
         .collect();
     folders.sort();
     folders
         .iter()
         .map(|path| {
-            for f in ["toolset.yaml", "toolc.toml"] {
+            // The manifest `toolc import` wrote, named after the folder, and its config.
+            let name = path.file_name().unwrap().to_string_lossy();
+            for f in [format!("{name}.yaml"), "toolc.toml".to_string()] {
                 println!("cargo:rerun-if-changed={}", path.join(f).display());
             }
             let analysis = toolc::analyze(std::slice::from_ref(path), &ResolveOptions::default());

@@ -125,6 +125,22 @@ REWRITES = [
         (*STRICT, *GEMINI),
         lambda p: "oneOf" not in p and len(p.get("anyOf", [])) == 2,
     ),
+    (
+        "unchecked format said in the description",
+        "annotate",
+        "query",
+        (*STRICT, "anthropic-strict"),
+        lambda p: "format" not in p and p.get("description") == "A filter. Format: json.",
+    ),
+    (
+        "annotations Gemini has no field for said in its own words",
+        "annotate",
+        "data",
+        GEMINI,
+        lambda p: not {"contentEncoding", "contentMediaType", "examples"} & set(p)
+        and p.get("example") == "aGk="
+        and p.get("description") == "Content encoding: base64. Media type: image/png.",
+    ),
 ]
 
 

@@ -31,9 +31,7 @@ pub fn anthropic_strict_numeric_bounds(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<S
                     at(n, k),
                     format!("`{k}` is not supported by Anthropic strict tools"),
                 )
-                .with_help(
-                    "say the range in the description; the generated validation still enforces it",
-                ),
+                .with_help(format!("remove `{k}`, {OR_DESCRIBE}")),
             );
         }
     }
@@ -48,20 +46,31 @@ pub fn anthropic_strict_min_items(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>)
     if let Some(v) = m.get("minItems")
         && !matches!(v.as_u64(), Some(0 | 1))
     {
-        out.push(Spot::at(
-            at(n, "minItems"),
-            format!(
-                "`minItems: {}`; Anthropic strict tools accept only 0 or 1",
-                show(v)
-            ),
-        ));
+        out.push(
+            Spot::at(
+                at(n, "minItems"),
+                format!(
+                    "`minItems: {}`; Anthropic strict tools accept only 0 or 1",
+                    show(v)
+                ),
+            )
+            .with_help(format!("remove `minItems`, {OR_DESCRIBE}")),
+        );
     }
     for k in ["maxItems", "uniqueItems", "contains"] {
         if m.contains_key(k) {
-            out.push(Spot::at(
-                at(n, k),
-                format!("`{k}` is not supported by Anthropic strict tools"),
-            ));
+            let help = if k == "contains" {
+                "remove `contains`; the generated validation still enforces it".to_string()
+            } else {
+                format!("remove `{k}`, {OR_DESCRIBE}")
+            };
+            out.push(
+                Spot::at(
+                    at(n, k),
+                    format!("`{k}` is not supported by Anthropic strict tools"),
+                )
+                .with_help(help),
+            );
         }
     }
 }

@@ -9,10 +9,10 @@ pub(super) fn string_length(n: &Node<'_>, what: &str, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     for k in ["minLength", "maxLength"] {
         if m.contains_key(k) {
-            out.push(Spot::at(
-                at(n, k),
-                format!("`{k}` is not supported in {what}"),
-            ));
+            out.push(
+                Spot::at(at(n, k), format!("`{k}` is not supported in {what}"))
+                    .with_help(format!("remove `{k}`, {OR_DESCRIBE}")),
+            );
         }
     }
 }
@@ -28,7 +28,7 @@ pub(super) fn format_check(n: &Node<'_>, allowed: &[&str], what: &str, out: &mut
                     format!("`format: {}` is not a format {what} accepts", show(f)),
                 )
                 .with_help(format!(
-                    "use one of {}, or drop `format` and describe it",
+                    "use one of {}, or drop `format`; {OR_DESCRIBE}",
                     allowed.join(", ")
                 )),
             );
@@ -107,9 +107,7 @@ pub fn exclusive_numeric_bound(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
                 } else {
                     "maximum"
                 };
-                format!(
-                    "for a number, use an inclusive `{inclusive}` and say the strict bound in the description"
-                )
+                format!("for a number, use an inclusive `{inclusive}`, {OR_DESCRIBE}")
             };
             out.push(
                 Spot::at(

@@ -52,9 +52,17 @@ pub fn gemini_unknown_field(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
             || (cx.dialect == Dialect::GeminiVertex && VERTEX_EXTRA_FIELDS.contains(&k))
             || GEMINI_OWN_RULES.contains(&k);
         if !known {
+            let help = if matches!(k, "multipleOf" | "uniqueItems" | "oneOf") {
+                format!("Gemini's schema is a closed set of fields: remove `{k}`, {OR_DESCRIBE}")
+            } else {
+                format!("Gemini's schema is a closed set of fields: remove `{k}`, {OR_GEMINI_JSON}")
+            };
             out.push(
-                Spot::at(at(n, k), format!("`{k}` is not a field of the Gemini schema"))
-                    .with_help("Gemini's schema is a closed set of fields; remove it or say it in the description"),
+                Spot::at(
+                    at(n, k),
+                    format!("`{k}` is not a field of the Gemini schema"),
+                )
+                .with_help(help),
             );
         }
     }
@@ -63,12 +71,26 @@ pub fn gemini_unknown_field(cx: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
 pub fn gemini_additional_properties(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
     if let Some(v) = m.get("additionalProperties") {
+        let declares = m
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| !p.is_empty());
+        let help = if declares {
+            format!("declare the other keys as properties, {OR_CLOSE}, {OR_GEMINI_JSON}")
+        } else {
+            format!(
+                "use an array of `{{key, value}}` objects (toolc does, below the root), {OR_GEMINI_JSON}"
+            )
+        };
         out.push(
             Spot::at(
                 at(n, "additionalProperties"),
-                format!("`additionalProperties: {}` is not a field of the Gemini Developer API schema", show(v)),
+                format!(
+                    "`additionalProperties: {}` is not a field of the Gemini Developer API schema",
+                    show(v)
+                ),
             )
-            .with_help("toolc drops `additionalProperties: false` itself; an open map has no Gemini form: use an array of `{key, value}` objects"),
+            .with_help(help),
         );
     }
 }
@@ -78,7 +100,7 @@ pub fn gemini_const(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     if let Some(c) = m.get("const") {
         out.push(
             Spot::at(at(n, "const"), format!("`const: {}` is not a Gemini schema field", show(c)))
-                .with_help("toolc rewrites a string `const` as a one-value `enum`; other constants have no Gemini form"),
+                .with_help(format!("toolc rewrites a string `const` as a one-value `enum` and a number as equal bounds; this one has no Gemini form: remove it, {OR_DESCRIBE}")),
         );
     }
 }
@@ -108,10 +130,15 @@ pub fn gemini_type_array(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
 pub fn gemini_type_missing(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     if !is_schema_node(n) {
         if n.value == &Value::Bool(true) {
-            out.push(Spot::at(
-                n.pointer,
-                "`true` (any value) has no Gemini form: Gemini needs a `type`",
-            ));
+            out.push(
+                Spot::at(
+                    n.pointer,
+                    "`true` (any value) has no Gemini form: Gemini needs a `type`",
+                )
+                .with_help(format!(
+                    "say what the value is with a `type`, {OR_GEMINI_JSON}"
+                )),
+            );
         }
         return;
     }
@@ -122,9 +149,9 @@ pub fn gemini_type_missing(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
                 n.pointer,
                 "this node has no `type` (it accepts any JSON value); Gemini needs one",
             )
-            .with_help(
-                "give it a `type`; for free-form data use `type: string` and pass JSON text",
-            ),
+            .with_help(format!(
+                "give it a `type` (for free-form data, `type: string` holding JSON text), {OR_GEMINI_JSON}"
+            )),
         );
     }
 }

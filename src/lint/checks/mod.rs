@@ -72,6 +72,15 @@ pub(super) fn stamp(id: RuleId, spots: Vec<Spot>) -> impl Iterator<Item = Hit> {
     spots.into_iter().map(move |s| s.hit(id))
 }
 
+/// The end of a help line where `[lower] describe_unsupported` lowers the construct.
+pub(crate) const OR_DESCRIBE: &str = "or set `[lower] describe_unsupported = true` in `toolc.toml`, and toolc says it in the description (the provider then no longer holds the model to it; the dispatcher still checks it)";
+
+/// The end of a help line where `[lower] close_objects` lowers the construct.
+pub(crate) const OR_CLOSE: &str = "or set `[lower] close_objects = true` in `toolc.toml`, and toolc lists the object closed (the model can then send only its declared properties)";
+
+/// The end of a help line where Gemini's JSON Schema form takes the construct as written.
+pub(crate) const OR_GEMINI_JSON: &str = "or set `[lint] gemini_form = \"parametersJsonSchema\"` in `toolc.toml`: Gemini's JSON Schema form (`gemini-jsonschema`) takes it as written";
+
 fn at(n: &Node<'_>, key: &str) -> String {
     format!("{}/{}", n.pointer, esc(key))
 }

@@ -42,12 +42,19 @@ pub fn additional_properties_not_false(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<S
             )
             .with_help("list its `properties`, or use a dialect without strict mode for free-form objects"),
         ),
+        Some(v) if m.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty()) => out.push(
+            Spot::at(
+                at(n, "additionalProperties"),
+                format!("`additionalProperties: {}` beside `properties` lets the object take other keys; strict mode needs `false`", show(v)),
+            )
+            .with_help(format!("declare the other keys as properties and write `additionalProperties: false`, {OR_CLOSE}")),
+        ),
         Some(v) => out.push(
             Spot::at(
                 at(n, "additionalProperties"),
                 format!("`additionalProperties: {}` makes an open map; strict mode needs `false`", show(v)),
             )
-            .with_help("replace the map with an array of `{key, value}` objects, or use a non-strict dialect"),
+            .with_help("replace the map with an array of `{key, value}` objects (toolc does, below the root), or use a non-strict dialect"),
         ),
     }
 }
@@ -78,8 +85,11 @@ pub fn strict_unsupported_keyword(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>)
     for k in m.keys() {
         if STRICT_UNSUPPORTED.contains(&k.as_str()) {
             let help = if k == "oneOf" {
-                "use `anyOf` (toolc rewrites `oneOf` itself when every branch has a distinct `const` tag)"
-                    .to_string()
+                format!(
+                    "make the branches exclude each other (a distinct `const` tag on one required property, say), and toolc writes `anyOf`; {OR_DESCRIBE} (as `anyOf`)"
+                )
+            } else if k == "uniqueItems" {
+                format!("remove `{k}`, {OR_DESCRIBE}")
             } else {
                 format!(
                     "remove `{k}`; say it in the description, and let the generated validation enforce it"

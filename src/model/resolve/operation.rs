@@ -20,7 +20,7 @@ pub(super) fn tool_named(ctx: &mut Ctx<'_>, t: &Named<RawTool>, kind: &str) -> O
         .as_ref()
         .map(|node| ctx.schema(node, &format!("the returns of {what}")));
     let policy = policy(ctx, raw, &what);
-    let annotations = crate::model::mcp::Hints::from_raw(&raw.annotations);
+    let annotations = crate::model::mcp::Annotations::from_raw(&raw.annotations);
     let icons = crate::model::mcp::icons(&raw.icons, &what, &mut ctx.diags);
     let meta = raw
         .meta

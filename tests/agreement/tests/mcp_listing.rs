@@ -10,7 +10,7 @@
 use serde_json::Value;
 use toolc_agreement::{DESCRIPTION, descriptors};
 use toolc_runtime::codegen::schema::Schema;
-use toolc_runtime::mcp::mcp_tool;
+use toolc_runtime::mcp::mcp_tool_json;
 use toolc_runtime::{OperationKind, Policy, ToolDescriptor};
 
 fn description() -> Value {
@@ -32,9 +32,9 @@ fn descriptor(toolset: &str, op: &Value) -> &'static ToolDescriptor {
         .unwrap_or_else(|| panic!("{toolset}: no descriptor for {group}/{name}"))
 }
 
-/// The tool as the server lists it, as JSON.
+/// The tool as the server lists it, as JSON (its annotation keys of the manifest's own too).
 fn served(desc: &ToolDescriptor) -> Value {
-    serde_json::to_value(mcp_tool(desc)).expect("a tool serializes")
+    mcp_tool_json(desc)
 }
 
 #[test]
@@ -163,7 +163,7 @@ fn every_real_world_tool_is_served_as_dumped() {
     for set in array(&description["listed_only"]) {
         let toolset = set["toolset"].as_str().expect("a name");
         for op in array(&set["operations"]) {
-            let served = serde_json::to_value(mcp_tool(&listed_descriptor(op))).expect("json");
+            let served = mcp_tool_json(&listed_descriptor(op));
             assert_eq!(
                 served, op["mcp_entry"],
                 "{toolset}: {}: served as {served:#}, lowered as {:#}",
