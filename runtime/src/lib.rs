@@ -40,20 +40,22 @@ mod search;
 pub mod store;
 mod struct_fields;
 mod trace;
+mod vocabulary;
 
 pub use agent::{Agent, AgentError, Capability};
 pub use approval::{ApprovalDecision, ApprovalRequest};
-pub use context::{AuthLevel, CallContext, Caller, ToolContext};
+pub use context::{CallContext, ToolContext};
 pub use delegation::Delegation;
-pub use descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
-pub use dispatch::{BoxFuture, Playbook, Toolbox, error_envelope};
-pub use errors::{CauseKind, ErrorKind, HandlerError, ToolError};
+pub use descriptor::{Policy, RateLimit, ToolDescriptor};
+pub use dispatch::{Playbook, Toolbox, error_envelope};
+pub use errors::{HandlerError, ToolError};
 pub use registered::{RegisteredTool, ToolHandler};
 pub use result::{Cause, Metadata, ToolResult};
 pub use search::SearchHit;
 pub use store::{MemoryStore, PolicyStore, RateDecision, StoreError};
 pub use toolc_schema::{MAX_ARGUMENT_DEPTH, SchemaError, Violation, Violations, parse_arguments};
-pub use trace::{RESULT_PREVIEW_LIMIT, result_preview};
+pub use trace::{RESULT_PREVIEW_LIMIT, preview_with_limit, result_preview};
+pub use vocabulary::{AuthLevel, BoxFuture, Caller, CauseKind, ErrorKind, OperationKind};
 
 /// JSON text kept as it was written: what [`Toolbox::call_json`] and [`Agent::call_json`]
 /// answer.

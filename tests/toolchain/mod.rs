@@ -5,6 +5,7 @@
 
 mod cli;
 mod diff;
+mod imports;
 mod init;
 mod package;
 mod schema;
