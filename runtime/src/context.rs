@@ -154,9 +154,10 @@ impl CallContext {
         self.approval_ttl.unwrap_or(DEFAULT_APPROVAL_TTL)
     }
 
-    /// Whether a time to live for approval tokens was set on this context.
-    #[cfg(feature = "mcp")]
-    pub(crate) fn has_approval_ttl(&self) -> bool {
+    /// Whether a time to live for approval tokens was set on this context
+    /// ([`CallContext::with_approval_ttl`]): a host that has a default of its own (a server's)
+    /// applies it only to contexts without one.
+    pub fn has_approval_ttl(&self) -> bool {
         self.approval_ttl.is_some()
     }
 

@@ -2,8 +2,8 @@
 //!
 //! A generated toolset is served by an [`Agent`]: its toolboxes and playbooks (the generated
 //! `Toolbox` and `Playbook` implementations around the traits users implement), tools
-//! registered at run time ([`RegisteredTool`]), and, with the `mcp` feature, an MCP server
-//! (`mcp::McpServer`). Every call carries out the execution contract: arguments parsed once at
+//! registered at run time ([`RegisteredTool`]); the crate `toolc-mcp` serves it to MCP clients,
+//! through this crate's public API. Every call carries out the execution contract: arguments parsed once at
 //! the boundary and validated against the parameters schema, policies (auth, roles, rate
 //! limit, timeout, [approval]) enforced before the handler runs, panics contained,
 //! results serialized and validated against the returns schema, one closed error taxonomy
@@ -18,8 +18,6 @@
 
 mod agent;
 pub mod approval;
-#[cfg(feature = "mcp-http")]
-pub mod auth;
 mod conforms;
 mod context;
 mod delegation;
@@ -30,8 +28,6 @@ mod errors;
 pub mod formats;
 mod join;
 mod json_text;
-#[cfg(feature = "mcp")]
-pub mod mcp;
 mod panic;
 mod policy;
 mod registered;

@@ -597,9 +597,10 @@ fn read_crate(root: &Path) -> Crate {
 
 /// The crates of the workspace that ship besides the compiler: what generated code links and
 /// what serves it.
-const LIBRARY_ROOTS: [&str; 3] = [
+const LIBRARY_ROOTS: [&str; 4] = [
     "schema/src/lib.rs",
     "runtime/src/lib.rs",
+    "mcp/src/lib.rs",
     "search/src/lib.rs",
 ];
 
