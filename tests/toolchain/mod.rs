@@ -8,6 +8,7 @@ mod diff;
 mod imports;
 mod init;
 mod package;
+mod public_api;
 mod schema;
 
 use std::path::Path;
