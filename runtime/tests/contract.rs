@@ -184,6 +184,72 @@ async fn rule3_the_original_handler_error_downcasts() {
     assert_eq!(e.cause_name(), "HandlerError");
 }
 
+/// The handler's own error comes back to the host by value: the very value it returned (its
+/// heap buffer at the same address), typed by the host's own error type, with no downcast
+/// written; any other failure comes back unchanged.
+#[tokio::test]
+async fn rule3_the_handler_error_is_handed_back_by_identity() {
+    use std::sync::atomic::AtomicUsize;
+    use toolc_runtime::{Agent, HandlerError, RegisteredTool};
+
+    #[derive(Debug)]
+    struct Conflict {
+        holder: String,
+    }
+    impl std::fmt::Display for Conflict {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "held by {}", self.holder)
+        }
+    }
+    impl std::error::Error for Conflict {}
+
+    let made_at = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&made_at);
+    let mut agent = Agent::new("desk", "A desk.", Vec::new()).unwrap();
+    agent
+        .register(RegisteredTool::new(
+            "lock",
+            "Locks a ticket.",
+            json!({"type": "object", "properties": {"fail": {"type": "boolean"}}}),
+            move |args: Value, _ctx: CallContext| {
+                let seen = Arc::clone(&seen);
+                async move {
+                    if args["fail"] == json!(true) {
+                        let conflict = Conflict {
+                            holder: String::from("ada"),
+                        };
+                        seen.store(conflict.holder.as_ptr() as usize, Ordering::SeqCst);
+                        return Err(HandlerError::from(conflict));
+                    }
+                    Err(HandlerError::msg("plain"))
+                }
+            },
+        ))
+        .unwrap();
+
+    let e = agent.call("lock", r#"{"fail": true}"#, &ctx()).await.unwrap_err();
+    let conflict: Conflict = e.into_handler().expect("the handler's own Conflict");
+    assert_eq!(conflict.holder, "ada");
+    assert_eq!(
+        conflict.holder.as_ptr() as usize,
+        made_at.load(Ordering::SeqCst),
+        "the value the handler made, not a copy"
+    );
+
+    // Another error type: the ToolError comes back whole, the original still inside.
+    let e = agent.call("lock", r#"{"fail": true}"#, &ctx()).await.unwrap_err();
+    let e = e.into_handler::<std::io::Error>().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Handler);
+    assert_eq!(e.message(), "tool 'lock' failed: held by ada");
+    assert_eq!(e.cause_name(), std::any::type_name::<Conflict>());
+    assert!(e.into_handler::<Conflict>().is_ok());
+
+    // Not a handler error at all: unchanged.
+    let e = agent.call("lock", r#"{"fail": 3}"#, &ctx()).await.unwrap_err();
+    let e = e.into_handler::<Conflict>().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
+}
+
 #[tokio::test]
 async fn rule3_a_panicking_handler_fails_only_its_call() {
     let tb = DemoToolbox::new();
