@@ -457,7 +457,9 @@ impl Agent {
 
     /// The host's filter ([`Agent::with_tool_filter`]), if it set one: what a server asks to
     /// list per request.
-    pub fn tool_filter(&self) -> Option<&(dyn Fn(&ToolDescriptor, &CallContext) -> bool + Send + Sync)> {
+    pub fn tool_filter(
+        &self,
+    ) -> Option<&(dyn Fn(&ToolDescriptor, &CallContext) -> bool + Send + Sync)> {
         self.filter.as_deref()
     }
 

@@ -227,7 +227,10 @@ async fn rule3_the_handler_error_is_handed_back_by_identity() {
         ))
         .unwrap();
 
-    let e = agent.call("lock", r#"{"fail": true}"#, &ctx()).await.unwrap_err();
+    let e = agent
+        .call("lock", r#"{"fail": true}"#, &ctx())
+        .await
+        .unwrap_err();
     let conflict: Conflict = e.into_handler().expect("the handler's own Conflict");
     assert_eq!(conflict.holder, "ada");
     assert_eq!(
@@ -237,7 +240,10 @@ async fn rule3_the_handler_error_is_handed_back_by_identity() {
     );
 
     // Another error type: the ToolError comes back whole, the original still inside.
-    let e = agent.call("lock", r#"{"fail": true}"#, &ctx()).await.unwrap_err();
+    let e = agent
+        .call("lock", r#"{"fail": true}"#, &ctx())
+        .await
+        .unwrap_err();
     let e = e.into_handler::<std::io::Error>().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Handler);
     assert_eq!(e.message(), "tool 'lock' failed: held by ada");
@@ -245,7 +251,10 @@ async fn rule3_the_handler_error_is_handed_back_by_identity() {
     assert!(e.into_handler::<Conflict>().is_ok());
 
     // Not a handler error at all: unchanged.
-    let e = agent.call("lock", r#"{"fail": 3}"#, &ctx()).await.unwrap_err();
+    let e = agent
+        .call("lock", r#"{"fail": 3}"#, &ctx())
+        .await
+        .unwrap_err();
     let e = e.into_handler::<Conflict>().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
 }

@@ -1254,9 +1254,7 @@ fn openai_not_strict() {
         "`openai` is OpenAI's tool calling without strict mode: its rules let optional properties, open objects and any keyword through",
     );
     // With `openai-strict` beside it, both forms are linted on purpose: nothing to say.
-    assert!(
-        config_diagnostics("[lint]\ndialects = [\"openai\", \"openai-strict\"]\n").is_empty()
-    );
+    assert!(config_diagnostics("[lint]\ndialects = [\"openai\", \"openai-strict\"]\n").is_empty());
     assert!(config_diagnostics("[lint]\ndialects = [\"openai-strict\"]\n").is_empty());
 }
 

@@ -358,7 +358,11 @@ async fn registered_tools_are_removed_and_replaced_at_run_time() {
     assert!(a.descriptor("second").is_none());
     let e = a.call("second", "{}", &ctx).await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::UnknownTool);
-    assert!(a.search_tools("answers two", 5).iter().all(|h| h.tool.name != "second"));
+    assert!(
+        a.search_tools("answers two", 5)
+            .iter()
+            .all(|h| h.tool.name != "second")
+    );
     // The tools after it are still called through their own handlers.
     assert_eq!(a.call("third", "{}", &ctx).await.unwrap(), json!("three"));
     assert_eq!(a.call("first", "{}", &ctx).await.unwrap(), json!("one"));
@@ -376,7 +380,10 @@ async fn registered_tools_are_removed_and_replaced_at_run_time() {
 
     // Nothing of that name, or a tool of the toolset: refused, nothing changed.
     let e = a.unregister("nope").unwrap_err();
-    assert!(matches!(e, AgentError::NotRegistered { existing: None, .. }), "{e}");
+    assert!(
+        matches!(e, AgentError::NotRegistered { existing: None, .. }),
+        "{e}"
+    );
     assert_eq!(
         e.to_string(),
         "cannot remove or replace 'nope': the agent has no tool of that name"
@@ -430,7 +437,10 @@ async fn each_call_sees_the_tools_its_caller_and_the_host_filter_allow() {
     // Hidden is not there: unknown, whatever its policies.
     let e = a.call("beta", "{}", &anonymous).await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::UnknownTool);
-    assert_eq!(a.call("beta", "{}", &tester).await.unwrap(), json!("testers"));
+    assert_eq!(
+        a.call("beta", "{}", &tester).await.unwrap(),
+        json!("testers")
+    );
     // Left in the list is not the same as allowed: a policy still answers `forbidden`.
     let e = a.call("staff", "{}", &anonymous).await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Forbidden);
@@ -452,7 +462,11 @@ async fn a_clone_changes_its_tools_apart_from_the_original() {
     assert_eq!(b.search_tools("answers more", 1)[0].tool.name, "extra");
     let c = a.clone();
     let ctx = CallContext::new("c-1");
-    a.call("weather", r#"{"city": "Oslo"}"#, &ctx).await.unwrap();
-    c.call("weather", r#"{"city": "Oslo"}"#, &ctx).await.unwrap();
+    a.call("weather", r#"{"city": "Oslo"}"#, &ctx)
+        .await
+        .unwrap();
+    c.call("weather", r#"{"city": "Oslo"}"#, &ctx)
+        .await
+        .unwrap();
     assert_eq!(calls.load(Ordering::SeqCst), 2, "one handler behind both");
 }
