@@ -158,6 +158,80 @@ async fn rule2_validate_returns_false_passes_the_value_verbatim() {
     assert_eq!(v, json!({ "greeting": 5, "extra": true }));
 }
 
+/// A typed result of a tool with `validate_returns: false` (`Verbatim`, what generated code
+/// has such a tool return): keys the schema does not declare reach the caller, after the typed
+/// value's keys and in the order they were added, and a raw value is sent as it is. A key the
+/// typed value writes too, or keys on a value that is no object, fail the call as
+/// `output_invalid`, saying why.
+#[tokio::test]
+async fn rule2_a_verbatim_result_carries_keys_the_schema_does_not_declare() {
+    use toolc_runtime::codegen::{Guard, NoParams, run_tool};
+    use toolc_runtime::{HandlerError, OperationKind, ToolDescriptor, Verbatim};
+
+    #[derive(serde::Serialize)]
+    struct Greeting {
+        greeting: String,
+    }
+    // `GREETING` forbids other keys: nothing checks the result against it.
+    static UNCHECKED: ToolDescriptor = ToolDescriptor {
+        returns: Some(&common::GREETING),
+        validate_returns: false,
+        ..ToolDescriptor::new(
+            "unchecked",
+            OperationKind::Tool,
+            "a test tool",
+            &common::EMPTY_PARAMS,
+        )
+    };
+    let hi = || Greeting {
+        greeting: "hi".into(),
+    };
+    let with_keys = Verbatim::new(hi())
+        .with_key("mood", "sunny")
+        .with_key("count", 2)
+        .with_key("mood", "bright");
+    assert_eq!(
+        serde_json::to_string(&with_keys).unwrap(),
+        r#"{"greeting":"hi","mood":"bright","count":2}"#
+    );
+    let (guard, ctx) = (Guard::new(), ctx());
+    let run = |result: Verbatim<Greeting>| {
+        run_tool(
+            &UNCHECKED,
+            &guard,
+            &ctx,
+            "{}",
+            move |_: NoParams| async move { Ok::<_, HandlerError>(result) },
+        )
+    };
+    let v = run(with_keys).await.unwrap();
+    assert_eq!(v, json!({ "greeting": "hi", "mood": "bright", "count": 2 }));
+    let v = run(hi().into()).await.unwrap();
+    assert_eq!(v, json!({ "greeting": "hi" }));
+    let v = run(Verbatim::raw(json!([{ "greeting": 5 }])))
+        .await
+        .unwrap();
+    assert_eq!(v, json!([{ "greeting": 5 }]));
+
+    let e = run(Verbatim::new(hi()).with_key("greeting", "again"))
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::OutputInvalid);
+    assert!(
+        e.violations()[0]
+            .message
+            .contains("the added key 'greeting' is one the typed value writes too"),
+        "{e}"
+    );
+    let scalar = Verbatim::new("hi").with_key("mood", "sunny");
+    let e = serde_json::to_string(&scalar).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("keys were added to a value written as a string, not an object"),
+        "{e}"
+    );
+}
+
 // Rule 3: handler errors pass through untouched; panics are contained.
 
 #[tokio::test]
