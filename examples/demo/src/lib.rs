@@ -19,6 +19,7 @@ pub mod toolset {
 }
 
 mod days;
+pub mod plugins;
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
