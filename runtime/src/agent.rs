@@ -182,8 +182,9 @@ impl fmt::Display for AgentError {
 
 impl std::error::Error for AgentError {}
 
-/// Which tools the host lets one call see and call ([`Agent::with_tool_filter`]).
-type ToolFilter = dyn Fn(&ToolDescriptor, &CallContext) -> bool + Send + Sync;
+/// Which tools the host lets one call see and call ([`Agent::with_tool_filter`]): `true` keeps
+/// the tool for that call.
+pub type ToolFilter = dyn Fn(&ToolDescriptor, &CallContext) -> bool + Send + Sync;
 
 /// The set of capabilities one model sees, callable by tool or play name, plus the tools the
 /// host registered at run time.
@@ -457,9 +458,7 @@ impl Agent {
 
     /// The host's filter ([`Agent::with_tool_filter`]), if it set one: what a server asks to
     /// list per request.
-    pub fn tool_filter(
-        &self,
-    ) -> Option<&(dyn Fn(&ToolDescriptor, &CallContext) -> bool + Send + Sync)> {
+    pub fn tool_filter(&self) -> Option<&ToolFilter> {
         self.filter.as_deref()
     }
 

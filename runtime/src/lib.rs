@@ -39,7 +39,7 @@ mod trace;
 mod verbatim;
 mod vocabulary;
 
-pub use agent::{Agent, AgentError, Capability};
+pub use agent::{Agent, AgentError, Capability, ToolFilter};
 pub use approval::{ApprovalDecision, ApprovalRequest};
 pub use context::{CallContext, ToolContext};
 pub use delegation::Delegation;
