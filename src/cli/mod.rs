@@ -9,6 +9,7 @@ mod import;
 mod init;
 mod lint;
 mod output;
+pub(crate) mod sarif;
 mod schema;
 
 use clap::{Parser, Subcommand};
