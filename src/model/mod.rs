@@ -3,6 +3,7 @@
 //! followed, policies parsed and Rust identifiers assigned; nothing
 //! downstream looks a name up by string again.
 
+pub mod backend;
 pub mod manual;
 pub mod mcp;
 pub mod names;
@@ -173,6 +174,9 @@ pub struct Tool {
     pub meta: Option<serde_json::Map<String, serde_json::Value>>,
     pub deprecated: Option<Deprecation>,
     pub examples: Vec<Example>,
+    /// What answers its calls under `toolc serve`, if the manifest says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<backend::Backend>,
     #[serde(skip)]
     pub span: Span,
 }
