@@ -23,6 +23,7 @@ const SETS: &[(&str, &str, bool)] = &[
         false,
     ),
     ("hostile", "tests/fixtures/codegen/hostile.yaml", false),
+    ("imported", "tests/fixtures/codegen/imported.yaml", false),
     ("formats", "tests/fixtures/codegen/formats.yaml", true),
     ("secrets", "tests/fixtures/codegen/secrets.yaml", false),
     ("search", "tests/fixtures/codegen/search.yaml", false),

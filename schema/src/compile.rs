@@ -7,7 +7,7 @@
 //!
 //! Every assertion keyword of JSON Schema 2020-12 that the validator checks is compiled (plus
 //! OpenAPI's `nullable: true` and toolc's `sensitive: true`). Keywords that assert what it cannot check (`$dynamicRef`,
-//! `unevaluatedProperties`, `dependentSchemas`, draft-7 `dependencies` and `additionalItems`,
+//! `unevaluatedProperties`, draft-7 `dependencies` and `additionalItems`,
 //! references outside the schema, a reference that loops back without entering a part of the
 //! value, …) are refused with the keyword and
 //! its pointer; a `$ref` may point back into the schema that holds it, through a property or an
@@ -87,10 +87,6 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     (
         "unevaluatedItems",
         "not supported; use `items` after `prefixItems`",
-    ),
-    (
-        "dependentSchemas",
-        "not supported; use `dependentRequired` or `if`/`then`",
     ),
     (
         "dependencies",
@@ -285,6 +281,25 @@ impl Compiler<'_> {
         s.any_of = self.list(map, "anyOf", pointer, depth)?;
         s.one_of = self.list(map, "oneOf", pointer, depth)?;
         s.all_of = self.list(map, "allOf", pointer, depth)?;
+        // Each applies to the object itself, as `allOf` does.
+        if let Some(v) = map.get("dependentSchemas") {
+            let Value::Object(deps) = v else {
+                return Err(err(
+                    "dependentSchemas",
+                    pointer,
+                    format!("must be an object of schemas, not {}", describe(v)),
+                ));
+            };
+            let at = child(pointer, "dependentSchemas");
+            let mut out = Vec::with_capacity(deps.len());
+            for (name, dep) in deps {
+                out.push((
+                    leak_str(name),
+                    self.node(dep, &child(&at, name), depth + 1)?,
+                ));
+            }
+            s.dependent_schemas = leak_slice(out);
+        }
         if let Some(v) = map.get("required") {
             s.required = leak_slice(strings(v, "required", pointer)?);
         }

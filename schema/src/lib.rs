@@ -281,6 +281,9 @@ pub struct Schema {
     pub max_properties: Option<u64>,
     /// `dependentRequired`.
     pub dependent_required: &'static [(&'static str, &'static [&'static str])],
+    /// `dependentSchemas`: for each property name, a schema the whole object must match when
+    /// it has that property.
+    pub dependent_schemas: &'static [(&'static str, &'static Schema)],
     /// `anyOf`.
     pub any_of: &'static [&'static Schema],
     /// `oneOf`.
@@ -338,6 +341,7 @@ impl Schema {
         min_properties: None,
         max_properties: None,
         dependent_required: &[],
+        dependent_schemas: &[],
         any_of: &[],
         one_of: &[],
         all_of: &[],

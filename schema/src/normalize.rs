@@ -89,6 +89,13 @@ impl Schema {
         for branch in schema.all_of {
             branch.normalize(value, depth + 1);
         }
+        // `dependentSchemas`: the schema of a property the object has applies to it, as a
+        // branch of `allOf` does.
+        for (key, dependent) in schema.dependent_schemas {
+            if value.as_object().is_some_and(|m| m.contains_key(*key)) {
+                dependent.normalize(value, depth + 1);
+            }
+        }
         // A union: the branches the value matches shape it too. When it matches none, a
         // branch it matches once read as that branch means it (a strict-mode `null` for one
         // of the branch's optional properties) reads it.

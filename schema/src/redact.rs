@@ -11,8 +11,8 @@ fn masked() -> Value {
 /// The value with what `s` marks sensitive masked, or `None` when nothing is.
 ///
 /// Subschemas that apply to the same value (`$ref`, `allOf`, `anyOf`, `oneOf`, `if`/`then`/
-/// `else`) are applied one after another, each to the output of the last, so a part any of
-/// them marks is masked. `depth` counts values and subschemas entered; past
+/// `else`, `dependentSchemas`) are applied one after another, each to the output of the last,
+/// so a part any of them marks is masked. `depth` counts values and subschemas entered; past
 /// [`MAX_VALIDATION_DEPTH`] the value is masked whole rather than followed further.
 pub(super) fn redact(s: &Schema, value: &Value, depth: usize) -> Option<Value> {
     if s.sensitive || depth >= MAX_VALIDATION_DEPTH {
@@ -26,7 +26,8 @@ pub(super) fn redact(s: &Schema, value: &Value, depth: usize) -> Option<Value> {
         .chain(s.one_of.iter().copied())
         .chain(s.if_)
         .chain(s.then)
-        .chain(s.else_);
+        .chain(s.else_)
+        .chain(s.dependent_schemas.iter().map(|(_, sub)| *sub));
     let mut out: Option<Value> = None;
     for sub in same_value {
         let current = out.as_ref().unwrap_or(value);

@@ -276,6 +276,17 @@ impl<'v> Walker<'v> {
                 }
             }
         }
+        // `dependentSchemas`: the object matches the schema of each property it has.
+        if let Value::Object(map) = v {
+            for (key, sub) in s.dependent_schemas {
+                if map.contains_key(*key) && !self.eval(sub, v) {
+                    ok = false;
+                    if !self.collect {
+                        return false;
+                    }
+                }
+            }
+        }
 
         if !s.any_of.is_empty() && !s.any_of.iter().any(|b| self.test(b, v)) {
             fail!(

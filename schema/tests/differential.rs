@@ -197,6 +197,14 @@ impl Builder<'_> {
                 ),
                 _ => &[],
             },
+            dependent_schemas: match o.get("dependentSchemas") {
+                Some(Value::Object(d)) => leak_slice(
+                    d.iter()
+                        .map(|(k, s)| (leak_str(k), self.build(s)))
+                        .collect(),
+                ),
+                _ => &[],
+            },
             any_of: list("anyOf"),
             one_of: list("oneOf"),
             all_of: list("allOf"),
@@ -1105,6 +1113,34 @@ fn config_pattern_properties_property_names_dependencies() {
             "minProperties": 1,
             "maxProperties": 4,
             "dependentRequired": { "a": ["b"] }
+        }),
+        HashMap::new(),
+    );
+}
+
+/// `dependentSchemas` (with `dependentRequired` beside it, as OpenAPI generators write both):
+/// a schema the whole object must match when it has a property, a required one among them.
+#[test]
+fn payment_dependent_schemas_and_required() {
+    run(
+        "payment",
+        json!({
+            "type": "object",
+            "properties": {
+                "name": { "type": "string", "maxLength": 4 },
+                "card": { "type": "string", "pattern": "^[0-9]{2,4}$" },
+                "address": { "type": "string" },
+                "zip": { "type": "integer", "minimum": 0 }
+            },
+            "required": ["name"],
+            "dependentRequired": { "card": ["address"] },
+            "dependentSchemas": {
+                "card": {
+                    "properties": { "address": { "minLength": 2 }, "zip": { "maximum": 99 } },
+                    "required": ["zip"]
+                },
+                "zip": { "not": { "required": ["name", "a"] }, "maxProperties": 4 }
+            }
         }),
         HashMap::new(),
     );

@@ -195,6 +195,23 @@ fn keyword_schema(takes: Takes) -> Value {
             "pattern": "^#/(types/[A-Z][A-Za-z0-9]*|\\$defs/[^/]+|definitions/[^/]+)$"
         }),
         Takes::RustType => json!({ "enum": ["json"] }),
+        Takes::Dependencies => json!({
+            "type": "object",
+            "additionalProperties": {
+                "type": "array", "items": { "type": "string" }, "uniqueItems": true
+            }
+        }),
+        Takes::Discriminator => json!({
+            "type": "object",
+            "properties": {
+                "propertyName": { "type": "string" },
+                "mapping": { "type": "object", "additionalProperties": { "type": "string" } },
+                "defaultMapping": { "type": "string" }
+            },
+            "required": ["propertyName"],
+            "patternProperties": { "^x-": extension() },
+            "additionalProperties": false
+        }),
     }
 }
 

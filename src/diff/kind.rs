@@ -107,9 +107,9 @@ kinds! {
     TypeChanged => "type-changed", C, C, "A value's JSON type changed to one that is neither wider nor narrower.";
     EnumNarrowed => "enum-narrowed", C, K, "Values an `enum` or `const` allowed are no longer allowed, or a value is newly limited to a list.";
     EnumWidened => "enum-widened", K, C, "An `enum` allows values it did not, or no longer limits the value.";
-    BoundTightened => "bound-tightened", C, K, "A bound refuses values it took: `minimum`, `maximum` and their exclusive forms, `multipleOf`, `minLength`, `maxLength`, `pattern`, `format`, `minItems`, `maxItems`, `uniqueItems`, `allOf`, `not`, an integer `format`.";
+    BoundTightened => "bound-tightened", C, K, "A bound refuses values it took: `minimum`, `maximum` and their exclusive forms, `multipleOf`, `minLength`, `maxLength`, `pattern`, `format`, `minItems`, `maxItems`, `uniqueItems`, `dependentRequired`, `dependentSchemas`, `allOf`, `not`, an integer `format`.";
     BoundLoosened => "bound-loosened", K, C, "A bound takes values it refused.";
-    BoundChanged => "bound-changed", C, C, "A `pattern`, `format` or `not` was replaced by one that is neither wider nor narrower.";
+    BoundChanged => "bound-changed", C, C, "A `pattern`, `format`, `not` or `dependentSchemas` schema was replaced by one that is neither wider nor narrower.";
     PropertyAdded => "property-added", K, K, "An optional parameter or a result field was added.";
     PropertyRemoved => "property-removed", C, C, "A parameter or a result field was removed.";
     PropertyNowRequired => "property-now-required", C, K, "A parameter was added as required or became required; a result field is now always present.";

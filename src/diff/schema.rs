@@ -850,6 +850,81 @@ impl Walker<'_> {
             self.path.pop();
         }
         self.extra_properties(o, on, n, nn, depth);
+        self.dependencies(o, on, n, nn);
+    }
+
+    /// `dependentRequired`: each property a present one now requires beside it tightens what
+    /// the object takes, each it no longer requires loosens it; `dependentSchemas` likewise,
+    /// a schema changed being `bound-changed`.
+    fn dependencies(
+        &mut self,
+        o: Option<SchemaId>,
+        on: &SchemaNode,
+        n: Option<SchemaId>,
+        nn: &SchemaNode,
+    ) {
+        let pairs = |x: &SchemaNode| -> BTreeSet<(String, String)> {
+            x.dependent_required
+                .iter()
+                .flat_map(|d| d.required.iter().map(|r| (d.name.clone(), r.clone())))
+                .collect()
+        };
+        let (a, b) = (pairs(on), pairs(nn));
+        let (at_o, at_n) = (
+            Self::at(o, on, Keyword::DependentRequired),
+            Self::at(n, nn, Keyword::DependentRequired),
+        );
+        for (given, wanted) in b.difference(&a) {
+            self.push(
+                ChangeKind::BoundTightened,
+                format!("now requires `{wanted}` when `{given}` is given"),
+                at_o,
+                at_n,
+            );
+        }
+        for (given, wanted) in a.difference(&b) {
+            self.push(
+                ChangeKind::BoundLoosened,
+                format!("no longer requires `{wanted}` when `{given}` is given"),
+                at_o,
+                at_n,
+            );
+        }
+        // `dependentSchemas`: a schema the object must match when it has a property, compared
+        // by what it validates.
+        let applied = |s: &Schemas, x: &SchemaNode| -> std::collections::BTreeMap<String, Value> {
+            x.dependent_schemas
+                .iter()
+                .map(|p| {
+                    let json =
+                        s.write_json(p.schema, crate::model::schema::JsonOptions::VALIDATION);
+                    (p.name.clone(), json)
+                })
+                .collect()
+        };
+        let (a, b) = (applied(self.old, on), applied(self.new, nn));
+        let (at_o, at_n) = (
+            Self::at(o, on, Keyword::DependentSchemas),
+            Self::at(n, nn, Keyword::DependentSchemas),
+        );
+        for name in a.keys().chain(b.keys()).collect::<BTreeSet<_>>() {
+            let (kind, text) = match (a.get(name), b.get(name)) {
+                (None, Some(_)) => (
+                    ChangeKind::BoundTightened,
+                    format!("must now match a schema when `{name}` is given"),
+                ),
+                (Some(_), None) => (
+                    ChangeKind::BoundLoosened,
+                    format!("no longer has a schema to match when `{name}` is given"),
+                ),
+                (Some(x), Some(y)) if x != y => (
+                    ChangeKind::BoundChanged,
+                    format!("has another schema to match when `{name}` is given"),
+                ),
+                _ => continue,
+            };
+            self.push(kind, text, at_o, at_n);
+        }
     }
 
     /// A property both versions have: whether it is required, its default, and its schema.

@@ -96,7 +96,11 @@ pub struct Options {
 struct Flags {
     dialect: Dialect,
     inline_refs: bool,
+    /// `nullable: true` written as JSON Schema says it (`null` in `type`, or a `null` branch).
     json_nullable: bool,
+    /// The schema as written, OpenAPI's `nullable` and `discriminator` kept (MCP lists what
+    /// a server sent).
+    as_written: bool,
     gemini: bool,
     strict_openai: bool,
     close_objects: bool,
@@ -117,10 +121,12 @@ struct Flags {
 
 fn flags(d: Dialect) -> Flags {
     let gemini = d.is_gemini_openapi();
+    let as_written = d == Dialect::Mcp;
     Flags {
         dialect: d,
         inline_refs: gemini,
-        json_nullable: !gemini,
+        json_nullable: !gemini && !as_written,
+        as_written,
         gemini,
         strict_openai: d.is_openai_strict(),
         close_objects: d.is_openai_strict() || d == Dialect::AnthropicStrict,
@@ -276,7 +282,8 @@ fn applies_to(k: Keyword, t: JsonType) -> bool {
         Items | PrefixItems | AdditionalItems | MinItems | MaxItems | UniqueItems => {
             t == JsonType::Array
         }
-        Properties | Required | AdditionalProperties | PropertyNames => t == JsonType::Object,
+        Properties | Required | AdditionalProperties | PropertyNames | DependentRequired
+        | DependentSchemas => t == JsonType::Object,
         Enum | Const => true,
         _ => false,
     }
@@ -743,6 +750,9 @@ impl Lowerer<'_> {
             k,
             Keyword::RustType | Keyword::Sensitive | Keyword::Defs | Keyword::Definitions
         ) || (self.f.gemini && matches!(k, Keyword::SchemaDialect | Keyword::Id | Keyword::Comment))
+            // OpenAPI's hint for code generators: validates nothing, and no provider but an
+            // MCP client (shown what the server sent) reads it.
+            || (k == Keyword::Discriminator && !self.f.as_written)
     }
 
     /// The node's content: its keywords in the dialect's form, or, where the
@@ -790,12 +800,15 @@ impl Lowerer<'_> {
             .node(schemas, Keyword::AdditionalProperties)
             .and_then(|n| n.additional_properties)
             .is_none_or(|a| !schemas.get(a).is_nothing());
+        // A list of pairs cannot say which keys need others.
         let plain = ![
             Keyword::Ref,
             Keyword::AnyOf,
             Keyword::OneOf,
             Keyword::AllOf,
             Keyword::Not,
+            Keyword::DependentRequired,
+            Keyword::DependentSchemas,
         ]
         .iter()
         .any(|k| view.has(*k));
@@ -876,12 +889,34 @@ impl Lowerer<'_> {
         }
     }
 
-    /// A tuple (`prefixItems`, or the draft-07 list `items`).
+    /// A tuple (`prefixItems`, or the draft-07 list `items`) that an object keyed by its
+    /// positions can stand for: one that takes an array with an item at each position and no
+    /// more (`maxItems` and `minItems` let that length through, no `uniqueItems`), which is
+    /// what the object spells.
     fn is_tuple(&self, view: &View) -> bool {
-        view.has(Keyword::PrefixItems)
-            || view
-                .node(self.schemas, Keyword::Items)
-                .is_some_and(|n| n.draft07_tuple)
+        let schemas = self.schemas;
+        let prefix = view
+            .node(schemas, Keyword::PrefixItems)
+            .or_else(|| {
+                view.node(schemas, Keyword::Items)
+                    .filter(|n| n.draft07_tuple)
+            })
+            .and_then(|n| n.prefix_items.as_ref());
+        // The arrays the object stands for have an item at every position and no more: each
+        // must be one the tuple takes.
+        let fits = |len: usize| {
+            let len = len as u64;
+            let max = view
+                .node(schemas, Keyword::MaxItems)
+                .and_then(|n| n.max_items);
+            let min = view
+                .node(schemas, Keyword::MinItems)
+                .and_then(|n| n.min_items);
+            max.is_none_or(|m| m >= len)
+                && min.is_none_or(|m| m <= len)
+                && !view.has(Keyword::UniqueItems)
+        };
+        prefix.is_some_and(|p| fits(p.len()))
     }
 
     /// A tuple as an object whose keys are the positions: `{"0": a, "1": b}`.
@@ -1151,6 +1186,7 @@ impl Lowerer<'_> {
             Keyword::AdditionalProperties => Some(self.node(n.additional_properties?, &at, false)),
             Keyword::Not => Some(self.node(n.not?, &at, false)),
             Keyword::Properties => Some(self.properties(view, owner, &at)),
+            Keyword::DependentSchemas => Some(self.dependent_schemas(owner, &at)),
             Keyword::AnyOf | Keyword::OneOf | Keyword::AllOf => self.branches(owner, k, &at),
             _ => self.scalar(owner, k),
         }
@@ -1204,6 +1240,22 @@ impl Lowerer<'_> {
                 crate::manifest::node::escape_pointer_token(&p.name)
             );
             let v = self.node(p.schema, &po, optional);
+            m.insert(p.name.clone(), v);
+        }
+        Value::Object(m)
+    }
+
+    /// `dependentSchemas`, each schema lowered.
+    #[inline(never)]
+    fn dependent_schemas(&mut self, owner: SchemaId, at: &str) -> Value {
+        let entries = self.schemas.get(owner).dependent_schemas.clone();
+        let mut m = Map::new();
+        for p in entries {
+            let po = format!(
+                "{at}/{}",
+                crate::manifest::node::escape_pointer_token(&p.name)
+            );
+            let v = self.node(p.schema, &po, false);
             m.insert(p.name.clone(), v);
         }
         Value::Object(m)

@@ -1184,11 +1184,11 @@ fn unsupported_schema() {
         "`if` (a condition) is not supported in toolc schemas",
     );
     only_yaml(
-        "version: 1\ntypes:\n  Pair: { type: array, prefixItems: [{ type: string }], minItems: 1 }\n",
+        "version: 1\ntypes:\n  Both: { allOf: [{ type: string }, { minLength: 1 }] }\n",
         Code::UnsupportedSchema,
         3,
-        37,
-        "a tuple that allows more items after its own has no Rust type",
+        18,
+        "`allOf` of schemas that are not all objects has no Rust type",
     );
 }
 

@@ -705,7 +705,7 @@ fn anthropic_strict_closes_objects_and_refuses_bounds() {
 }
 
 #[test]
-fn nullable_true_becomes_a_type_list_in_json_schema_dialects() {
+fn nullable_true_becomes_a_type_list_in_json_schema_dialects_and_mcp_lists_it_as_written() {
     let f = load(
         r##"
 version: 1
@@ -723,12 +723,7 @@ toolboxes:
           required: [a, b]
 "##,
     );
-    for d in [
-        Dialect::OpenAi,
-        Dialect::OpenAiStrict,
-        Dialect::Anthropic,
-        Dialect::Mcp,
-    ] {
+    for d in [Dialect::OpenAi, Dialect::OpenAiStrict, Dialect::Anthropic] {
         let p = f.params("n", d);
         assert_eq!(
             p["properties"]["a"],
@@ -741,11 +736,69 @@ toolboxes:
             "{d}"
         );
     }
+    // MCP lists what the server sent.
+    let m = f.params("n", Dialect::Mcp);
+    assert_eq!(
+        m["properties"]["a"],
+        json!({"type": "string", "nullable": true})
+    );
+    assert_eq!(
+        m["properties"]["b"],
+        json!({"type": "integer", "enum": [1, 2], "nullable": true})
+    );
     let g = f.params("n", Dialect::Gemini);
     assert_eq!(
         g["properties"]["a"],
         json!({"type": "string", "nullable": true})
     );
+}
+
+/// OpenAPI's `discriminator` validates nothing: MCP lists it as written, every other form
+/// leaves it out. `dependentRequired` and `dependentSchemas` are JSON Schema keywords every
+/// form keeps (the lint of a provider that refuses them says so).
+#[test]
+fn discriminator_is_listed_to_mcp_only_and_dependent_keywords_everywhere() {
+    let f = load(
+        r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      n:
+        description: N.
+        parameters:
+          type: object
+          properties:
+            card: { type: string }
+            address: { type: string }
+            pet:
+              discriminator: { propertyName: kind, mapping: { cat: "#/$defs/Cat" } }
+              oneOf:
+                - { type: object, properties: { kind: { const: cat } }, required: [kind] }
+                - { type: object, properties: { kind: { const: dog } }, required: [kind] }
+          dependentRequired: { card: [address] }
+          dependentSchemas: { address: { properties: { card: { minLength: 4 } } } }
+"##,
+    );
+    for d in Dialect::ALL {
+        let p = f.params("n", d);
+        let listed = p["properties"]["pet"].get("discriminator");
+        if d == Dialect::Mcp {
+            assert_eq!(
+                listed,
+                Some(&json!({"propertyName": "kind", "mapping": {"cat": "#/$defs/Cat"}}))
+            );
+        } else {
+            assert_eq!(listed, None, "{d}");
+        }
+        assert_eq!(p["dependentRequired"], json!({"card": ["address"]}), "{d}");
+        // Lowered as any schema is (strict modes make its optional `card` nullable).
+        assert!(
+            p["dependentSchemas"]["address"]["properties"]["card"].is_object(),
+            "{d}"
+        );
+    }
 }
 
 #[test]
@@ -1051,6 +1104,27 @@ fn tuples_become_objects_keyed_by_position_for_gemini() {
     );
     // JSON Schema dialects keep the tuple.
     assert!(f.params("eq", Dialect::Mcp)["properties"]["pair"]["prefixItems"].is_array());
+    // An open tuple is shown its positions, each required (arrays of them all are valid); one
+    // whose `maxItems` leaves no room for all its positions has no such object, and stays.
+    let f = load(
+        r##"
+version: 1
+toolboxes:
+  t:
+    description: T
+    tools:
+      n:
+        description: N.
+        parameters:
+          type: object
+          properties:
+            open: { type: array, prefixItems: [{ type: string }, { type: number }] }
+            short: { type: array, prefixItems: [{ type: string }, { type: number }], maxItems: 1 }
+"##,
+    );
+    let p = f.params("n", Dialect::Gemini);
+    assert_eq!(p["properties"]["open"]["required"], json!(["0", "1"]));
+    assert!(p["properties"]["short"]["prefixItems"].is_array());
 }
 
 #[test]

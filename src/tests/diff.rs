@@ -418,6 +418,68 @@ fn bound_loosened() {
     );
 }
 
+/// `dependentRequired`: a property required beside another is a bound on the object, each pair
+/// on its own; so is a schema of `dependentSchemas`.
+#[test]
+fn dependent_keywords_are_bounds() {
+    let object = |deps: &str| {
+        format!(
+            "{{ type: object, properties: {{ card: {{ type: string }}, address: {{ type: string }}, zip: {{ type: string }} }}{deps} }}"
+        )
+    };
+    let (none, one, other) = (
+        object(""),
+        object(", dependentRequired: { card: [address] }"),
+        object(", dependentRequired: { card: [zip] }"),
+    );
+    assert_eq!(
+        only(&param(&none, true), &param(&one, true)),
+        (
+            K::BoundTightened,
+            C,
+            "tool `a`: parameter `p` now requires `address` when `card` is given".into()
+        )
+    );
+    assert_eq!(
+        changes(&param(&one, true), &param(&other, true)),
+        [
+            (
+                K::BoundTightened,
+                C,
+                "tool `a`: parameter `p` now requires `zip` when `card` is given".into()
+            ),
+            (
+                K::BoundLoosened,
+                OK,
+                "tool `a`: parameter `p` no longer requires `address` when `card` is given".into()
+            ),
+        ]
+    );
+    // `dependentSchemas`: added, replaced, removed.
+    let with = |schema: &str| object(&format!(", dependentSchemas: {{ card: {schema} }}"));
+    let (zip, address) = (with("{ required: [zip] }"), with("{ required: [address] }"));
+    assert_eq!(
+        only(&param(&none, true), &param(&zip, true)),
+        (
+            K::BoundTightened,
+            C,
+            "tool `a`: parameter `p` must now match a schema when `card` is given".into()
+        )
+    );
+    assert_eq!(
+        only(&param(&zip, true), &param(&address, true)),
+        (
+            K::BoundChanged,
+            C,
+            "tool `a`: parameter `p` has another schema to match when `card` is given".into()
+        )
+    );
+    assert_eq!(
+        only(&param(&zip, true), &param(&none, true)).0,
+        K::BoundLoosened
+    );
+}
+
 #[test]
 fn bound_changed() {
     assert_eq!(

@@ -46,6 +46,18 @@ fn every_construct() {
     );
 }
 
+/// What importers bring in verbatim: structs read by position for open tuples and tuples
+/// whose last items may be missing, a Rust enum tagged by OpenAPI's `discriminator`,
+/// `dependentRequired` in the validation tables, `nullable` in the MCP texts, and `pub type`
+/// aliases for nested maps too complex to write out.
+#[test]
+fn imported_constructs() {
+    insta::assert_snapshot!(
+        "imported",
+        generate("tests/fixtures/codegen/imported.yaml", &Default::default())
+    );
+}
+
 /// Delegates: the `delegates` module (types, the `<Agent>Delegates` trait, its toolbox) and
 /// the wiring of agents whose delegates reach other agents and capabilities.
 #[test]

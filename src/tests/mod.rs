@@ -12,6 +12,7 @@ mod import;
 mod lint_config;
 mod lint_rules;
 mod lint_similar;
+mod listed;
 mod lowering;
 #[path = "../../tests/support/manifest_text.rs"]
 mod manifest_text;

@@ -19,8 +19,15 @@ fn roots() -> Vec<PathBuf> {
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| {
-                p.is_dir() && p.join("toolset.yaml").is_file()
-                    || p.extension().is_some_and(|e| e == "yaml")
+                // A real-world folder holds its manifest as `<folder>.yaml`.
+                let holds_yaml = |dir: &std::path::Path| {
+                    std::fs::read_dir(dir).is_ok_and(|mut entries| {
+                        entries.any(|e| {
+                            e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "yaml"))
+                        })
+                    })
+                };
+                p.is_dir() && holds_yaml(p) || p.extension().is_some_and(|e| e == "yaml")
             })
             .collect();
         found.sort();

@@ -23,6 +23,7 @@ const FIXED: &[(&str, &str)] = &[
     ("manifests", "../../manifests"),
     ("constructs", "../fixtures/codegen/constructs.yaml"),
     ("hostile", "../fixtures/codegen/hostile.yaml"),
+    ("imported", "../fixtures/codegen/imported.yaml"),
     ("defaults", "../fixtures/codegen/defaults.yaml"),
     ("coverage", "../fixtures/codegen/coverage.yaml"),
     ("string_formats", "../fixtures/codegen/formats.yaml"),

@@ -18,7 +18,8 @@
   instance of the schema): every `$ref` inlined, a recursive one twice at most (hypothesis-jsonschema
   does not generate from recursive references), and at most two properties beyond the declared
   ones in an open object (which hypothesis-jsonschema makes slowly, and the dispatcher ignores);
-  tuples in the draft-07 spelling, the one hypothesis-jsonschema reads.
+  tuples, `dependentRequired` and `dependentSchemas` in the draft-07 spelling, the one
+  hypothesis-jsonschema reads.
 """
 
 from __future__ import annotations
@@ -150,11 +151,31 @@ def _few_extras(node: dict) -> Schema:
     return node
 
 
+def _dependencies_draft7(node: dict) -> Schema:
+    """`dependentRequired` and `dependentSchemas` as draft-07's `dependencies`, which says the
+    same (a property's list of required names, or its schema)."""
+    required = node.pop("dependentRequired", None) or {}
+    schemas = node.pop("dependentSchemas", None) or {}
+    if not required and not schemas:
+        return node
+    dependencies = dict(node.get("dependencies", {}))
+    for name in sorted(required.keys() | schemas.keys()):
+        if name in required and name in schemas:
+            dependencies[name] = {"allOf": [{"required": required[name]}, schemas[name]]}
+        elif name in schemas:
+            dependencies[name] = schemas[name]
+        else:
+            dependencies[name] = required[name]
+    node["dependencies"] = dependencies
+    return node
+
+
 def bounded(schema: Schema) -> Schema:
     """A part of `schema` to generate instances from; see the module's doc. Tuples are given in
-    the draft-07 spelling (`items: [...]`, `additionalItems`), the one hypothesis-jsonschema
-    reads: it does not know `prefixItems`."""
-    return walk(unrolled(schema), lambda n: _tuple_draft7(_few_extras(n)))
+    the draft-07 spelling (`items: [...]`, `additionalItems`), and `dependentRequired` and
+    `dependentSchemas` as `dependencies`, the ones hypothesis-jsonschema reads: it does not know
+    the 2020-12 keywords."""
+    return walk(unrolled(schema), lambda n: _dependencies_draft7(_tuple_draft7(_few_extras(n))))
 
 
 def unrolled(schema: Schema, depth: int = 2) -> Schema:

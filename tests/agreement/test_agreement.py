@@ -98,6 +98,13 @@ REWRITES = [
         lambda p: p.get("type") == "object" and p.get("required") == ["0", "1"],
     ),
     (
+        "open tuple as an object keyed by its positions",
+        "span",
+        "open",
+        GEMINI,
+        lambda p: p.get("type") == "object" and p.get("required") == ["0", "1"],
+    ),
+    (
         "type list as anyOf",
         "either",
         "id",

@@ -38,6 +38,13 @@ fn main() -> Result<(), toolc::Error> {
         .serde_both_ways(true)
         .compile()?;
     toolc::configure()
+        .manifest("../fixtures/codegen/imported.yaml")
+        .file_name("imported.rs")
+        .toolset_name("imported")
+        // The test writes parameters back to compare them with what was read.
+        .serde_both_ways(true)
+        .compile()?;
+    toolc::configure()
         .manifest("../fixtures/codegen/vouched.yaml")
         .file_name("vouched.rs")
         .toolset_name("vouched")

@@ -5,8 +5,8 @@
 //!
 //! This path only ever *accepts*. Whenever it meets a value the schema refuses, or a case it
 //! cannot decide without seeing the whole value first (`anyOf`, `oneOf`, `not`, `if`, `enum`
-//! or `const` on an array or object, `uniqueItems`, `contains`, a `$ref` cycle, very deep
-//! nesting), it stops, and the caller runs the full walk over a `Value`, which lists every
+//! or `const` on an array or object, `uniqueItems`, `contains`, `dependentSchemas` on an
+//! object, a `$ref` cycle, very deep nesting), it stops, and the caller runs the full walk over a `Value`, which lists every
 //! violation with its pointer. So whatever it accepts, the full walk accepts too: the property
 //! tests of this module hold the two to that.
 //!
@@ -181,7 +181,11 @@ impl Conj {
     /// Checks that an object may start here and starts following it.
     pub(crate) fn object(&self) -> Result<Obj, Stop> {
         for s in self.members() {
-            if !s.types.contains(Types::OBJECT) || needs_whole_value(s) {
+            // Which `dependentSchemas` apply is known only once every key is seen.
+            if !s.types.contains(Types::OBJECT)
+                || needs_whole_value(s)
+                || !s.dependent_schemas.is_empty()
+            {
                 return Err(Stop);
             }
             // Normalization applies `additionalProperties` to keys a pattern matches; the

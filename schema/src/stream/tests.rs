@@ -94,6 +94,7 @@ fn schemas() -> Vec<(&'static Schema, bool)> {
         json!({"enum": [{"a": 1}, [1, 2], "x"]}),
         json!({"type": "object", "properties": {"a": {"oneOf": [{"type": "array"}, {"type": "object"}]}}}),
         json!({"not": {"type": "object", "required": ["a"]}}),
+        json!({"type": "object", "dependentSchemas": {"a": {"required": ["name"]}, "b": {"maxProperties": 1}}}),
     ];
     let mut out = Vec::new();
     for s in decided {

@@ -42,7 +42,7 @@ pub(super) struct Inputs<'a> {
 
 impl<'a> Inputs<'a> {
     /// The checks of `module`, whose types are named from it by `paths`.
-    pub fn of(self, module: &'a Module, paths: &'a Paths) -> Conformance<'a> {
+    pub fn of(self, module: &'a Module, paths: &'a Paths<'a>) -> Conformance<'a> {
         Conformance {
             inputs: self,
             module,
@@ -58,7 +58,7 @@ pub(super) struct Conformance<'a> {
     inputs: Inputs<'a>,
     /// The module being generated, where `Ty::Local` items are.
     module: &'a Module,
-    paths: &'a Paths,
+    paths: &'a Paths<'a>,
     /// The items of the module and of the named types' module by name, made when first asked:
     /// a module of thousands of tools has thousands of items.
     items: OnceCell<[HashMap<&'a str, &'a Item>; 2]>,
@@ -316,7 +316,10 @@ impl<'a> Conformance<'a> {
             // a `Vec`) cannot be made, and checking it would recurse without end.
             Item::Newtype { ty: Ty::Box(_), .. } => None,
             Item::Newtype { ty, .. } => self.value(&Place::Field(quote!(self.0)), ty, id, 0),
-            Item::Struct { .. } | Item::Tagged { .. } | Item::Untagged { .. } => None,
+            Item::Struct { .. }
+            | Item::Tagged { .. }
+            | Item::Untagged { .. }
+            | Item::Tuple { .. } => None,
         }
     }
 

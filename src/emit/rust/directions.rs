@@ -228,6 +228,7 @@ fn item_tys(item: &Item) -> Vec<&Ty> {
             .flat_map(|(_, _, fs)| fs.iter().map(|f| &f.ty))
             .collect(),
         Item::Untagged { variants, .. } => variants.iter().map(|(_, t)| t).collect(),
+        Item::Tuple { items, rest, .. } => items.iter().map(|f| &f.ty).chain(rest).collect(),
         Item::Newtype { ty, .. } => vec![ty],
     }
 }

@@ -5,7 +5,7 @@ use super::deserialize::{enum_deserialize, struct_deserialize};
 use super::directions::Directions;
 use super::docs::doc_attrs;
 use crate::model::names::RustIdent;
-use crate::model::rust::{Field, FormatLit, Item, Lit, Ty, TypedFormat};
+use crate::model::rust::{Alias, Field, FormatLit, Item, Lit, Module, Ty, TypedFormat};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
@@ -47,14 +47,52 @@ pub fn serde_path() -> TokenStream {
     quote!(::toolc_runtime::codegen::serde)
 }
 
-/// How generated code names types: `types` is the path to the named types
-/// module from the module being generated, `None` inside that module, where
-/// named types are written bare as every item of the module is.
-pub struct Paths {
-    pub types: Option<TokenStream>,
+/// How generated code names types in the module being generated.
+#[derive(Clone, Copy)]
+pub struct Paths<'a> {
+    /// In a group's module, two levels down: named types are `super::super::types::X`. In the
+    /// named types' module they are written bare, as every item of the module is.
+    pub nested: bool,
+    /// The module's type aliases: a type one names is written by the alias's name.
+    pub aliases: &'a [Alias],
+}
+
+impl<'a> Paths<'a> {
+    /// The paths of `module`, a group's (`nested`) or the named types'.
+    pub fn of(module: &'a Module, nested: bool) -> Paths<'a> {
+        Paths {
+            nested,
+            aliases: &module.aliases,
+        }
+    }
 }
 
 pub fn ty_tokens(ty: &Ty, paths: &Paths) -> TokenStream {
+    match paths.aliases.iter().find(|a| a.ty == *ty) {
+        Some(a) => {
+            let name = ident(&a.name);
+            quote!(#name)
+        }
+        None => written_out(ty, paths),
+    }
+}
+
+/// `pub type Name = …;` for each of the module's aliases, with its docs.
+pub fn alias_items(paths: &Paths) -> TokenStream {
+    let items = paths.aliases.iter().map(|a| {
+        let name = ident(&a.name);
+        let doc = doc_attrs(&a.doc);
+        let ty = written_out(&a.ty, paths);
+        quote! {
+            #doc
+            pub type #name = #ty;
+        }
+    });
+    quote!(#(#items)*)
+}
+
+/// The tokens of `ty` itself (the types inside it by their aliases, where they have one).
+fn written_out(ty: &Ty, paths: &Paths) -> TokenStream {
     match ty {
         Ty::String => quote!(::std::string::String),
         Ty::Bool => quote!(bool),
@@ -92,9 +130,10 @@ pub fn ty_tokens(ty: &Ty, paths: &Paths) -> TokenStream {
         }
         Ty::Shared(n) => {
             let n = ident(n);
-            match &paths.types {
-                Some(types) => quote!(#types::#n),
-                None => quote!(#n),
+            if paths.nested {
+                quote!(super::super::types::#n)
+            } else {
+                quote!(#n)
             }
         }
         Ty::Local(n) => {
@@ -579,7 +618,10 @@ pub fn item_tokens(
         Item::Tagged { variants, .. } => variants
             .iter()
             .any(|(_, _, fs)| fs.iter().any(|f| f.sensitive)),
-        Item::Enum { .. } | Item::Untagged { .. } | Item::Newtype { .. } => false,
+        // A tuple's items are masked with it as a whole (the plan marks it sensitive).
+        Item::Enum { .. } | Item::Untagged { .. } | Item::Newtype { .. } | Item::Tuple { .. } => {
+            false
+        }
     };
     let manual_debug = sensitive || has_sensitive_fields;
     let debug = (!manual_debug).then(|| quote!(Debug,));
@@ -756,6 +798,70 @@ pub fn item_tokens(
                 pub enum #id {
                     #(#vs,)*
                 }
+            }
+        }
+        Item::Tuple {
+            name,
+            doc,
+            items,
+            rest,
+        } => {
+            let id = ident(name);
+            let doc = doc.as_deref().map(doc_attrs).unwrap_or_default();
+            let fs = items.iter().map(|f| {
+                let field = ident(&f.ident);
+                let ty = ty_tokens(&f.ty, paths);
+                let what = if f.required {
+                    format!("The item at position {}.", f.name)
+                } else {
+                    format!(
+                        "The item at position {}, `None` when the array ends before it.",
+                        f.name
+                    )
+                };
+                let doc = match &f.doc {
+                    Some(d) => doc_attrs(&format!("{what}\n\n{d}")),
+                    None => doc_attrs(&what),
+                };
+                let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
+                quote! {
+                    #doc
+                    #deprecated
+                    pub #field: #ty
+                }
+            });
+            let rest_field = rest.as_ref().map(|t| {
+                let t = ty_tokens(t, paths);
+                let d = format!(" The items after the first {}.", items.len());
+                quote! {
+                    #[doc = #d]
+                    pub rest: ::std::vec::Vec<#t>,
+                }
+            });
+            let open = rest.is_some();
+            let ser = dirs
+                .serialize
+                .then(|| super::tuples::tuple_serialize(&id, items, open));
+            let de = dirs
+                .deserialize
+                .then(|| super::tuples::tuple_deserialize(&id, items, open));
+            let allow_deprecated = items
+                .iter()
+                .any(|f| f.deprecated)
+                .then(|| quote!(#[allow(deprecated)]));
+            quote! {
+                #doc
+                #[derive(#debug Clone, PartialEq)]
+                #allow_deprecated
+                #user
+                pub struct #id {
+                    #(#fs,)*
+                    #rest_field
+                }
+                #allow_deprecated
+                #ser
+                #allow_deprecated
+                #de
             }
         }
         Item::Newtype { name, doc, ty } => {

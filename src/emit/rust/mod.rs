@@ -14,6 +14,7 @@ mod items;
 mod print;
 mod search;
 mod texts;
+mod tuples;
 mod type_items;
 mod validate;
 
@@ -122,7 +123,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 12;
+pub const RUNTIME_API: u32 = 13;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -264,6 +265,7 @@ fn toolbox_groups(set: &Toolset) -> Vec<Group<'_>> {
             targets: None,
             target_names: Vec::new(),
             scope_key: directions::Scope::Toolbox(i),
+            paths: Paths::of(&plan.module, true),
         })
         .collect()
 }
@@ -285,6 +287,7 @@ fn playbook_groups(set: &Toolset) -> Vec<Group<'_>> {
             targets: None,
             target_names: Vec::new(),
             scope_key: directions::Scope::Playbook(i),
+            paths: Paths::of(&plan.module, true),
         })
         .collect()
 }
@@ -345,6 +348,7 @@ impl Delegates {
                     target_names: targets.iter().map(|&t| (t, target_name(set, t))).collect(),
                     targets: Some((of, targets)),
                     scope_key: directions::Scope::Delegates(i),
+                    paths: Paths::of(&set.rust.delegates[i].module, true),
                 }
             })
             .collect()
@@ -413,13 +417,9 @@ fn print_file(
         gaps.push(printer.module_with_gap(&[], &types_head, std::iter::empty::<TokenStream>())?);
     }
 
-    let nested = Paths {
-        types: Some(quote!(super::super::types)),
-    };
     let mut emitter = GroupEmitter {
         mcp_texts: &mcp_texts,
         tables: &mut tables,
-        paths: &nested,
         checks: checks_of(set, options),
         send: options.send,
     };
@@ -740,6 +740,8 @@ struct Group<'g> {
     target_names: Vec<(crate::model::DelegateTarget, String)>,
     /// The group's module, for the directions its types derive.
     scope_key: directions::Scope,
+    /// How its module names types.
+    paths: Paths<'g>,
 }
 
 impl Group<'_> {
@@ -758,7 +760,6 @@ struct GroupEmitter<'e, 'a> {
     /// Each operation's MCP texts, for its descriptor.
     mcp_texts: &'e [McpTexts],
     tables: &'e mut Tables<'a>,
-    paths: &'e Paths,
     /// What the checks of results read (`conforms.rs`).
     checks: conforms::Inputs<'e>,
     send: bool,
@@ -812,7 +813,7 @@ impl GroupEmitter<'_, '_> {
         &'s mut self,
         g: &'s Group<'_>,
     ) -> (TokenStream, Box<dyn Iterator<Item = print::Piece<'s>> + 's>) {
-        let paths = self.paths;
+        let paths = &g.paths;
         let (kind_name, suffix) = match g.kind {
             Kind::Toolbox => ("Toolbox", "Toolbox"),
             Kind::Playbook => ("Playbook", "Playbook"),

@@ -9,7 +9,7 @@
 use super::Attrs;
 use super::conforms::Inputs;
 use super::directions::{Needs, Scope};
-use super::items::{ExtraAttrs, Paths, item_tokens};
+use super::items::{ExtraAttrs, Paths, alias_items, item_tokens};
 use super::print::{AT_ONCE, Printer};
 use crate::diag::Diagnostic;
 use crate::model::rust::Module;
@@ -86,9 +86,7 @@ fn print(
     printer: &mut Printer,
 ) -> Result<String, Vec<Diagnostic>> {
     *attrs.module.borrow_mut() = m.name.to_string();
-    let paths = Paths {
-        types: (m.depth > 1).then(|| quote!(super::super::types)),
-    };
+    let paths = Paths::of(m.module, m.depth > 1);
     let conformance = checks.of(m.module, &paths);
     // An item prints by its depth alone: any heads of that many modules do.
     let heads = vec![quote!(mod __toolc_frame); m.depth];
@@ -107,6 +105,7 @@ fn print(
             printer.item(&heads, std::mem::take(&mut batch))?;
         }
     }
+    batch.extend(alias_items(&paths));
     printer.item(&heads, batch)?;
     Ok(std::mem::take(&mut printer.out))
 }

@@ -451,6 +451,25 @@ impl<'a> Tables<'a> {
             let rs = n.required.iter().map(|r| &r.name);
             fields.push(quote!(required: &[#(#rs),*]));
         }
+        if !n.dependent_required.is_empty() {
+            let ds = n.dependent_required.iter().map(|d| {
+                let (name, names) = (&d.name, &d.required);
+                quote!((#name, &[#(#names),*]))
+            });
+            fields.push(quote!(dependent_required: &[#(#ds),*]));
+        }
+        if !n.dependent_schemas.is_empty() {
+            let ds: Vec<TokenStream> = n
+                .dependent_schemas
+                .iter()
+                .map(|p| {
+                    let c = self.child(p.schema, name, &format!("WITH_{}", shout(&p.name)));
+                    let property = &p.name;
+                    quote!((#property, #c))
+                })
+                .collect();
+            fields.push(quote!(dependent_schemas: &[#(#ds),*]));
+        }
         if let Some(ap) = n.additional_properties {
             match set.schemas.get(ap).boolean {
                 Some(false) => {

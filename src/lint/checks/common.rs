@@ -120,8 +120,17 @@ pub fn exclusive_numeric_bound(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     }
 }
 
+/// Whether `n` is a schema of `dependentSchemas`: it applies to the object it hangs from, so
+/// its `required` may name that object's properties, and only objects meet it.
+fn applies_to_its_object(n: &Node<'_>) -> bool {
+    n.keyword == Some("dependentSchemas")
+}
+
 pub fn required_undeclared(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
+    if applies_to_its_object(n) {
+        return;
+    }
     let Some(Value::Array(req)) = m.get("required") else {
         return;
     };
@@ -143,7 +152,7 @@ pub fn required_undeclared(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
 
 pub fn required_on_non_object(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {
     let Some(m) = n.map() else { return };
-    if m.contains_key("required") && !is_object(m) {
+    if m.contains_key("required") && !is_object(m) && !applies_to_its_object(n) {
         out.push(Spot::at(
             at(n, "required"),
             "`required` on a node that is not `type: object`",

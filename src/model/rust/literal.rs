@@ -328,6 +328,39 @@ impl<'a> Cx<'a> {
                     value: Box::new(value),
                 }
             }
+            (Item::Tuple { items, rest, .. }, Value::Array(values)) => {
+                let mut fields = Vec::with_capacity(items.len() + 1);
+                for (i, f) in items.iter().enumerate() {
+                    let lit = match (values.get(i), &f.ty) {
+                        (Some(x), _) if f.required => self.lit(&f.ty, x, d)?,
+                        // Present in the array: `Some`, whatever the item (`null` too).
+                        (Some(x), Ty::Option(inner)) => Lit::Some(Box::new(self.lit(inner, x, d)?)),
+                        (None, _) if !f.required => Lit::None,
+                        _ => return Err(format!("it has no item {i}")),
+                    };
+                    fields.push((f.ident.clone(), lit));
+                }
+                match rest {
+                    Some(t) => {
+                        let after = values
+                            .get(items.len()..)
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|x| self.lit(t, x, d))
+                            .collect::<Result<_, _>>()?;
+                        fields.push((RustIdent::new("rest".to_string()), Lit::Vec(after)));
+                    }
+                    None if values.len() > items.len() => {
+                        return Err(format!("it has more than {} items", items.len()));
+                    }
+                    None => {}
+                }
+                Lit::Struct {
+                    ty: path.clone(),
+                    fields,
+                    extra: None,
+                }
+            }
             (Item::Newtype { ty, .. }, v) => Lit::Newtype {
                 ty: path.clone(),
                 value: Box::new(self.lit(ty, v, d)?),

@@ -6,6 +6,7 @@
 //! is a located diagnostic here, so `toolc check` reports it and emission
 //! cannot fail.
 
+mod aliases;
 mod literal;
 mod plan;
 mod variants;
@@ -124,8 +125,14 @@ impl Ty {
     /// Calls `f` on this type and every type inside it.
     pub fn visit(&self, f: &mut dyn FnMut(&Ty)) {
         f(self);
-        if let Ty::Vec(t) | Ty::Map(t) | Ty::Option(t) | Ty::Box(t) = self {
-            t.visit(f);
+        match self {
+            Ty::Vec(t) | Ty::Map(t) | Ty::Option(t) | Ty::Box(t) => t.visit(f),
+            Ty::EnumMap(k, v) => {
+                k.visit(f);
+                v.visit(f);
+            }
+            Ty::Tuple(ts) => ts.iter().for_each(|t| t.visit(f)),
+            _ => {}
         }
     }
 }
@@ -182,6 +189,19 @@ pub enum Item {
         doc: Option<String>,
         variants: Vec<(String, Ty)>,
     },
+    /// An array read by position (`prefixItems`) whose items are not all always there, or
+    /// after whose positions more items may follow: a struct read from and written as an
+    /// array, a field per position that can hold an item (`item_0`, …; an `Option` past the
+    /// ones `minItems` requires), and `rest` for the items after them when more may follow.
+    Tuple {
+        name: String,
+        doc: Option<String>,
+        /// One per position, in order: `name` is the position, `required` whether every
+        /// array has an item there.
+        items: Vec<Field>,
+        /// The type of the items after the positions, when the array may have more.
+        rest: Option<Ty>,
+    },
     /// A named type that is neither struct nor enum: a transparent newtype.
     Newtype {
         name: String,
@@ -195,6 +215,7 @@ impl Item {
     pub fn doc_mut(&mut self) -> &mut Option<String> {
         match self {
             Item::Struct { doc, .. }
+            | Item::Tuple { doc, .. }
             | Item::Enum { doc, .. }
             | Item::Tagged { doc, .. }
             | Item::Untagged { doc, .. }
@@ -205,6 +226,7 @@ impl Item {
     pub fn name(&self) -> &str {
         match self {
             Item::Struct { name, .. }
+            | Item::Tuple { name, .. }
             | Item::Enum { name, .. }
             | Item::Tagged { name, .. }
             | Item::Untagged { name, .. }
@@ -213,10 +235,21 @@ impl Item {
     }
 }
 
+/// A `pub type` a module defines for a type too complex to write out where generated code
+/// uses it (see `aliases.rs`): the printer writes the type by this name in the module.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alias {
+    pub name: String,
+    pub ty: Ty,
+    pub doc: String,
+}
+
 /// The items generated into one module, with their names kept unique.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Module {
     pub items: Vec<Item>,
+    /// The module's type aliases, in the order they were made.
+    pub aliases: Vec<Alias>,
     /// The items whose value is sensitive as a whole (their schema says
     /// `sensitive: true`, or a part their `Debug` would show does): their
     /// `Debug` prints `Name(<redacted>)`.
@@ -337,6 +370,12 @@ impl RustPlan {
                         .for_each(|f| f.ty.visit(&mut note)),
                     Item::Untagged { variants, .. } => {
                         variants.iter().for_each(|(_, t)| t.visit(&mut note))
+                    }
+                    Item::Tuple { items, rest, .. } => {
+                        items.iter().for_each(|f| f.ty.visit(&mut note));
+                        if let Some(t) = rest {
+                            t.visit(&mut note);
+                        }
                     }
                     Item::Newtype { ty, .. } => ty.visit(&mut note),
                     Item::Enum { .. } => {}

@@ -76,6 +76,7 @@ pub fn plan(set: &Toolset, typed: &BTreeSet<TypedFormat>, diags: &mut Vec<Diagno
         let rust = g.rust_names[name].clone();
         g.named_type(name, &rust, root, &mut out.types);
     }
+    super::aliases::name_complex_types(&mut out.types, &[]);
     out.type_names = g.rust_names.clone();
     for tb in &set.toolboxes {
         out.toolboxes
@@ -110,8 +111,17 @@ impl<'a> Gen<'a> {
         module.reserve(&trait_name);
         module.reserve(&format!("{trait_name}{suffix}"));
         module.reserve("Scope");
-        let ops = ops.iter().map(|t| self.signature(t, &mut module)).collect();
-        GroupPlan { module, ops }
+        let sigs: Vec<Signature> = ops.iter().map(|t| self.signature(t, &mut module)).collect();
+        let places: Vec<(&str, &str, Option<&Ty>, &Ty)> = ops
+            .iter()
+            .zip(&sigs)
+            .map(|(t, s)| {
+                let (name, pascal) = (t.name.as_str(), t.idents.pascal.as_str());
+                (name, pascal, s.params.as_ref(), &s.returns)
+            })
+            .collect();
+        super::aliases::name_complex_types(&mut module, &places);
+        GroupPlan { module, ops: sigs }
     }
 
     fn signature(&mut self, t: &Tool, module: &mut Module) -> Signature {
@@ -357,7 +367,8 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// An array: a `Vec`, or a tuple for `prefixItems` of a fixed length.
+    /// An array: a `Vec`; for `prefixItems`, a Rust tuple when every array has an item at
+    /// each position and no more, else a struct read by position ([`Item::Tuple`]).
     fn array(&mut self, id: SchemaId, hint: &str, module: &mut Module) -> Ty {
         let n = self.schemas.get(id);
         let Some(prefix) = n.prefix_items.clone() else {
@@ -369,36 +380,60 @@ impl<'a> Gen<'a> {
                 None => Ty::Vec(Box::new(Ty::Json)),
             };
         };
-        let len = prefix.len() as u64;
-        let closed = n.items.is_some_and(|i| self.schemas.get(i).is_nothing())
-            || n.max_items.is_some_and(|m| m <= len);
-        let complete = n.min_items.is_some_and(|m| m >= len);
-        if !closed || !complete {
-            let (what, help) = if closed {
-                (
-                    "a tuple whose last items may be missing has no Rust type",
-                    "require every item with `minItems` equal to the number of `prefixItems`",
-                )
-            } else {
-                (
-                    "a tuple that allows more items after its own has no Rust type",
-                    "close it with `items: false` (or `maxItems` equal to the number of `prefixItems`), or use an array of one item type",
-                )
-            };
-            let at = if n.draft07_tuple {
-                n.value_span(Keyword::Items)
-            } else {
-                n.value_span(Keyword::PrefixItems)
-            };
-            self.unsupported(at, what.to_string(), help);
-            return Ty::Json;
+        let shape = TupleShape::of(self.schemas, n, prefix.len());
+        let prefix = &prefix[..shape.positions];
+        if shape.required == shape.positions && !shape.open && !prefix.is_empty() {
+            let tys = prefix
+                .iter()
+                .enumerate()
+                .map(|(i, p)| self.ty(*p, &format!("{hint}{i}"), module))
+                .collect();
+            return Ty::Tuple(tys);
         }
-        let tys = prefix
-            .iter()
-            .enumerate()
-            .map(|(i, p)| self.ty(*p, &format!("{hint}{i}"), module))
-            .collect();
-        Ty::Tuple(tys)
+        let mut items = Vec::with_capacity(prefix.len());
+        let mut exposed = false;
+        for (i, p) in prefix.iter().enumerate() {
+            let ty = self.ty(*p, &format!("{hint}{i}"), module);
+            exposed |= self.exposes(*p, &ty);
+            let required = i < shape.required;
+            let sub = self.schemas.get(*p);
+            items.push(Field {
+                ident: RustIdent::new(format!("item_{i}")),
+                name: i.to_string(),
+                schema: *p,
+                // An item that may be missing is `None` then: a `null` item is `Some(None)`.
+                ty: if required {
+                    ty
+                } else {
+                    Ty::Option(Box::new(ty))
+                },
+                doc: sub.description.clone(),
+                required,
+                default: None,
+                deprecated: sub.deprecated == Some(true),
+                sensitive: false,
+            });
+        }
+        let rest = shape.open.then(|| match n.items {
+            Some(after) => {
+                self.indirect = true;
+                let ty = self.ty(after, &format!("{hint}Item"), module);
+                exposed |= self.exposes(after, &ty);
+                ty
+            }
+            None => Ty::Json,
+        });
+        let name = module.unique(hint);
+        if n.is_sensitive() || exposed {
+            module.sensitive.insert(name.clone());
+        }
+        module.items.push(Item::Tuple {
+            name: name.clone(),
+            doc: n.description.clone(),
+            items,
+            rest,
+        });
+        Ty::Local(name)
     }
 
     /// `type: [a, b, …]` (besides null): an untagged enum, a variant per type.
@@ -696,9 +731,11 @@ impl<'a> Gen<'a> {
         }
         let _ = k;
         // A tagged union: every branch an object with a required `const`
-        // string property of the same name.
+        // string property of the same name; OpenAPI's `discriminator` says which, when
+        // several are.
         let derefed: Vec<SchemaId> = non_null.iter().map(|(_, b)| schemas.deref(*b)).collect();
-        if let Some(tag) = discriminator(schemas, &derefed) {
+        let named = n.discriminator.as_ref().map(|d| d.property_name.as_str());
+        if let Some(tag) = discriminator(schemas, &derefed, named) {
             return wrap(self.tagged(id, &derefed, tag, hint, module));
         }
         let mut variants: Vec<(String, Ty)> = Vec::new();
@@ -817,22 +854,27 @@ pub(super) fn tag_value(schemas: &Schemas, object: SchemaId, tag: &str) -> Optio
     }
 }
 
-/// The property every branch fixes to a distinct string, required in each.
-fn discriminator(schemas: &Schemas, branches: &[SchemaId]) -> Option<String> {
-    let first = schemas.get(*branches.first()?);
-    'next: for p in first.props() {
-        let key = &p.name;
+/// The property every branch fixes to a distinct string, required in each: `named` (OpenAPI's
+/// `discriminator.propertyName`) when it is one, else the first of the first branch's.
+fn discriminator(schemas: &Schemas, branches: &[SchemaId], named: Option<&str>) -> Option<String> {
+    let tells_apart = |key: &str| {
         let mut seen = BTreeSet::new();
-        for b in branches {
-            let required = schemas.get(*b).is_required(key);
-            match tag_value(schemas, *b, key) {
-                Some(v) if required && seen.insert(v.clone()) => {}
-                _ => continue 'next,
-            }
-        }
-        return Some(key.clone());
+        branches.iter().all(|b| {
+            schemas.get(*b).is_required(key)
+                && tag_value(schemas, *b, key).is_some_and(|v| seen.insert(v))
+        })
+    };
+    if let Some(key) = named
+        && tells_apart(key)
+    {
+        return Some(key.to_string());
     }
-    None
+    let first = schemas.get(*branches.first()?);
+    first
+        .props()
+        .iter()
+        .find(|p| tells_apart(&p.name))
+        .map(|p| p.name.clone())
 }
 
 fn branch_name(
@@ -858,5 +900,39 @@ fn branch_name(
         [JsonType::Array] => "Array".into(),
         [JsonType::Object] => "Object".into(),
         _ => format!("Variant{i}"),
+    }
+}
+
+/// What arrays a `prefixItems` schema takes, as its Rust type holds them.
+struct TupleShape {
+    /// How many positions can hold an item: the prefix, cut at `maxItems` and at the first
+    /// position whose schema is `false`.
+    positions: usize,
+    /// How many of them every array has an item at (`minItems`, up to `positions`).
+    required: usize,
+    /// Whether more items may follow the positions (`items` is not `false`, and neither
+    /// `maxItems` nor a `false` position stops the array before).
+    open: bool,
+}
+
+impl TupleShape {
+    fn of(schemas: &Schemas, n: &SchemaNode, len: usize) -> TupleShape {
+        let first_false = n
+            .prefix_items
+            .iter()
+            .flatten()
+            .position(|p| schemas.get(*p).is_nothing());
+        let max = n
+            .max_items
+            .map(|m| usize::try_from(m).unwrap_or(usize::MAX));
+        let positions = len.min(first_false.unwrap_or(len)).min(max.unwrap_or(len));
+        let items_false = n.items.is_some_and(|i| schemas.get(i).is_nothing());
+        let open = !items_false && first_false.is_none() && max.is_none_or(|m| m > len);
+        let min = usize::try_from(n.min_items.unwrap_or(0)).unwrap_or(usize::MAX);
+        TupleShape {
+            positions,
+            required: min.min(positions),
+            open,
+        }
     }
 }

@@ -32,8 +32,8 @@ fn check_node(schemas: &Schemas, id: SchemaId, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Every name in `required` is declared under `properties` (of the node, or
-/// of the named type a `$ref` beside it brings).
+/// Every name in `required` is declared under `properties` (of the node, of the named type a
+/// `$ref` beside it brings, or, in a schema of `dependentSchemas`, of the object it applies to).
 fn check_required(schemas: &Schemas, n: &SchemaNode, diags: &mut Vec<Diagnostic>) {
     // A `$ref` beside `required` brings its type's properties.
     let target = match n.reference.as_deref() {
@@ -42,11 +42,24 @@ fn check_required(schemas: &Schemas, n: &SchemaNode, diags: &mut Vec<Diagnostic>
         }) => Some(schemas.resolved(*t)),
         _ => None,
     };
+    // `dependentSchemas: {card: {required: [address]}}` applies to the object itself.
+    let applied_to = match &n.parent {
+        Some((parent, step)) if step.keyword == super::Keyword::DependentSchemas => {
+            Some(schemas.get(*parent))
+        }
+        _ => None,
+    };
     for r in &n.required {
-        let declared =
-            n.property(&r.name).is_some() || target.is_some_and(|t| t.property(&r.name).is_some());
+        let declared = n.property(&r.name).is_some()
+            || target.is_some_and(|t| t.property(&r.name).is_some())
+            || applied_to.is_some_and(|o| o.property(&r.name).is_some());
         if !declared {
-            let names: Vec<&str> = n.props().iter().map(|p| p.name.as_str()).collect();
+            let names: Vec<&str> = n
+                .props()
+                .iter()
+                .chain(applied_to.map(SchemaNode::props).unwrap_or_default())
+                .map(|p| p.name.as_str())
+                .collect();
             let help = match crate::diag::did_you_mean(&r.name, names.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!(

@@ -225,6 +225,25 @@ impl Schemas {
                 None => return None,
             },
             Keyword::Sensitive => opt(n.sensitive),
+            Keyword::DependentRequired => Value::Object(
+                n.dependent_required
+                    .iter()
+                    .map(|d| {
+                        let names = d.required.iter().cloned().map(Value::String).collect();
+                        (d.name.clone(), Value::Array(names))
+                    })
+                    .collect(),
+            ),
+            Keyword::DependentSchemas => Value::Object(
+                n.dependent_schemas
+                    .iter()
+                    .map(|p| (p.name.clone(), self.write_json(p.schema, options)))
+                    .collect(),
+            ),
+            Keyword::Discriminator => match &n.discriminator {
+                Some(d) => d.written.value.clone(),
+                None => return None,
+            },
             // Unsupported keywords are never stored.
             _ => return None,
         };

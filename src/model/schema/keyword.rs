@@ -63,6 +63,10 @@ pub enum Takes {
     Ref,
     /// `json`: the values `x-rust-type` takes.
     RustType,
+    /// Property names mapped to lists of distinct property names (`dependentRequired`).
+    Dependencies,
+    /// OpenAPI's discriminator object: `propertyName`, and `mapping` of values to `$ref`s.
+    Discriminator,
 }
 
 macro_rules! keywords {
@@ -126,7 +130,8 @@ macro_rules! keywords {
 keywords! {
     Ref => "$ref", Scalar, Ref, Supported, false, "A named type of the toolset: `#/types/Name`.";
     Type => "type", Scalar, Types, Supported, false, "The JSON type of the value: one of string, number, integer, boolean, object, array, null, or a list of them (one type plus \"null\" for an optional value).";
-    Nullable => "nullable", Scalar, Bool, Supported, false, "true: null is allowed as well (the OpenAPI 3.0 spelling of `type: [T, \"null\"]`).";
+    Nullable => "nullable", Scalar, Bool, Supported, false, "true: null is allowed as well (the OpenAPI 3.0 spelling of `type: [T, \"null\"]`); MCP lists it as written, the other JSON Schema providers as that `type`.";
+    Discriminator => "discriminator", Data, Discriminator, Supported, true, "OpenAPI's `{propertyName, mapping}` beside a `oneOf` or `anyOf`: which property tells the branches apart. It validates nothing; MCP lists it as written, other providers' forms leave it out, and when every branch fixes that property to one value, it is the tag of the generated Rust enum.";
     Enum => "enum", Data, List, Supported, false, "The allowed values. Strings become a Rust enum.";
     Const => "const", Data, Any, Supported, false, "The one allowed value.";
     Title => "title", Scalar, String, Supported, true, "A short human name for the value.";
@@ -157,6 +162,8 @@ keywords! {
     Properties => "properties", SchemaMap, SchemaMap, Supported, false, "The properties of an object, each with its schema, in the order of the generated struct's fields.";
     Required => "required", Scalar, Strings, Supported, false, "The properties an object must have; the others are optional.";
     AdditionalProperties => "additionalProperties", Schema, Schema, Supported, false, "Properties not listed in `properties`: false refuses them, a schema makes the object a map of that schema.";
+    DependentRequired => "dependentRequired", Scalar, Dependencies, Supported, false, "For each property name, the properties an object must also have when it has that one.";
+    DependentSchemas => "dependentSchemas", SchemaMap, SchemaMap, Supported, false, "For each property name, a schema the whole object must also match when it has that property.";
     AnyOf => "anyOf", SchemaList, SchemaList, Supported, false, "The value matches at least one of these schemas.";
     OneOf => "oneOf", SchemaList, SchemaList, Supported, false, "The value matches exactly one of these schemas; with a `const` property telling the branches apart, it becomes a tagged Rust enum.";
     AllOf => "allOf", SchemaList, SchemaList, Supported, false, "The value matches every one of these schemas.";
@@ -165,13 +172,11 @@ keywords! {
     Sensitive => "sensitive", Scalar, Bool, Supported, true, "true: the value is a secret (toolc's own keyword, never shown to the model): generated `Debug`, tracing events, `result_preview` and error messages mask it; in `parameters` it draws the warning `sensitive-parameter`.";
     Defs => "$defs", SchemaMap, SchemaMap, Supported, false, "Definitions of the schema's own, at its root, referred to as `#/$defs/Name`; each distinct one becomes a named type of the toolset.";
     Definitions => "definitions", SchemaMap, SchemaMap, Supported, false, "The draft-07 spelling of `$defs`, referred to as `#/definitions/Name`.";
-    PrefixItems => "prefixItems", SchemaList, SchemaList, Supported, false, "The schemas of the first items of an array, in order (a tuple); closed by `items: false` or `maxItems`.";
+    PrefixItems => "prefixItems", SchemaList, SchemaList, Supported, false, "The schemas of the first items of an array, in order (a tuple); `items` is the schema of the items after them (`false`: none, absent: any).";
     PropertyNames => "propertyNames", Schema, Schema, Supported, false, "The schema every property name of an object must match; an `enum` of names makes the object a map keyed by that enum.";
     PatternProperties => "patternProperties", SchemaMap, SchemaMap, Unsupported, false, "Schemas for properties whose names match a pattern.";
     MinProperties => "minProperties", Scalar, Count, Unsupported, false, "The least number of properties of an object.";
     MaxProperties => "maxProperties", Scalar, Count, Unsupported, false, "The greatest number of properties of an object.";
-    DependentRequired => "dependentRequired", Scalar, Any, Unsupported, false, "Properties required when another is present.";
-    DependentSchemas => "dependentSchemas", SchemaMap, SchemaMap, Unsupported, false, "Schemas applied when a property is present.";
     If => "if", Schema, Schema, Unsupported, false, "A condition.";
     Then => "then", Schema, Schema, Unsupported, false, "Applied when `if` matches.";
     Else => "else", Schema, Schema, Unsupported, false, "Applied when `if` does not match.";

@@ -226,6 +226,11 @@ impl Schemas {
                 let first = tail.first()?;
                 match k {
                     Keyword::Properties => n.property(first).map(|p| p.schema),
+                    Keyword::DependentSchemas => n
+                        .dependent_schemas
+                        .iter()
+                        .find(|p| p.name == *first)
+                        .map(|p| p.schema),
                     Keyword::AnyOf | Keyword::OneOf | Keyword::AllOf => {
                         let list = match k {
                             Keyword::AnyOf => &n.any_of,
@@ -241,9 +246,11 @@ impl Schemas {
                 Keyword::Items => (n.items, tail),
                 Keyword::AdditionalProperties => (n.additional_properties, tail),
                 Keyword::Not => (n.not, tail),
-                Keyword::Properties | Keyword::AnyOf | Keyword::OneOf | Keyword::AllOf => {
-                    (entry(tail), tail.get(1..).unwrap_or(&[]))
-                }
+                Keyword::Properties
+                | Keyword::DependentSchemas
+                | Keyword::AnyOf
+                | Keyword::OneOf
+                | Keyword::AllOf => (entry(tail), tail.get(1..).unwrap_or(&[])),
                 Keyword::Required if !tail.is_empty() => {
                     let i = tail[0].parse::<usize>().ok();
                     return i

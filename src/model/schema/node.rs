@@ -122,6 +122,24 @@ pub struct LocalDef {
     pub span: Span,
 }
 
+/// One entry of `dependentRequired`: when the object has `name`, it must have each of
+/// `required` too.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dependency {
+    pub name: String,
+    pub required: Vec<String>,
+    /// Where the entry's name is written.
+    pub span: Span,
+}
+
+/// OpenAPI's `discriminator`: the property that tells a union's branches apart, and the
+/// object as written (with its `mapping`), which is listed back unchanged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discriminator {
+    pub property_name: String,
+    pub written: Data,
+}
+
 /// A data value (`default`, `const`…) with where it is written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Data {
@@ -216,6 +234,13 @@ pub struct SchemaNode {
     pub properties: Option<Vec<Property>>,
     pub required: Vec<Required>,
     pub additional_properties: Option<SchemaId>,
+    /// `dependentRequired`, in written order.
+    pub dependent_required: Vec<Dependency>,
+    /// `dependentSchemas`, in written order: each property name with the schema the object
+    /// must match when it has that property.
+    pub dependent_schemas: Vec<Property>,
+    /// OpenAPI's `discriminator` (boxed: rare, and not small).
+    pub discriminator: Option<Box<Discriminator>>,
 
     pub any_of: Option<Vec<SchemaId>>,
     pub one_of: Option<Vec<SchemaId>>,
@@ -393,6 +418,17 @@ impl SchemaNode {
                 Keyword::Not => out.extend(self.not.map(|i| (whole(k), i))),
                 Keyword::Properties => {
                     for p in self.props() {
+                        out.push((
+                            Step {
+                                keyword: k,
+                                entry: Entry::Name(p.name.clone()),
+                            },
+                            p.schema,
+                        ));
+                    }
+                }
+                Keyword::DependentSchemas => {
+                    for p in &self.dependent_schemas {
                         out.push((
                             Step {
                                 keyword: k,

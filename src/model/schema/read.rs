@@ -432,6 +432,28 @@ impl<'a> Reader<'a> {
                 out.properties = Some(props);
                 true
             }
+            Keyword::DependentSchemas => {
+                let Some(entries) = v.as_map() else {
+                    self.push(invalid(
+                        format!(
+                            "`dependentSchemas` must map property names to schemas, found {}",
+                            found(v)
+                        ),
+                        v.span,
+                        "write `dependentSchemas: {card: {required: [billing_address]}}`",
+                    ));
+                    return false;
+                };
+                for p in entries {
+                    let schema = self.child(id, k, Entry::Name(p.key.clone()), &p.value);
+                    out.dependent_schemas.push(Property {
+                        name: p.key.clone(),
+                        schema,
+                        span: p.key_span,
+                    });
+                }
+                true
+            }
             Keyword::AnyOf => self.list(id, k, v).map(|l| out.any_of = Some(l)).is_some(),
             Keyword::OneOf => self.list(id, k, v).map(|l| out.one_of = Some(l)).is_some(),
             Keyword::AllOf => self.list(id, k, v).map(|l| out.all_of = Some(l)).is_some(),
@@ -620,6 +642,8 @@ impl<'a> Reader<'a> {
                 }
                 true
             }
+            Keyword::DependentRequired => self.dependent_required(v, out),
+            Keyword::Discriminator => self.discriminator(v, out),
             Keyword::RustType => match v.as_str() {
                 Some("json") => {
                     out.rust_type = Some(RustTypeHint::Json);
@@ -637,6 +661,152 @@ impl<'a> Reader<'a> {
             // Unsupported keywords never reach here.
             _ => false,
         }
+    }
+
+    /// `dependentRequired`: a mapping of property names to lists of distinct property names.
+    #[inline(never)]
+    fn dependent_required(&mut self, v: &Node, out: &mut SchemaNode) -> bool {
+        let Some(entries) = v.as_map() else {
+            self.push(invalid(
+                format!(
+                    "`dependentRequired` must map property names to lists of names, found {}",
+                    found(v)
+                ),
+                v.span,
+                "write `dependentRequired: {card: [billing_address]}`: with `card`, `billing_address` is required",
+            ));
+            return false;
+        };
+        let mut ok = true;
+        for e in entries {
+            let NodeValue::Seq(items) = &e.value.value else {
+                self.push(invalid(
+                    format!(
+                        "`dependentRequired` must give `{}` a list of property names, found {}",
+                        e.key,
+                        found(&e.value)
+                    ),
+                    e.value.span,
+                    format!("write `{}: [name, other]`", e.key),
+                ));
+                ok = false;
+                continue;
+            };
+            let mut required: Vec<String> = Vec::with_capacity(items.len());
+            for item in items {
+                match item.as_str() {
+                    Some(name) if required.iter().any(|r| r == name) => {
+                        self.push(invalid(
+                            format!("`dependentRequired` lists `{name}` twice for `{}`", e.key),
+                            item.span,
+                            "remove the second entry",
+                        ));
+                        ok = false;
+                    }
+                    Some(name) => required.push(name.to_string()),
+                    None => {
+                        self.push(invalid(
+                            format!(
+                                "`dependentRequired` lists {}, not a property name",
+                                found(item)
+                            ),
+                            item.span,
+                            "list property names as strings",
+                        ));
+                        ok = false;
+                    }
+                }
+            }
+            out.dependent_required.push(Dependency {
+                name: e.key.clone(),
+                required,
+                span: e.key_span,
+            });
+        }
+        if !ok {
+            out.dependent_required.clear();
+        }
+        ok
+    }
+
+    /// OpenAPI's `discriminator`: `propertyName` (a string), and optionally `mapping` (values
+    /// to schema references), `defaultMapping` (a reference) and `x-` extension keys.
+    #[inline(never)]
+    fn discriminator(&mut self, v: &Node, out: &mut SchemaNode) -> bool {
+        const HELP: &str = "write `discriminator: {propertyName: kind, mapping: {a: \"#/$defs/A\"}}`, or remove it";
+        let Some(entries) = v.as_map() else {
+            self.push(invalid(
+                format!(
+                    "`discriminator` must be a mapping with `propertyName`, found {}",
+                    found(v)
+                ),
+                v.span,
+                HELP,
+            ));
+            return false;
+        };
+        let mut property_name = None;
+        let mut ok = true;
+        for e in entries {
+            let well_formed = match e.key.as_str() {
+                "propertyName" => match e.value.as_str() {
+                    Some(name) => {
+                        property_name = Some(name.to_string());
+                        true
+                    }
+                    None => false,
+                },
+                "defaultMapping" => e.value.as_str().is_some(),
+                "mapping" => e
+                    .value
+                    .as_map()
+                    .is_some_and(|m| m.iter().all(|x| x.value.as_str().is_some())),
+                key if key.starts_with(super::keyword::EXTENSION_PREFIX) => true,
+                key => {
+                    self.push(invalid(
+                        format!(
+                            "`{key}` is not a key of `discriminator`, which takes `propertyName`, `mapping` and `defaultMapping`"
+                        ),
+                        e.key_span,
+                        HELP,
+                    ));
+                    ok = false;
+                    continue;
+                }
+            };
+            if !well_formed {
+                let what = if e.key == "mapping" {
+                    "a mapping of values to schema references (strings)"
+                } else {
+                    "a string"
+                };
+                self.push(invalid(
+                    format!(
+                        "`discriminator.{}` must be {what}, found {}",
+                        e.key,
+                        show(&e.value)
+                    ),
+                    e.value.span,
+                    HELP,
+                ));
+                ok = false;
+            }
+        }
+        let Some(property_name) = property_name.filter(|_| ok) else {
+            if ok {
+                self.push(invalid(
+                    "`discriminator` has no `propertyName`",
+                    v.span,
+                    "name the property that tells the branches apart: `propertyName: kind`",
+                ));
+            }
+            return false;
+        };
+        out.discriminator = Some(Box::new(Discriminator {
+            property_name,
+            written: data(v),
+        }));
+        true
     }
 
     fn types(&mut self, v: &Node, out: &mut SchemaNode) -> bool {

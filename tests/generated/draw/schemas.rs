@@ -5,9 +5,9 @@
 //! Every keyword of the schema vocabulary that validates is drawn (types and `nullable`, `enum`
 //! and `const`, every bound, lengths, patterns, the asserted formats and an unknown one, arrays
 //! with `items`, `prefixItems`, the draft-07 tuple, counts and `uniqueItems`, objects with
-//! `properties`, `required`, `additionalProperties` and `propertyNames`, `anyOf`, `oneOf`,
-//! `allOf`, `not`, and `$ref`s to named types, one of them recursive), nested a few levels
-//! deep. Each tool's one parameter `value` is kept free-form in Rust (`x-rust-type: json`), so
+//! `properties`, `required`, `additionalProperties`, `propertyNames`, `dependentRequired` and
+//! `dependentSchemas`, `anyOf`, `oneOf`, `allOf`, `not`, and `$ref`s to named types, one of them
+//! recursive), nested a few levels deep. Each tool's one parameter `value` is kept free-form in Rust (`x-rust-type: json`), so
 //! any schema has a Rust type and what is compared is validation alone. Shared by build.rs and
 //! the test with `#[path]`.
 
@@ -254,6 +254,13 @@ fn object(d: &mut Draw, depth: usize) -> Value {
     }
     if d.chance(5) {
         m.insert("propertyNames".into(), json!({"maxLength": 1}));
+    }
+    if d.chance(6) {
+        m.insert("dependentRequired".into(), json!({"a": ["b"]}));
+    }
+    if d.chance(6) {
+        let applied = schema(d, depth + 1);
+        m.insert("dependentSchemas".into(), json!({"b": applied}));
     }
     Value::Object(m)
 }

@@ -17,6 +17,13 @@ pub mod string_formats {
     toolc_runtime::include_toolset!("string_formats");
 }
 
+/// `tests/fixtures/codegen/imported.yaml`: what importers bring in (open tuples,
+/// `dependentRequired`, OpenAPI's `discriminator` and `nullable`, nested maps), types readable
+/// and writable both ways.
+pub mod imported {
+    toolc_runtime::include_toolset!("imported");
+}
+
 /// `tests/fixtures/codegen/coverage.yaml`: the wider JSON Schema vocabulary.
 pub mod coverage {
     toolc_runtime::include_toolset!("coverage");

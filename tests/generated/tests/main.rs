@@ -6,6 +6,7 @@ mod coverage;
 mod defaults;
 mod delegation;
 mod formats;
+mod imported;
 mod instances;
 mod many;
 mod numbers;
