@@ -8,7 +8,7 @@ use super::node::{Entry, Node, Value};
 use super::raw::*;
 use crate::diag::{Code, Diagnostic, FileId, Span, did_you_mean};
 
-mod backend;
+pub mod backend;
 
 /// The format versions this compiler reads.
 pub const SUPPORTED_VERSIONS: &[i64] = &[1];

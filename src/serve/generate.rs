@@ -32,6 +32,7 @@ pub struct NoValue {
 /// same schema, compiled) accepts, drawn from `seed`.
 pub fn generate(schema: &Value, validator: &Schema, seed: u64) -> Result<Value, NoValue> {
     let mut last: Option<Vec<Violation>> = None;
+    let mut stuck: Option<String> = None;
     for attempt in 0..ATTEMPTS {
         let mut g = Generator {
             root: schema,
@@ -39,8 +40,10 @@ pub fn generate(schema: &Value, validator: &Schema, seed: u64) -> Result<Value, 
             // Half the attempts draw freely; the others keep to the least the schema asks,
             // which succeeds where free draws keep breaking a bound.
             minimal: attempt % 2 == 1,
+            stuck: None,
         };
         let Some(candidate) = g.value(schema, 0, 0) else {
+            stuck = g.stuck.or(stuck);
             continue;
         };
         let violations = validator.validate(&candidate);
@@ -63,8 +66,7 @@ pub fn generate(schema: &Value, validator: &Schema, seed: u64) -> Result<Value, 
                 })
                 .collect::<Vec<_>>()
                 .join("; "),
-            None => "no candidate could be made (a `false` schema, or values nested deeper than a mock goes)"
-                .to_string(),
+            None => stuck.unwrap_or_else(|| "no candidate could be made".to_string()),
         },
     })
 }
@@ -73,6 +75,8 @@ struct Generator<'a> {
     root: &'a Value,
     rng: Rng,
     minimal: bool,
+    /// Why the last value that could not be made could not.
+    stuck: Option<String>,
 }
 
 /// The JSON types, in the order tried when a schema names none.
@@ -85,18 +89,28 @@ impl Generator<'_> {
     }
 
     /// A value of `schema` at `depth` of nesting, after `refs` `$ref`s in a row.
+    /// Gives up, saying why.
+    fn stuck<T>(&mut self, why: impl Into<String>) -> Option<T> {
+        self.stuck = Some(why.into());
+        None
+    }
+
     fn value(&mut self, schema: &Value, depth: usize, refs: usize) -> Option<Value> {
         if depth > DEEPEST {
-            return None;
+            return self.stuck(format!(
+                "it asks for values nested deeper than {DEEPEST} levels"
+            ));
         }
         let s = match schema {
             Value::Bool(true) => return Some(self.any(depth)),
             Value::Object(s) => s,
-            _ => return None,
+            _ => return self.stuck("a part of it is the schema `false`, which admits nothing"),
         };
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
             if refs > REF_CHAIN {
-                return None;
+                return self.stuck(format!(
+                    "`$ref`s lead to `$ref`s more than {REF_CHAIN} times"
+                ));
             }
             let target = self.lookup(r)?;
             let merged = merge(&without(s, &["$ref"]), target);
@@ -264,7 +278,9 @@ impl Generator<'_> {
     }
 
     fn integer(&mut self, s: &Map<String, Value>) -> Option<Value> {
-        let (lo, hi) = int_bounds(s)?;
+        let Some((lo, hi)) = int_bounds(s) else {
+            return self.stuck("no integer lies within its bounds");
+        };
         let step = s
             .get("multipleOf")
             .and_then(Value::as_f64)
@@ -275,7 +291,7 @@ impl Generator<'_> {
         let first = ceil_div(lo, step);
         let last = floor_div(hi, step);
         if first > last {
-            return None;
+            return self.stuck(format!("no multiple of {step} lies from {lo} to {hi}"));
         }
         let k = if self.minimal {
             // The multiple nearest zero.
@@ -307,7 +323,7 @@ impl Generator<'_> {
             let first = (lo / m).ceil();
             let last = (hi / m).floor();
             if first > last {
-                return None;
+                return self.stuck(format!("no multiple of {m} lies from {lo} to {hi}"));
             }
             let k = if self.minimal {
                 0f64.clamp(first, last)
@@ -322,6 +338,9 @@ impl Generator<'_> {
         let xhi = get("exclusiveMaximum");
         let low = lo.or(xlo).unwrap_or(f64::MIN);
         let high = hi.or(xhi).unwrap_or(f64::MAX);
+        if low.is_nan() || high.is_nan() || low > high {
+            return self.stuck("no number lies within its bounds");
+        }
         let mut x = if self.minimal {
             0f64.clamp(low, high)
         } else {
@@ -341,8 +360,8 @@ impl Generator<'_> {
         {
             x = b - ((b - low.max(b - 2.0)) / 2.0);
         }
-        if !x.is_finite() {
-            return None;
+        if !x.is_finite() || x < low || x > high {
+            return self.stuck("no number lies within its bounds");
         }
         Number::from_f64(if self.minimal {
             x
@@ -462,7 +481,9 @@ impl Generator<'_> {
             if unique && out.contains(&v) {
                 tries += 1;
                 if tries > 16 {
-                    return None;
+                    return self.stuck(format!(
+                        "{count} different items could not be found for `uniqueItems`"
+                    ));
                 }
                 continue;
             }
@@ -750,7 +771,12 @@ mod tests {
     fn a_schema_that_admits_nothing_says_why() {
         let schema = json!({"type": "integer", "minimum": 5, "maximum": 4});
         let validator = toolc_schema::compile(&schema).unwrap();
-        assert!(generate(&schema, validator, 1).is_err());
+        let e = generate(&schema, validator, 1).unwrap_err();
+        assert_eq!(e.why, "no integer lies within its bounds");
+        let schema = json!({"type": "number", "minimum": 5, "maximum": 4});
+        let validator = toolc_schema::compile(&schema).unwrap();
+        let e = generate(&schema, validator, 1).unwrap_err();
+        assert_eq!(e.why, "no number lies within its bounds");
         let schema = json!({"type": "string", "not": {"type": "string"}});
         let validator = toolc_schema::compile(&schema).unwrap();
         let e = generate(&schema, validator, 1).unwrap_err();

@@ -62,9 +62,9 @@ pub fn find_agent<'t>(
     if names.is_empty() {
         return Err(Diagnostic::new(
             Code::MissingKey,
-            "the manifests define no tool or play: there is no agent to serve",
+            "the manifests define no agent to serve: without `agents`, a toolset has one when it has a capability",
         )
-        .help("pass the folders or files of the manifests that define the toolset"));
+        .help("bind the toolbox in a capability, such as `capabilities: {weather: {description: Weather, toolbox: weather}}`"));
     }
     Err(match name {
         Some(name) => {
