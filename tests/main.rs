@@ -18,4 +18,5 @@ mod lint_cli;
 mod lint_sarif;
 mod lowering_options;
 mod realworld;
+mod serve;
 mod toolchain;

@@ -3,7 +3,7 @@
 //! contract), its `ToolResult` printed on stdout.
 
 use super::output::{Format, OutputArgs, Reporter, Stdout};
-use super::serve::{CallerArgs, ToolsetArgs, load};
+use super::serve::{CallerArgs, LogArgs, ToolsetArgs, load};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,6 +19,8 @@ pub struct CallArgs {
     toolset: ToolsetArgs,
     #[command(flatten)]
     caller: CallerArgs,
+    #[command(flatten)]
+    log: LogArgs,
     /// A call held for a person's approval is approved at once and run (for scripts and
     /// tests); without it the held call is printed, with its token.
     #[arg(long)]
@@ -28,6 +30,9 @@ pub struct CallArgs {
 pub fn run(args: CallArgs, output: OutputArgs) -> ExitCode {
     // stdout is the result: every report goes to stderr.
     let reporter = Reporter::new(output, Stdout::Product);
+    if let Err(message) = args.log.init() {
+        return usage(&message);
+    }
     let mut words = args.words.clone();
     let (Some(arguments), Some(tool)) = (words.pop(), words.pop()) else {
         return usage("give the tool and its arguments: toolc call [PATHS]... TOOL 'JSON'");

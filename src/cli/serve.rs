@@ -34,6 +34,38 @@ pub struct ToolsetArgs {
     pub seed: u64,
 }
 
+/// The runtime's log on stderr.
+#[derive(clap::Args, Clone)]
+pub struct LogArgs {
+    /// Log the call events (and, over HTTP, the access log) on stderr with this filter
+    /// (`info`, `debug`, `toolc_runtime=info`, …). Secrets the backends read are never in it.
+    #[arg(long, value_name = "FILTER")]
+    pub log: Option<String>,
+    /// The log's format: text or json.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+}
+
+impl LogArgs {
+    /// Starts logging, when asked.
+    pub fn init(&self) -> Result<(), String> {
+        let Some(filter) = &self.log else {
+            return Ok(());
+        };
+        let filter = tracing_subscriber::EnvFilter::try_new(filter)
+            .map_err(|e| format!("--log is not a log filter ({e}): try info or warn"))?;
+        let builder = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr);
+        if self.log_format == "json" {
+            builder.json().init();
+        } else {
+            builder.init();
+        }
+        Ok(())
+    }
+}
+
 /// Who calls, where no authenticator says: over stdio, or HTTP on loopback without tokens.
 #[derive(clap::Args, Clone)]
 pub struct CallerArgs {
@@ -69,6 +101,8 @@ pub struct ServeArgs {
     toolset: ToolsetArgs,
     #[command(flatten)]
     caller: CallerArgs,
+    #[command(flatten)]
+    log: LogArgs,
     /// Serve MCP's streamable HTTP on this address (port 0 picks one; the first line on stderr
     /// says which) instead of stdio. Off loopback, bearer tokens are required (--jwt-issuer).
     #[arg(long, value_name = "ADDR:PORT")]
@@ -142,12 +176,6 @@ struct RemoteArgs {
     /// A `Host` value accepted (repeatable). Default: the loopback names, or any off loopback.
     #[arg(long = "allowed-host", value_name = "HOST")]
     allowed_hosts: Vec<String>,
-    /// Log the call events and the access log on stderr with this filter (`info`, `warn`, …).
-    #[arg(long, value_name = "FILTER")]
-    log: Option<String>,
-    /// The log's format: text or json.
-    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
-    log_format: String,
 }
 
 /// Checks and lints the manifests as `toolc build` does, then builds the agent: its
@@ -218,7 +246,7 @@ pub(super) fn load(
 pub fn run(args: ServeArgs, output: OutputArgs) -> ExitCode {
     // stdout is the MCP stream (over stdio): every report goes to stderr.
     let reporter = Reporter::new(output, Stdout::Product);
-    if let Err(message) = init_logging(args.remote.log.as_deref(), &args.remote.log_format) {
+    if let Err(message) = args.log.init() {
         return usage(&message);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -364,23 +392,6 @@ fn redis(remote: &RemoteArgs, agent: &str) -> Result<Option<RedisStore>, String>
     RedisStore::new(config)
         .map(Some)
         .map_err(|e| format!("--redis-url: {e}"))
-}
-
-fn init_logging(filter: Option<&str>, format: &str) -> Result<(), String> {
-    let Some(filter) = filter else {
-        return Ok(());
-    };
-    let filter = tracing_subscriber::EnvFilter::try_new(filter)
-        .map_err(|e| format!("--log is not a log filter ({e}): try info or warn"))?;
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    if format == "json" {
-        builder.json().init();
-    } else {
-        builder.init();
-    }
-    Ok(())
 }
 
 /// Completes on SIGTERM or Ctrl-C.

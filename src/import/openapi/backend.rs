@@ -27,7 +27,11 @@ pub fn http(binding: &HttpBinding, tool: &str, at: &str, notes: &mut Vec<Note>) 
                 "/servers",
                 format!(
                     "the server `{}` is not an absolute URL: the backends call `http://localhost{server}`; write the API's address into their `url`",
-                    if binding.server.is_empty() { "/" } else { &binding.server }
+                    if binding.server.is_empty() {
+                        "/"
+                    } else {
+                        &binding.server
+                    }
                 ),
             ),
         );
@@ -37,12 +41,18 @@ pub fn http(binding: &HttpBinding, tool: &str, at: &str, notes: &mut Vec<Note>) 
         notes.push(Note::new(
             Some(tool),
             at,
-            format!("no backend is written: the server URL `{base}` has a variable without a default"),
+            format!(
+                "no backend is written: the server URL `{base}` has a variable without a default"
+            ),
         ));
         return None;
     }
     let mut path = binding.path.clone();
-    for p in binding.parameters.iter().filter(|p| p.location == Location::Path) {
+    for p in binding
+        .parameters
+        .iter()
+        .filter(|p| p.location == Location::Path)
+    {
         path = path.replace(&format!("{{{}}}", p.name), &format!("{{{}}}", p.property));
     }
     request.insert("url".into(), format!("{base}{path}").into());
@@ -166,7 +176,10 @@ pub fn env_name(scheme: &str) -> String {
 
 /// A scheme's credential as a secret of the request, or why it is not sent.
 pub fn secret(name: &str, scheme: &Value) -> Result<Secret, String> {
-    let kind = scheme.get("type").and_then(Value::as_str).unwrap_or_default();
+    let kind = scheme
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let env = env_name(name);
     let header = |prefix: &str| Secret {
         location: Location::Header,
@@ -176,7 +189,10 @@ pub fn secret(name: &str, scheme: &Value) -> Result<Secret, String> {
     };
     match kind {
         "apiKey" => {
-            let key = scheme.get("name").and_then(Value::as_str).unwrap_or_default();
+            let key = scheme
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             let location = match scheme.get("in").and_then(Value::as_str) {
                 Some("header") => Location::Header,
                 Some("query") => Location::Query,

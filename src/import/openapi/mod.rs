@@ -451,7 +451,13 @@ impl Operation<'_> {
             else {
                 backend::note_once(
                     notes,
-                    Note::new(None, &at, format!("the security scheme `{name}` is not defined: the backends send no credential for it")),
+                    Note::new(
+                        None,
+                        &at,
+                        format!(
+                            "the security scheme `{name}` is not defined: the backends send no credential for it"
+                        ),
+                    ),
                 );
                 continue;
             };
