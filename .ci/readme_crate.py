@@ -4,8 +4,9 @@
 usage: readme_crate.py CHECKOUT OUT PACKAGE...
 
 OUT/registry: the README's crates.io dependency lines, with [patch.crates-io] pointing every crate of
-the workspace that would be published (each PACKAGE, a folder `cargo package` made, unpacked: toolc,
-toolc-runtime and the crates they depend on, such as toolc-search) at its package, the README's build.rs
+the workspace that would be published and that those lines reach (each PACKAGE, a folder `cargo package`
+made, unpacked: toolc, toolc-runtime and the crates they depend on, such as toolc-search; toolc-mcp, which
+these lines do not name, is left out so that no patch goes unused) at its package, the README's build.rs
 and src/lib.rs, and the example manifests: building it builds toolc and toolc-runtime from their packages,
 as a user would once they are published.
 
@@ -42,6 +43,21 @@ def blocks(readme: str) -> dict[str, str]:
     return found
 
 
+def reached(packages: dict[str, pathlib.Path], roots: list[str]) -> set[str]:
+    """The packages `roots` name, and the packages those depend on, transitively."""
+    seen: set[str] = set()
+    todo = [r for r in roots if r in packages]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        manifest = tomllib.loads((packages[name] / "Cargo.toml").read_text())
+        for table in ("dependencies", "build-dependencies"):
+            todo.extend(dep for dep in manifest.get(table, {}) if dep in packages)
+    return seen
+
+
 def main() -> None:
     if len(sys.argv) < 4:
         sys.exit("usage: readme_crate.py CHECKOUT OUT PACKAGE...")
@@ -68,8 +84,13 @@ def main() -> None:
 
     registry = out / "registry"
     (registry / "src").mkdir(parents=True)
+    lines = tomllib.loads(found[wanted["registry"]])
+    roots = [*lines.get("dependencies", {}), *lines.get("build-dependencies", {})]
+    used = reached(packages, roots)
     patch = "\n[patch.crates-io]\n" + "".join(
-        f"{name} = {{ path = {json.dumps(str(path))} }}\n" for name, path in sorted(packages.items())
+        f"{name} = {{ path = {json.dumps(str(path))} }}\n"
+        for name, path in sorted(packages.items())
+        if name in used
     )
     (registry / "Cargo.toml").write_text(PACKAGE + found[wanted["registry"]] + patch)
     (registry / "build.rs").write_text(found[wanted["build"]])

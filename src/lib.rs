@@ -65,47 +65,4 @@ pub use lint::{Finding, Hit, RuleId, ToolFacts, check_schema, check_tool_list};
 pub use lower::{Dialect, Role};
 pub use model::ResolveOptions;
 pub use model::rust::TypedFormat;
-pub use pipeline::ToolList;
-
-use std::path::{Path, PathBuf};
-
-/// The result of checking manifests: the sources read (for rendering
-/// diagnostics) and the diagnostics.
-#[derive(Debug)]
-pub struct Checked {
-    /// The files read, by [`Span`]: what [`render_human`] and friends quote.
-    pub sources: SourceMap,
-    /// The resolved toolset (the intermediate representation).
-    pub(crate) toolset: model::Toolset,
-    /// Every problem found, sorted by file and position.
-    pub diagnostics: Diagnostics,
-    /// How many manifest files were read.
-    pub manifest_count: usize,
-}
-
-/// Loads and resolves the manifests under `paths` (files or folders).
-pub fn check(paths: &[PathBuf], options: &ResolveOptions) -> Checked {
-    checked(manifest::load(paths), options)
-}
-
-/// Loads and resolves one manifest given as text, as [`check`] does a file: `path` names it in
-/// diagnostics and its extension picks the format (`.toml` is TOML, anything else YAML), and
-/// manual files are read under `root`. For editors and fuzzers that hold the text.
-pub fn check_text(root: &Path, path: &Path, text: String, options: &ResolveOptions) -> Checked {
-    let mut loaded = manifest::Loaded::default();
-    manifest::load_str(&mut loaded, root, path, text);
-    checked(loaded, options)
-}
-
-fn checked(mut loaded: manifest::Loaded, options: &ResolveOptions) -> Checked {
-    let manifest_count = loaded.sources.files().count();
-    let toolset = model::resolve(&mut loaded, options);
-    let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
-    diagnostics.sort();
-    Checked {
-        sources: loaded.sources,
-        toolset,
-        diagnostics,
-        manifest_count,
-    }
-}
+pub use pipeline::{Checked, ToolList, check, check_text};

@@ -5,7 +5,7 @@
 //! again.
 
 use crate::config::{self, Config, Options};
-use crate::diag::{Diagnostic, SourceMap};
+use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 #[cfg(feature = "cli")]
 use crate::emit::rust::RustOptions;
 use crate::lint::{Finding, LintSettings};
@@ -13,7 +13,48 @@ use crate::lower::{Dialect, Lowered};
 use crate::model::{ResolveOptions, Toolset};
 #[cfg(feature = "cli")]
 use crate::write::Output;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The result of checking manifests: the sources read (for rendering
+/// diagnostics) and the diagnostics.
+#[derive(Debug)]
+pub struct Checked {
+    /// The files read, by [`Span`]: what [`render_human`] and friends quote.
+    pub sources: SourceMap,
+    /// The resolved toolset (the intermediate representation).
+    pub(crate) toolset: crate::model::Toolset,
+    /// Every problem found, sorted by file and position.
+    pub diagnostics: Diagnostics,
+    /// How many manifest files were read.
+    pub manifest_count: usize,
+}
+
+/// Loads and resolves the manifests under `paths` (files or folders).
+pub fn check(paths: &[PathBuf], options: &ResolveOptions) -> Checked {
+    checked(crate::manifest::load(paths), options)
+}
+
+/// Loads and resolves one manifest given as text, as [`check`] does a file: `path` names it in
+/// diagnostics and its extension picks the format (`.toml` is TOML, anything else YAML), and
+/// manual files are read under `root`. For editors and fuzzers that hold the text.
+pub fn check_text(root: &Path, path: &Path, text: String, options: &ResolveOptions) -> Checked {
+    let mut loaded = crate::manifest::Loaded::default();
+    crate::manifest::load_str(&mut loaded, root, path, text);
+    checked(loaded, options)
+}
+
+fn checked(mut loaded: crate::manifest::Loaded, options: &ResolveOptions) -> Checked {
+    let manifest_count = loaded.sources.files().count();
+    let toolset = crate::model::resolve(&mut loaded, options);
+    let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
+    diagnostics.sort();
+    Checked {
+        sources: loaded.sources,
+        toolset,
+        diagnostics,
+        manifest_count,
+    }
+}
 
 /// Everything known about a toolset before anything is emitted.
 #[derive(Debug)]
@@ -137,7 +178,7 @@ fn prepare(
     if let Some(typed) = typed {
         resolve.typed_formats = typed;
     }
-    let mut checked = crate::check(paths, &resolve);
+    let mut checked = check(paths, &resolve);
     let mut sources = checked.sources;
     let (config, config_diagnostics) = load_config(paths, config_source, &mut sources);
     let mut diagnostics = checked.diagnostics.into_vec();

@@ -7,14 +7,14 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::approval::{ApprovalDecision, ApprovalRequest};
 use crate::context::CallContext;
-use crate::descriptor::{OperationKind, ToolDescriptor};
+use crate::descriptor::ToolDescriptor;
 use crate::dispatch::{Answer, Encoding, Playbook, Toolbox, error_envelope};
 use crate::errors::ToolError;
 use crate::registered::{Registered, RegisteredTool};
 use crate::result::{Metadata, ToolResult};
 use crate::search::{SearchHit, Searcher};
+use crate::vocabulary::{ApprovalDecision, ApprovalRequest, OperationKind};
 use toolc_schema::SchemaError;
 
 /// A toolbox and/or playbook with the manual that explains them to the model.

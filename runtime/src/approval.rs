@@ -34,49 +34,16 @@ use serde_json::Value;
 
 use crate::context::CallContext;
 use crate::descriptor::ToolDescriptor;
-use crate::errors::{ErrorKind, ToolError};
+use crate::errors::ToolError;
 use crate::store::PolicyStore;
-
-/// How long an approval token stays valid unless the call says otherwise
-/// ([`CallContext::with_approval_ttl`]): 10 minutes.
-pub const DEFAULT_APPROVAL_TTL: Duration = Duration::from_secs(600);
+use crate::vocabulary::ErrorKind;
+pub use crate::vocabulary::{ApprovalDecision, ApprovalRequest, DEFAULT_APPROVAL_TTL};
 
 /// The random bytes of a token; its text is twice as many hexadecimal digits.
 const TOKEN_BYTES: usize = 32;
 
 /// The version of the stored grant's format.
 const GRANT_VERSION: u32 = 1;
-
-/// A call held for a person's approval: what to show them, and the token that resumes it.
-///
-/// It is the `approval` of a [`ToolResult`](crate::ToolResult) and of a
-/// [`ToolError`] of kind [`ErrorKind::ApprovalRequired`]; pass it back to
-/// [`Agent::approve`](crate::Agent::approve) or [`Agent::deny`](crate::Agent::deny) with the same
-/// caller.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ApprovalRequest {
-    /// The single-use token that resumes this call (64 hexadecimal digits). Keep it from the
-    /// model: it is the host's to redeem.
-    pub token: String,
-    /// The tool the call named.
-    pub tool: String,
-    /// The arguments as the dispatcher read and validated them (what the handler will get),
-    /// with what the parameters schema marks `sensitive` masked.
-    pub arguments: Value,
-    /// How long the token stays valid, in milliseconds from when the call was held.
-    pub expires_in_ms: u64,
-    /// What to ask the person: `tool 'x' needs a person's approval before it runs`.
-    pub message: String,
-}
-
-/// What a host decided about a held call, carried by its [`CallContext`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ApprovalDecision {
-    /// Run the held call: the dispatcher redeems the token and runs the handler.
-    Approve,
-    /// Do not run it: the dispatcher withdraws the token and the call fails with `forbidden`.
-    Deny,
-}
 
 /// What the store keeps under a token: the validated arguments (the tool and the caller are in
 /// the key).

@@ -6,126 +6,11 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 
-use crate::approval::{ApprovalDecision, ApprovalRequest, DEFAULT_APPROVAL_TTL};
-use crate::errors::{ErrorKind, ToolError};
+use crate::errors::ToolError;
 use crate::store::PolicyStore;
-
-/// How strongly a caller is authenticated. Ordered: `None < User < Admin`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum AuthLevel {
-    /// Anyone, unauthenticated.
-    #[default]
-    None,
-    /// An authenticated user.
-    User,
-    /// An administrator.
-    Admin,
-}
-
-impl AuthLevel {
-    /// The manifest spelling: `"none"`, `"user"` or `"admin"`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            AuthLevel::None => "none",
-            AuthLevel::User => "user",
-            AuthLevel::Admin => "admin",
-        }
-    }
-}
-
-impl fmt::Display for AuthLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for AuthLevel {
-    type Err = String;
-
-    /// Reads the manifest spelling: `none`, `user` or `admin`.
-    fn from_str(text: &str) -> Result<AuthLevel, String> {
-        match text {
-            "none" => Ok(AuthLevel::None),
-            "user" => Ok(AuthLevel::User),
-            "admin" => Ok(AuthLevel::Admin),
-            other => Err(format!(
-                "an auth level is none, user or admin, not '{}'",
-                crate::errors::Truncated(other)
-            )),
-        }
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for AuthLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<AuthLevel, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-/// The principal a call acts for, as established by the host.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Caller {
-    /// A stable id; rate limits are kept per caller id and tool.
-    pub id: String,
-    /// The caller's auth level.
-    pub auth: AuthLevel,
-    /// The caller's roles.
-    pub roles: Vec<String>,
-}
-
-impl Caller {
-    /// An unauthenticated caller with id `"anonymous"` and no roles.
-    pub fn anonymous() -> Caller {
-        Caller {
-            id: "anonymous".to_owned(),
-            auth: AuthLevel::None,
-            roles: Vec::new(),
-        }
-    }
-
-    /// A caller with this id, auth level `None` and no roles.
-    pub fn new(id: impl Into<String>) -> Caller {
-        Caller {
-            id: id.into(),
-            auth: AuthLevel::None,
-            roles: Vec::new(),
-        }
-    }
-
-    /// Sets the auth level.
-    pub fn with_auth(mut self, auth: AuthLevel) -> Caller {
-        self.auth = auth;
-        self
-    }
-
-    /// Adds a role.
-    pub fn with_role(mut self, role: impl Into<String>) -> Caller {
-        self.roles.push(role.into());
-        self
-    }
-
-    /// Adds several roles.
-    pub fn with_roles<I, R>(mut self, roles: I) -> Caller
-    where
-        I: IntoIterator<Item = R>,
-        R: Into<String>,
-    {
-        self.roles.extend(roles.into_iter().map(Into::into));
-        self
-    }
-
-    /// Whether the caller has `role`.
-    pub fn has_role(&self, role: &str) -> bool {
-        self.roles.iter().any(|r| r == role)
-    }
-}
-
-impl Default for Caller {
-    fn default() -> Caller {
-        Caller::anonymous()
-    }
-}
+use crate::vocabulary::{
+    ApprovalDecision, ApprovalRequest, Caller, DEFAULT_APPROVAL_TTL, ErrorKind,
+};
 
 /// Where a handler's metadata entries go during one call: made by the agent per call, shared
 /// by the clones of that call's context.
@@ -269,9 +154,10 @@ impl CallContext {
         self.approval_ttl.unwrap_or(DEFAULT_APPROVAL_TTL)
     }
 
-    /// Whether a time to live for approval tokens was set on this context.
-    #[cfg(feature = "mcp")]
-    pub(crate) fn has_approval_ttl(&self) -> bool {
+    /// Whether a time to live for approval tokens was set on this context
+    /// ([`CallContext::with_approval_ttl`]): a host that has a default of its own (a server's)
+    /// applies it only to contexts without one.
+    pub fn has_approval_ttl(&self) -> bool {
         self.approval_ttl.is_some()
     }
 

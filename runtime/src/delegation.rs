@@ -15,10 +15,11 @@ use serde_json::Value;
 
 use crate::agent::Agent;
 use crate::context::CallContext;
-use crate::descriptor::{OperationKind, ToolDescriptor};
-use crate::errors::{ErrorKind, ToolError};
+use crate::descriptor::ToolDescriptor;
+use crate::errors::ToolError;
 use crate::result::ToolResult;
 use crate::search::SearchHit;
+use crate::vocabulary::{ErrorKind, OperationKind};
 
 /// A delegate's handle to the agent (or capability) it hands its task to, bound to the caller
 /// of the delegate call.

@@ -2,19 +2,8 @@
 
 use std::time::Duration;
 
-use crate::context::AuthLevel;
+use crate::vocabulary::{AuthLevel, OperationKind};
 use toolc_schema::Schema;
-
-/// Whether an operation is a tool (errors are `Err`) or a play (errors are envelopes).
-/// Serialized as `"tool"` or `"play"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OperationKind {
-    /// A toolbox tool.
-    Tool,
-    /// A playbook play.
-    Play,
-}
 
 /// A rate limit: at most `count` calls per `period_secs` per caller, replenished evenly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -113,16 +102,6 @@ pub struct ToolDescriptor {
     pub icons: Option<&'static str>,
     /// The tool's MCP `_meta` (JSON object text), if any.
     pub meta: Option<&'static str>,
-}
-
-impl OperationKind {
-    /// `"tool"` or `"play"`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            OperationKind::Tool => "tool",
-            OperationKind::Play => "play",
-        }
-    }
 }
 
 impl ToolDescriptor {

@@ -2,8 +2,8 @@
 //!
 //! A generated toolset is served by an [`Agent`]: its toolboxes and playbooks (the generated
 //! `Toolbox` and `Playbook` implementations around the traits users implement), tools
-//! registered at run time ([`RegisteredTool`]), and, with the `mcp` feature, an MCP server
-//! (`mcp::McpServer`). Every call carries out the execution contract: arguments parsed once at
+//! registered at run time ([`RegisteredTool`]); the crate `toolc-mcp` serves it to MCP clients,
+//! through this crate's public API. Every call carries out the execution contract: arguments parsed once at
 //! the boundary and validated against the parameters schema, policies (auth, roles, rate
 //! limit, timeout, [approval]) enforced before the handler runs, panics contained,
 //! results serialized and validated against the returns schema, one closed error taxonomy
@@ -18,8 +18,6 @@
 
 mod agent;
 pub mod approval;
-#[cfg(feature = "mcp-http")]
-pub mod auth;
 mod conforms;
 mod context;
 mod delegation;
@@ -30,8 +28,6 @@ mod errors;
 pub mod formats;
 mod join;
 mod json_text;
-#[cfg(feature = "mcp")]
-pub mod mcp;
 mod panic;
 mod policy;
 mod registered;
@@ -40,20 +36,22 @@ mod search;
 pub mod store;
 mod struct_fields;
 mod trace;
+mod vocabulary;
 
 pub use agent::{Agent, AgentError, Capability};
 pub use approval::{ApprovalDecision, ApprovalRequest};
-pub use context::{AuthLevel, CallContext, Caller, ToolContext};
+pub use context::{CallContext, ToolContext};
 pub use delegation::Delegation;
-pub use descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
-pub use dispatch::{BoxFuture, Playbook, Toolbox, error_envelope};
-pub use errors::{CauseKind, ErrorKind, HandlerError, ToolError};
+pub use descriptor::{Policy, RateLimit, ToolDescriptor};
+pub use dispatch::{Playbook, Toolbox, error_envelope};
+pub use errors::{HandlerError, ToolError};
 pub use registered::{RegisteredTool, ToolHandler};
 pub use result::{Cause, Metadata, ToolResult};
 pub use search::SearchHit;
 pub use store::{MemoryStore, PolicyStore, RateDecision, StoreError};
 pub use toolc_schema::{MAX_ARGUMENT_DEPTH, SchemaError, Violation, Violations, parse_arguments};
-pub use trace::{RESULT_PREVIEW_LIMIT, result_preview};
+pub use trace::{RESULT_PREVIEW_LIMIT, preview_with_limit, result_preview};
+pub use vocabulary::{AuthLevel, BoxFuture, Caller, CauseKind, ErrorKind, OperationKind};
 
 /// JSON text kept as it was written: what [`Toolbox::call_json`] and [`Agent::call_json`]
 /// answer.

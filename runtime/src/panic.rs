@@ -7,8 +7,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::descriptor::OperationKind;
-use crate::errors::{ErrorKind, ToolError, Truncated};
+use crate::errors::ToolError;
+use crate::vocabulary::{ErrorKind, OperationKind, Truncated};
 
 /// Polls `future`, turning a panic inside any poll into `Err(payload)`.
 pub(crate) fn catch_panic<F: Future>(future: F) -> CatchPanic<F> {

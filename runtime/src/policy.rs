@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use crate::context::CallContext;
 use crate::descriptor::ToolDescriptor;
-use crate::errors::{ErrorKind, ToolError};
+use crate::errors::ToolError;
 use crate::store::{MemoryStore, PolicyStore, RateDecision};
+use crate::vocabulary::ErrorKind;
 
 /// How long a caller is told to wait when the policy store does not answer.
 const UNAVAILABLE_RETRY: Duration = Duration::from_secs(1);

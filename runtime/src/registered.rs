@@ -34,11 +34,12 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::agent::AgentError;
-use crate::context::{AuthLevel, CallContext};
-use crate::descriptor::{OperationKind, Policy, RateLimit, ToolDescriptor};
-use crate::dispatch::{BoxFuture, run_tool};
+use crate::context::CallContext;
+use crate::descriptor::{Policy, RateLimit, ToolDescriptor};
+use crate::dispatch::run_tool;
 use crate::errors::{HandlerError, ToolError};
 use crate::policy::Guard;
+use crate::vocabulary::{AuthLevel, BoxFuture, OperationKind};
 use toolc_schema as schema;
 
 /// The handler of a registered tool: validated arguments in, a JSON result or an error out.

@@ -3,9 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::approval::ApprovalRequest;
-use crate::descriptor::OperationKind;
-use crate::errors::{CauseKind, ErrorKind, ToolError};
+use crate::errors::ToolError;
+use crate::vocabulary::{ApprovalRequest, CauseKind, ErrorKind, OperationKind};
 use toolc_schema::Violation;
 
 /// The outcome of one call: `{ ok, value?, error?, cause?, approval?, terminal?, metadata? }`.

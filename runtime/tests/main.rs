@@ -1,12 +1,11 @@
 //! toolc-runtime's integration tests, one binary (linking is the slow part on a small machine):
-//! each module is one area of the runtime, named after what it tests.
+//! each module is one area of the runtime, named after what it tests. The MCP server's tests are
+//! toolc-mcp's.
 
 mod agent;
 mod common;
 mod contract;
-#[cfg(feature = "mcp")]
-mod mcp;
-// Serving beyond one machine needs the HTTP transport, JWT authentication and the Redis store.
-#[cfg(all(feature = "mcp-http", feature = "auth-jwt", feature = "redis"))]
+// Policy state shared by replicas needs the Redis store.
+#[cfg(feature = "redis")]
 mod remote;
 mod tracing;

@@ -19,8 +19,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::validate::push_pointer;
 use super::{Additional, Format, Json, LateRef, Num, Pattern, Schema, Types};
+use crate::pointer::push_pointer;
 
 /// How deep a schema given at run time may nest (subschemas and `$ref` hops together).
 pub const MAX_SCHEMA_DEPTH: usize = 64;

@@ -5,7 +5,30 @@ use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
 
-use super::number;
+use crate::number;
+use crate::tree::Json;
+
+impl Json {
+    /// Whether `value` equals this constant under JSON Schema equality (`1 == 1.0`, object
+    /// key order ignored).
+    pub fn matches(&self, value: &Value) -> bool {
+        match (*self, value) {
+            (Json::Null, Value::Null) => true,
+            (Json::Bool(a), Value::Bool(b)) => a == *b,
+            (Json::Int(a), Value::Number(n)) => number::eq_i128(n, i128::from(a)),
+            (Json::UInt(a), Value::Number(n)) => number::eq_i128(n, i128::from(a)),
+            (Json::Float(a), Value::Number(n)) => number::eq_f64(n, a),
+            (Json::Str(a), Value::String(b)) => a == b,
+            (Json::Raw(text), Value::Array(_) | Value::Object(_)) => {
+                match serde_json::from_str::<Value>(text) {
+                    Ok(expected) => json_eq(&expected, value),
+                    Err(_) => false,
+                }
+            }
+            _ => false,
+        }
+    }
+}
 
 /// Whether two values are equal as JSON Schema defines it. Iterative: any depth is safe.
 pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {

@@ -1,8 +1,8 @@
-//! [`Schema::redact`](super::Schema::redact): a value with its sensitive parts masked.
+//! [`Schema::redact`]: a value with its sensitive parts masked.
 
 use serde_json::{Map, Value};
 
-use super::{Additional, MAX_VALIDATION_DEPTH, REDACTED, Schema};
+use crate::tree::{Additional, MAX_VALIDATION_DEPTH, REDACTED, Schema};
 
 fn masked() -> Value {
     Value::String(REDACTED.to_owned())
@@ -14,7 +14,25 @@ fn masked() -> Value {
 /// `else`, `dependentSchemas`) are applied one after another, each to the output of the last,
 /// so a part any of them marks is masked. `depth` counts values and subschemas entered; past
 /// [`MAX_VALIDATION_DEPTH`] the value is masked whole rather than followed further.
-pub(super) fn redact(s: &Schema, value: &Value, depth: usize) -> Option<Value> {
+impl Schema {
+    /// `value` with every part that this schema marks `sensitive` replaced by the string
+    /// [`REDACTED`]; borrowed when nothing is masked.
+    ///
+    /// A part is masked when any subschema that can apply to it is sensitive: both branches
+    /// of `if`, every branch of `anyOf`/`oneOf`/`allOf`, whether or not the value matches it.
+    /// A value nested deeper than [`MAX_VALIDATION_DEPTH`] is masked whole.
+    pub fn redact<'v>(
+        &self,
+        value: &'v serde_json::Value,
+    ) -> std::borrow::Cow<'v, serde_json::Value> {
+        match redact(self, value, 0) {
+            Some(masked) => std::borrow::Cow::Owned(masked),
+            None => std::borrow::Cow::Borrowed(value),
+        }
+    }
+}
+
+fn redact(s: &Schema, value: &Value, depth: usize) -> Option<Value> {
     if s.sensitive || depth >= MAX_VALIDATION_DEPTH {
         return Some(masked());
     }

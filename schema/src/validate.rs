@@ -5,16 +5,31 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use super::{Additional, MAX_VALIDATION_DEPTH, Schema, Types, equal, number};
-use crate::Violation;
+use crate::pointer::push_pointer;
+use crate::tree::{Additional, MAX_VALIDATION_DEPTH, Schema, Types};
+use crate::violation::Violation;
+use crate::{equal, number};
 
-pub(crate) fn validate(schema: &Schema, value: &Value) -> Vec<Violation> {
+impl Schema {
+    /// Every violation of `value` against this schema, each with its JSON pointer; empty
+    /// when `value` is valid.
+    pub fn validate(&self, value: &serde_json::Value) -> Vec<Violation> {
+        validate(self, value)
+    }
+
+    /// Whether `value` is valid; stops at the first violation.
+    pub fn is_valid(&self, value: &serde_json::Value) -> bool {
+        is_valid(self, value)
+    }
+}
+
+fn validate(schema: &Schema, value: &Value) -> Vec<Violation> {
     let mut w = Walker::new(true, 0);
     w.eval(schema, value);
     w.out
 }
 
-pub(crate) fn is_valid(schema: &Schema, value: &Value) -> bool {
+fn is_valid(schema: &Schema, value: &Value) -> bool {
     Walker::new(false, 0).eval(schema, value)
 }
 
@@ -31,18 +46,6 @@ struct Walker<'v> {
     /// How many `sensitive` schemas the walk is inside: messages there never quote the
     /// value (a number, a length, a property name), only what the schema asks.
     secret: usize,
-}
-
-/// Appends `segment` to `pointer`, escaped per RFC 6901.
-pub(crate) fn push_pointer(pointer: &mut String, segment: &str) {
-    pointer.push('/');
-    for c in segment.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
 }
 
 fn type_of(v: &Value) -> &'static str {

@@ -11,9 +11,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use toolc_runtime::auth::jwt::{ClaimMapping, JwtConfig, JwtValidator};
-use toolc_runtime::mcp::{HttpConfig, McpServer};
 use toolc_runtime::store::{RedisConfig, RedisStore};
+use toolc_mcp::auth::jwt::{ClaimMapping, JwtConfig, JwtValidator};
+use toolc_mcp::{HttpConfig, McpServer};
 use toolc_runtime::{AuthLevel, CallContext, Caller, MemoryStore};
 
 /// Which toolset, which agent and how its tools are answered: what `serve` and `call` share.

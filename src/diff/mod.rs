@@ -18,7 +18,8 @@ pub use kind::{ChangeKind, Class};
 
 use crate::diag::{Code, Diagnostic, FileId, Severity, SourceMap, Span};
 use crate::lower::{Dialect, Role};
-use crate::model::{RateLimit, Tool, Toolset};
+use crate::model::policy::RateLimit;
+use crate::model::{Tool, Toolset};
 use std::path::{Path, PathBuf};
 
 /// What a comparison needs beyond the two toolsets.

@@ -1,12 +1,40 @@
 //! The tool-list rule functions: names, counts and budgets over one emitted
 //! tool list (the request a provider receives, or an MCP `tools/list`).
 
-use super::checks::stamp;
-use super::rules::{Check, RULES, Rule};
+use super::spot::Spot;
 use super::walk::{self, required, types};
-use super::{Dialect, Hit, Spot, ToolFacts};
+use crate::lower::Dialect;
+use crate::model::Tool;
 use serde_json::Value;
 use std::collections::BTreeMap;
+
+/// Facts about a listed tool that its emitted JSON does not show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolFacts {
+    /// The manifest gives a `returns` schema.
+    pub has_returns: bool,
+    /// The result is validated against it before it leaves the handler.
+    pub validate_returns: bool,
+}
+
+impl Default for ToolFacts {
+    fn default() -> Self {
+        ToolFacts {
+            has_returns: false,
+            validate_returns: true,
+        }
+    }
+}
+
+impl ToolFacts {
+    /// The facts of a resolved tool.
+    pub fn of(tool: &Tool) -> Self {
+        ToolFacts {
+            has_returns: tool.returns.is_some(),
+            validate_returns: tool.validate_returns,
+        }
+    }
+}
 
 /// What every list check sees.
 pub struct ListCx<'a> {
@@ -83,23 +111,6 @@ pub fn entries(list: &Value, dialect: Dialect) -> Vec<&Value> {
     arr.and_then(Value::as_array)
         .map(|a| a.iter().collect())
         .unwrap_or_default()
-}
-
-/// The list rules enabled, over `cx`'s entries.
-pub fn run(cx: &ListCx<'_>, enabled: &dyn Fn(&Rule) -> bool) -> Vec<Hit> {
-    let dialect = cx.dialect;
-    let mut out = Vec::new();
-    for r in RULES {
-        if let Check::List(f) = r.check
-            && r.grade(Some(dialect)).is_some()
-            && enabled(r)
-        {
-            let mut hits = Vec::new();
-            f(cx, &mut hits);
-            out.extend(stamp(r.id, hits));
-        }
-    }
-    out
 }
 
 fn word(c: char) -> bool {

@@ -16,90 +16,27 @@
 
 pub(crate) mod checks;
 pub(crate) mod list;
+mod rule_id;
 pub mod rules;
+mod run;
 #[cfg(feature = "cli")]
 pub mod sarif;
 pub mod similar;
+mod spot;
 pub(crate) mod walk;
 
 use crate::lower::{Dialect, Role};
+pub use list::ToolFacts;
 #[cfg(feature = "cli")]
 pub use rules::named;
 pub use rules::{Check, RULES, Rule, RuleId, rule};
+pub use spot::Hit;
 
 use crate::diag::{Code, Diagnostic, Label, Severity, Span};
 use crate::lower::{Form, Lowered, Outlines, RefusalKind};
 use crate::model::{SchemaId, Tool, Toolset};
 use serde_json::Value;
 use std::collections::BTreeSet;
-
-/// What a rule's check reports: where (a JSON pointer into the schema it
-/// was given, or the index of a tool in a tool list) and what, in words.
-/// The runner makes it a [`Hit`] of the rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Spot {
-    /// The tool in a tool list, by position, for list-level rules.
-    pub tool: Option<usize>,
-    pub pointer: String,
-    pub message: String,
-    /// A help line more precise than the rule's own, when there is one.
-    pub help: Option<String>,
-}
-
-impl Spot {
-    /// A spot at a JSON pointer.
-    pub(crate) fn at(pointer: impl Into<String>, message: impl Into<String>) -> Spot {
-        Spot {
-            tool: None,
-            pointer: pointer.into(),
-            message: message.into(),
-            help: None,
-        }
-    }
-
-    /// A spot on the tool at `index` of a tool list.
-    pub(crate) fn tool(index: usize, message: impl Into<String>) -> Spot {
-        Spot {
-            tool: Some(index),
-            pointer: String::new(),
-            message: message.into(),
-            help: None,
-        }
-    }
-
-    pub(crate) fn with_help(mut self, help: impl Into<String>) -> Spot {
-        self.help = Some(help.into());
-        self
-    }
-
-    /// The hit of `rule` here.
-    pub(crate) fn hit(self, rule: RuleId) -> Hit {
-        Hit {
-            rule,
-            tool: self.tool,
-            pointer: self.pointer,
-            message: self.message,
-            help: self.help,
-        }
-    }
-}
-
-/// What a rule function reports, with its rule: where (a JSON pointer into
-/// the schema it was given, or the index of a tool in a tool list) and what,
-/// in words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hit {
-    /// The rule that fired.
-    pub rule: RuleId,
-    /// The tool in a tool list, by position, for list-level rules.
-    pub tool: Option<usize>,
-    /// JSON pointer into the schema (or the tool's entry) it is about; empty for the root.
-    pub pointer: String,
-    /// What the provider does not accept, in words.
-    pub message: String,
-    /// A help line more precise than the rule's own, when there is one.
-    pub help: Option<String>,
-}
 
 /// One lint finding, graded and located.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,35 +120,7 @@ impl LintSettings {
 /// Runs every schema rule graded for `dialect` on one schema, as given (no
 /// transform). Pure: for table tests and for schemas written by hand.
 pub fn check_schema(schema: &Value, dialect: Dialect, role: Role) -> Vec<Hit> {
-    checks::run_schema(schema, dialect, role, &|_| true)
-}
-
-/// Facts about a listed tool that its emitted JSON does not show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ToolFacts {
-    /// The manifest gives a `returns` schema.
-    pub has_returns: bool,
-    /// The result is validated against it before it leaves the handler.
-    pub validate_returns: bool,
-}
-
-impl Default for ToolFacts {
-    fn default() -> Self {
-        ToolFacts {
-            has_returns: false,
-            validate_returns: true,
-        }
-    }
-}
-
-impl ToolFacts {
-    /// The facts of a resolved tool.
-    pub fn of(tool: &Tool) -> Self {
-        ToolFacts {
-            has_returns: tool.returns.is_some(),
-            validate_returns: tool.validate_returns,
-        }
-    }
+    run::schema(schema, dialect, role, &|_| true)
 }
 
 /// Runs every list rule graded for `dialect` on an emitted tool list (the
@@ -231,7 +140,7 @@ pub fn check_tool_list(
         inputs: None,
         facts,
     };
-    list::run(&cx, &|_| true)
+    run::list(&cx, &|_| true)
 }
 
 /// Lints every tool and play of a toolset in its lowered forms, and every
@@ -370,7 +279,7 @@ pub(crate) fn check_outlined(
         inputs: Some(outlines.inputs),
         facts,
     };
-    list::run(&cx, enabled)
+    run::list(&cx, enabled)
 }
 
 /// `indistinguishable-tools`: each agent's tools compared through its search index. A pair
@@ -479,7 +388,7 @@ fn schema_findings(
 ) {
     let schemas = &toolset.schemas;
     let enabled = |r: &Rule| settings.severity(r, Some(dialect)).is_some();
-    let hits = checks::run_schema(&form.json, dialect, role, &enabled);
+    let hits = run::schema(&form.json, dialect, role, &enabled);
     let root = match role {
         Role::Parameters => tool.parameters,
         Role::Returns => tool.returns.unwrap_or(tool.parameters),

@@ -11,8 +11,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics, FileId, SourceMap, Span};
 use raw::RawFile;
 use std::path::{Path, PathBuf};
 
-/// Files larger than this are refused before they are read.
-pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+pub use node::MAX_FILE_BYTES;
 
 /// The name of the optional config file, which is not a manifest.
 pub const CONFIG_FILE: &str = "toolc.toml";

@@ -4,8 +4,11 @@
 //! problem found anywhere later, deep inside an embedded schema too, points at
 //! its own line and column.
 
-use crate::diag::Span;
+use crate::diag::{Code, Diagnostic, Span};
 use std::collections::BTreeMap;
+
+/// Files larger than this are refused before they are read.
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 
 /// How deep a manifest may nest. Deep enough for any real schema, shallow
 /// enough that no stage can run out of stack.
@@ -130,4 +133,16 @@ impl Node {
         };
         Node { span, value }
     }
+}
+
+/// The problem of a manifest nesting deeper than [`MAX_DEPTH`], at `span`.
+pub(super) fn too_deep(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::TooLarge,
+        format!("the manifest nests deeper than {MAX_DEPTH} levels"),
+    )
+    .at(span)
+    .help(
+        "flatten the structure, or move nested schemas into `types` and refer to them with `$ref`",
+    )
 }

@@ -1,7 +1,6 @@
 //! TOML → spanned [`Node`] tree, through the `toml` crate's spanned document.
 
-use super::node::{Entry, MAX_DEPTH, MAX_NODES, Node, Value};
-use super::parse_yaml::too_deep;
+use super::node::{Entry, MAX_DEPTH, MAX_NODES, Node, Value, too_deep};
 use crate::diag::{Code, Diagnostic, FileId, SourceFile, Span};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};

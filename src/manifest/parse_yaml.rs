@@ -5,7 +5,7 @@
 //! rebuilds the tree with those locations. Duplicate keys are caught by the
 //! visitor (with both places) before the parser's own duplicate check.
 
-use super::node::{Entry, MAX_DEPTH, MAX_NODES, Node, Value};
+use super::node::{Entry, MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, Node, Value, too_deep};
 use crate::diag::{Code, Diagnostic, FileId, SourceFile, Span};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::{Location, Spanned};
@@ -206,17 +206,6 @@ impl Builder<'_> {
     }
 }
 
-pub(super) fn too_deep(span: Span) -> Diagnostic {
-    Diagnostic::new(
-        Code::TooLarge,
-        format!("the manifest nests deeper than {MAX_DEPTH} levels"),
-    )
-    .at(span)
-    .help(
-        "flatten the structure, or move nested schemas into `types` and refer to them with `$ref`",
-    )
-}
-
 fn options() -> serde_saphyr::Options {
     let mut o = serde_saphyr::Options::default();
     o.strict_booleans = true;
@@ -228,7 +217,7 @@ fn options() -> serde_saphyr::Options {
     budget.max_nodes = MAX_NODES;
     // A file's own strings stay under the file size limit; aliases may not
     // expand them past twice that.
-    budget.max_total_scalar_bytes = 2 * super::MAX_FILE_BYTES as usize;
+    budget.max_total_scalar_bytes = 2 * MAX_FILE_BYTES as usize;
     o.budget = Some(budget);
     o
 }
@@ -328,7 +317,7 @@ fn budget_message(breach: &serde_saphyr::budget::BudgetBreach) -> String {
         ),
         B::ScalarBytes { .. } => format!(
             "the manifest's strings add up to more than {} bytes (each alias expansion counted again)",
-            2 * super::MAX_FILE_BYTES
+            2 * MAX_FILE_BYTES
         ),
         B::Aliases { .. }
         | B::Anchors { .. }

@@ -5,8 +5,10 @@
 
 mod cli;
 mod diff;
+mod imports;
 mod init;
 mod package;
+mod public_api;
 mod schema;
 
 use std::path::Path;

@@ -37,11 +37,17 @@ fn publishable() -> BTreeMap<String, Value> {
 }
 
 #[test]
-fn the_published_crates_are_toolc_the_runtime_and_what_they_depend_on() {
+fn the_published_crates_are_toolc_the_runtime_its_mcp_server_and_what_they_depend_on() {
     let names: Vec<String> = publishable().into_keys().collect();
     assert_eq!(
         names,
-        ["toolc", "toolc-runtime", "toolc-schema", "toolc-search"]
+        [
+            "toolc",
+            "toolc-mcp",
+            "toolc-runtime",
+            "toolc-schema",
+            "toolc-search"
+        ]
     );
 }
 
@@ -138,14 +144,18 @@ fn every_package_holds_its_sources_readme_and_licenses_and_no_tests() {
     }
 }
 
-/// Every line of the docs that makes a crate depend on toolc or toolc-runtime works in a crate
+/// Every line of the docs that makes a crate depend on toolc, toolc-runtime or toolc-mcp works in a crate
 /// outside this repository: a version of this release, the repository's git URL, or a path to
 /// a checkout beside the crate (`../toolc`), never a path inside the repository.
 #[test]
 fn documented_dependency_lines_work_outside_the_repository() {
     let version = env!("CARGO_PKG_VERSION");
     let release = version.rsplit_once('.').map_or(version, |(mm, _)| mm);
-    let mut docs = vec![repo().join("README.md"), repo().join("runtime/README.md")];
+    let mut docs = vec![
+        repo().join("README.md"),
+        repo().join("runtime/README.md"),
+        repo().join("mcp/README.md"),
+    ];
     for entry in std::fs::read_dir(repo().join("docs")).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "md") {
@@ -165,6 +175,7 @@ fn documented_dependency_lines_work_outside_the_repository() {
             let Some(value) = rest
                 .strip_prefix("toolc = ")
                 .or_else(|| rest.strip_prefix("toolc-runtime = "))
+                .or_else(|| rest.strip_prefix("toolc-mcp = "))
             else {
                 continue;
             };

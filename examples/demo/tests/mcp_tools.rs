@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 use toolc::Dialect;
-use toolc_runtime::mcp::McpServer;
+use toolc_mcp::McpServer;
 
 fn compiler_list(agent: &str) -> Vec<Value> {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../manifests"));

@@ -2,15 +2,16 @@
 //! arguments read, the handler under its timeout with panics contained, the result written.
 //! Nothing here knows a tool's types, so it is compiled once, whatever the number of tools.
 
+use super::answer::{Answer, Encoding};
 use super::operation::{Bound, Operation, read_value};
-use super::{Answer, Encoding};
 use crate::approval::{self, ApprovalDecision};
 use crate::context::CallContext;
-use crate::descriptor::{OperationKind, ToolDescriptor};
-use crate::errors::{ErrorKind, HandlerError, ToolError};
+use crate::descriptor::ToolDescriptor;
+use crate::errors::{HandlerError, ToolError};
 use crate::panic::{catch_panic, panicked};
 use crate::policy::{Guard, check_access, check_policy};
 use crate::trace;
+use crate::vocabulary::{ErrorKind, OperationKind};
 use std::pin::Pin;
 
 /// Serves one tool call through the contract (see [`run_tool`](super::run_tool) for the

@@ -2,29 +2,28 @@
 //! for every tool and play, and the object-safe [`Toolbox`] and [`Playbook`] traits they
 //! implement.
 
+mod answer;
 mod contract;
 mod names;
 mod operation;
 
 use std::future::Future;
-use std::pin::Pin;
 
 use serde::de::{DeserializeOwned, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+pub use answer::{Answer, Answered, Encoding};
 pub use names::NameIndex;
 pub use operation::{Bound, bind};
 
 use crate::context::CallContext;
 use crate::descriptor::ToolDescriptor;
-use crate::errors::{ErrorKind, HandlerError, ToolError, Truncated};
+use crate::errors::{HandlerError, ToolError};
 use crate::policy::Guard;
+use crate::vocabulary::{BoxFuture, ErrorKind, Truncated};
 use toolc_schema::Violations;
-
-/// A boxed, sendable future: what the object-safe traits return.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A set of tools served through the execution contract. Generated toolboxes implement it.
 pub trait Toolbox: Send + Sync {
@@ -90,60 +89,6 @@ pub trait Playbook: Send + Sync {
     }
 }
 
-/// What a call answers in: a `serde_json::Value` ([`Toolbox::call`]) or JSON text
-/// ([`Toolbox::call_json`]). Generated dispatchers pass it through to the runtime, so each tool
-/// is dispatched by one function whichever is asked.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
-    /// A `serde_json::Value`.
-    Value,
-    /// JSON text.
-    Json,
-}
-
-/// A call's result in the [`Encoding`] asked for.
-#[doc(hidden)]
-#[derive(Debug)]
-pub enum Answer {
-    /// A `serde_json::Value`.
-    Value(Value),
-    /// JSON text.
-    Json(Box<RawValue>),
-}
-
-impl Answer {
-    /// The result as a `Value` (read from the text when it is text).
-    pub fn into_value(self) -> Value {
-        match self {
-            Answer::Value(v) => v,
-            // The text was written by serde_json: it reads back.
-            Answer::Json(raw) => serde_json::from_str(raw.get()).unwrap_or(Value::Null),
-        }
-    }
-
-    /// The result as JSON text (written from the value when it is a value).
-    pub fn into_json(self) -> Box<RawValue> {
-        match self {
-            Answer::Json(raw) => raw,
-            // A `Value` always serializes.
-            Answer::Value(v) => {
-                crate::json_text::to_raw_value(&v).unwrap_or_else(|_| RawValue::NULL.to_owned())
-            }
-        }
-    }
-
-    /// The result as a `Value` for a preview, without consuming it.
-    pub(crate) fn to_value(&self) -> std::borrow::Cow<'_, Value> {
-        match self {
-            Answer::Value(v) => std::borrow::Cow::Borrowed(v),
-            Answer::Json(raw) => {
-                std::borrow::Cow::Owned(serde_json::from_str(raw.get()).unwrap_or(Value::Null))
-            }
-        }
-    }
-}
-
 /// The parameters of a tool that takes none: accepts any JSON object (the parameters schema,
 /// checked before, decides which objects are allowed).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
@@ -191,7 +136,7 @@ pub fn unknown_play(play: &str) -> ToolError {
 /// In order: a `started` event; the policies (auth level and roles → `forbidden`, rate limit
 /// per caller and tool → `rate_limited` with a retry-after, or `unavailable` when the policy
 /// store does not answer); the arguments parsed
-/// ([`parse_arguments`]) and validated against `desc.parameters`, every violation listed
+/// ([`parse_arguments`](crate::parse_arguments)) and validated against `desc.parameters`, every violation listed
 /// (→ `arguments_invalid`, the handler never runs); the arguments deserialized into `P` (and,
 /// for generated toolboxes, the implementation's refinement run on them: its violations are
 /// `arguments_invalid` too); the handler run, under `timeout_ms` when set (→ `timeout`, the handler's future dropped), a
@@ -256,30 +201,6 @@ where
     )
     .await
     .map(Answer::into_value)
-}
-
-/// What a generated dispatcher's method answers: a `Value` ([`Toolbox::call`]) or JSON text
-/// ([`Toolbox::call_json`]), and the [`Encoding`] the contract writes the result in for it.
-#[doc(hidden)]
-pub trait Answered: Sized + Send {
-    /// The encoding the contract writes the result in.
-    const ENCODING: Encoding;
-    /// The contract's answer in this form.
-    fn from_answer(answer: Answer) -> Self;
-}
-
-impl Answered for Value {
-    const ENCODING: Encoding = Encoding::Value;
-    fn from_answer(answer: Answer) -> Value {
-        answer.into_value()
-    }
-}
-
-impl Answered for Box<RawValue> {
-    const ENCODING: Encoding = Encoding::Json;
-    fn from_answer(answer: Answer) -> Box<RawValue> {
-        answer.into_json()
-    }
 }
 
 /// A generated toolbox's [`Toolbox::call`] and [`Toolbox::call_json`]: `bound` is the tool its

@@ -49,7 +49,7 @@ impl NameIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::descriptor::OperationKind;
+    use crate::vocabulary::OperationKind;
     use proptest::prelude::*;
     use toolc_schema::Schema;
 

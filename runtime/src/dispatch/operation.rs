@@ -19,10 +19,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::{Answer, Encoding};
+use super::answer::{Answer, Encoding};
 use crate::descriptor::ToolDescriptor;
-use crate::errors::{ErrorKind, HandlerError, ToolError};
+use crate::errors::{HandlerError, ToolError};
 use crate::panic::panicked;
+use crate::vocabulary::ErrorKind;
 use toolc_schema::parse_arguments;
 use toolc_schema::stream;
 use toolc_schema::{Schema, json_pointer};

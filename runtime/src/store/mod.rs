@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::descriptor::RateLimit;
-use crate::dispatch::BoxFuture;
+use crate::vocabulary::BoxFuture;
 
 #[cfg(feature = "redis")]
 mod redis;

@@ -10,7 +10,7 @@ use tokio::sync::OnceCell;
 
 use super::{PolicyStore, RateDecision, StoreError, gcra_params};
 use crate::descriptor::RateLimit;
-use crate::dispatch::BoxFuture;
+use crate::vocabulary::BoxFuture;
 
 /// One GCRA step in one script, so that concurrent replicas never act on the same read. Time
 /// is Redis's own clock (`TIME`, microseconds), so the replicas' clocks do not matter. Returns

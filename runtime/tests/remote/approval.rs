@@ -12,7 +12,7 @@ use toolc_runtime::{
     RegisteredTool, ToolResult,
 };
 
-use crate::remote::store::{redis_url, unique_prefix};
+use crate::remote::redis::{redis_url, unique_prefix};
 
 /// One replica: its own agent and its own connection to the shared Redis.
 struct Replica {

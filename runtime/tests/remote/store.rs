@@ -2,39 +2,12 @@
 //! stored once and taken once, namespaces apart, and (Redis) failures bounded and named.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use toolc_runtime::store::{RedisConfig, RedisStore};
 use toolc_runtime::{MemoryStore, PolicyStore, RateDecision, RateLimit};
 
-/// The Redis URL to test against, or `None` (with a note) when there is none to use.
-pub fn redis_url() -> Option<String> {
-    match std::env::var("TOOLC_TEST_REDIS_URL") {
-        Ok(url) if !url.trim().is_empty() => Some(url),
-        _ if std::env::var_os("TOOLC_TEST_REDIS_REQUIRED").is_some() => {
-            panic!("TOOLC_TEST_REDIS_REQUIRED is set but TOOLC_TEST_REDIS_URL is not")
-        }
-        _ => {
-            eprintln!("note: TOOLC_TEST_REDIS_URL is not set; skipping a Redis test");
-            None
-        }
-    }
-}
-
-/// A key prefix no other test (or earlier run) uses.
-pub fn unique_prefix(test: &str) -> String {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    format!(
-        "toolc-test:{test}:{}:{nanos}:{}:",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    )
-}
+use crate::remote::redis::{redis_url, unique_prefix};
 
 fn redis(test: &str) -> Option<Arc<dyn PolicyStore>> {
     let url = redis_url()?;

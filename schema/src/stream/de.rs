@@ -15,7 +15,7 @@ use serde::de::{
 };
 use serde_json::Number;
 
-use super::{Arr, Conj, Obj, Scalar, Stop};
+use super::walk::{Arr, Conj, Obj, Scalar, Stop};
 use crate::MAX_ARGUMENT_DEPTH;
 use crate::Schema;
 

@@ -13,7 +13,7 @@ use serde::ser::{
 };
 use serde_json::Number;
 
-use super::{Arr, Conj, Obj, Scalar, Stop};
+use super::walk::{Arr, Conj, Obj, Scalar, Stop};
 use crate::Schema;
 
 /// `value`, to be written by any `Serializer` (serde_json's text writer, say) and checked against

@@ -11,8 +11,17 @@
 
 use std::cell::Cell;
 
-use super::needs_whole_value;
-use crate::Schema;
+use crate::tree::Schema;
+
+/// Keywords that need the whole array or object before they can be decided.
+pub(crate) fn needs_whole_value(s: &Schema) -> bool {
+    !s.enum_values.is_empty()
+        || s.const_value.is_some()
+        || !s.any_of.is_empty()
+        || !s.one_of.is_empty()
+        || s.not.is_some()
+        || s.if_.is_some()
+}
 
 /// What [`summary`] works out of one schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

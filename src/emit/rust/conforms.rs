@@ -142,7 +142,7 @@ impl<'a> Conformance<'a> {
     /// `rewritten`: the build script put attributes on it that may change what it writes or
     /// reads.
     pub fn item_impl(&self, item: &Item, rewritten: bool) -> TokenStream {
-        let name = super::items::ident(item.name());
+        let name = super::idents::ident(item.name());
         let check = if rewritten {
             None
         } else {
@@ -339,7 +339,7 @@ impl<'a> Conformance<'a> {
 
     /// The check of one field of a struct, as its `Serialize` writes it.
     fn field(&self, f: &Field) -> Option<Check> {
-        let id = super::items::ident(&f.ident);
+        let id = super::idents::ident(&f.ident);
         let place = Place::Field(quote!(self.#id));
         // An optional property without a default is skipped when absent (`None`); otherwise
         // the field is always written, `None` as `null`.

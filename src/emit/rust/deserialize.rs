@@ -7,7 +7,7 @@
 //! derive reads, with the same errors, except that a struct is no longer read from an array
 //! of its fields (no object schema accepts one).
 
-use super::items::{default_fn_name, ident};
+use super::idents::{default_fn_name, ident};
 use crate::model::rust::{Field, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;

@@ -4,44 +4,11 @@
 use super::deserialize::{enum_deserialize, struct_deserialize};
 use super::directions::Directions;
 use super::docs::doc_attrs;
-use crate::model::names::RustIdent;
+use super::idents::{default_fn_name, ident};
 use crate::model::rust::{Alias, Field, FormatLit, Item, Lit, Module, Ty, TypedFormat};
-use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
 use serde_json::Value;
-
-/// The token of an identifier: a [`RustIdent`] raw where it must be
-/// (`r#type`), or a word that never is (a type or variant name).
-pub fn ident<T: ToIdent + ?Sized>(s: &T) -> Ident {
-    s.to_ident()
-}
-
-/// What [`ident`] takes.
-pub trait ToIdent {
-    fn to_ident(&self) -> Ident;
-}
-
-impl ToIdent for RustIdent {
-    fn to_ident(&self) -> Ident {
-        if self.is_raw() {
-            Ident::new_raw(self.word(), Span::call_site())
-        } else {
-            Ident::new(self.word(), Span::call_site())
-        }
-    }
-}
-
-impl ToIdent for str {
-    fn to_ident(&self) -> Ident {
-        Ident::new(self, Span::call_site())
-    }
-}
-
-impl ToIdent for String {
-    fn to_ident(&self) -> Ident {
-        self.as_str().to_ident()
-    }
-}
 
 pub fn serde_path() -> TokenStream {
     quote!(::toolc_runtime::codegen::serde)
@@ -378,16 +345,6 @@ fn json_tokens(v: &Value) -> TokenStream {
             });
             quote!(#json::Value::Object(#json::Map::from_iter([#(#entries),*])))
         }
-    }
-}
-
-/// The function giving a field's default; `variant` names the variant of a
-/// tagged union the field belongs to.
-pub(super) fn default_fn_name(variant: Option<&str>, field: &Field) -> Ident {
-    let field = field.ident.word();
-    match variant {
-        Some(v) => format_ident!("__default_{}_{field}", heck::ToSnakeCase::to_snake_case(v)),
-        None => format_ident!("__default_{field}"),
     }
 }
 

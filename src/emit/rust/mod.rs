@@ -6,10 +6,12 @@
 //! `prettyplease`, so the output is always valid, formatted Rust.
 
 mod arrays;
+mod attrs;
 mod conforms;
 mod deserialize;
 mod directions;
 mod docs;
+mod idents;
 mod items;
 mod print;
 mod search;
@@ -22,20 +24,14 @@ use crate::diag::{Code, Diagnostic};
 use crate::lower::{Dialect, Lowered};
 use crate::model::rust::{GroupPlan, Signature, Ty};
 use crate::model::{AuthLevel, Tool, Toolset};
-use items::{ExtraAttrs, Paths, ident, ty_tokens};
+use idents::ident;
+use items::{Paths, ty_tokens};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use validate::Tables;
 
-/// Which generated types an extra attribute goes on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AttrRule {
-    /// `*` (every type), `Name` (a type of that name in any module) or
-    /// `module::Name` (`types`, or a toolbox or playbook name).
-    pub selector: String,
-    /// One attribute, such as `#[derive(Hash)]`.
-    pub attribute: String,
-}
+pub use attrs::AttrRule;
+use attrs::Attrs;
 
 /// Options of the Rust emitter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,60 +54,6 @@ impl Default for RustOptions {
             attributes: Vec::new(),
             serde_both_ways: false,
         }
-    }
-}
-
-/// Parsed extra attributes with a record of which rules matched.
-struct Attrs {
-    rules: Vec<(AttrRule, TokenStream)>,
-    used: std::cell::RefCell<Vec<bool>>,
-    module: std::cell::RefCell<String>,
-}
-
-impl Attrs {
-    /// The rules of `attributes` that are one attribute each, and an error for each other.
-    fn new(attributes: &[AttrRule]) -> (Attrs, Vec<Diagnostic>) {
-        let mut diags = Vec::new();
-        let mut rules = Vec::new();
-        for rule in attributes {
-            match syn::parse_str::<syn::File>(&format!("{} struct S;", rule.attribute)) {
-                Ok(f) if matches!(f.items.as_slice(), [syn::Item::Struct(s)] if s.attrs.len() == 1) =>
-                {
-                    rules.push((
-                        rule.clone(),
-                        rule.attribute.parse::<TokenStream>().unwrap_or_default(),
-                    ));
-                }
-                _ => diags.push(error(
-                    format!("`{}` is not one Rust attribute", rule.attribute),
-                    "write it as it would stand on a type, such as `#[derive(Hash)]`",
-                )),
-            }
-        }
-        let attrs = Attrs {
-            used: std::cell::RefCell::new(vec![false; rules.len()]),
-            rules,
-            module: std::cell::RefCell::new(String::new()),
-        };
-        (attrs, diags)
-    }
-}
-
-impl ExtraAttrs for Attrs {
-    fn attrs_for(&self, name: &str) -> TokenStream {
-        let module = self.module.borrow();
-        let mut out = TokenStream::new();
-        for (i, (rule, tokens)) in self.rules.iter().enumerate() {
-            let hit = match rule.selector.split_once("::") {
-                Some((m, n)) => m == module.as_str() && n == name,
-                None => rule.selector == "*" || rule.selector == name,
-            };
-            if hit {
-                self.used.borrow_mut()[i] = true;
-                out.extend(tokens.clone());
-            }
-        }
-        out
     }
 }
 

@@ -17,7 +17,7 @@
 //! the time of the Rust), and such an item's tree was the heap's peak.
 
 use super::arrays::Arrays;
-use super::error;
+use crate::diag::Code;
 use crate::diag::Diagnostic;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -108,12 +108,8 @@ struct Frame {
 }
 
 fn unparse(tokens: TokenStream) -> Result<String, Vec<Diagnostic>> {
-    let parsed: syn::File = syn::parse2(tokens).map_err(|e| {
-        vec![error(
-            format!("internal error: generated code does not parse: {e}"),
-            "please report this with the manifest that caused it",
-        )]
-    })?;
+    let parsed: syn::File = syn::parse2(tokens)
+        .map_err(|e| internal(&format!("generated code does not parse: {e}")))?;
     Ok(prettyplease::unparse(&parsed))
 }
 
@@ -204,11 +200,12 @@ fn block_kind(head: &TokenStream) -> Option<Block> {
     })
 }
 
+/// A problem of toolc's own, not of the manifests: generated code that does not parse.
 pub(super) fn internal(what: &str) -> Vec<Diagnostic> {
-    vec![error(
-        format!("internal error: {what}"),
-        "please report this with the manifest that caused it",
-    )]
+    vec![
+        Diagnostic::new(Code::UnsupportedSchema, format!("internal error: {what}"))
+            .help("please report this with the manifest that caused it"),
+    ]
 }
 
 impl Printer {

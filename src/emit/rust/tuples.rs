@@ -11,7 +11,7 @@
 //!
 //! [`Item::Tuple`]: crate::model::rust::Item::Tuple
 
-use super::items::ident;
+use super::idents::ident;
 use crate::model::rust::Field;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;

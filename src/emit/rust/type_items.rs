@@ -6,7 +6,7 @@
 //! the type items of a module are made from the Rust plan alone: so they can be printed
 //! anywhere, and the file is printed with a gap after each module's head where they go.
 
-use super::Attrs;
+use super::attrs::Attrs;
 use super::conforms::Inputs;
 use super::directions::{Needs, Scope};
 use super::items::{ExtraAttrs, Paths, alias_items, item_tokens};

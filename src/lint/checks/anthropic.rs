@@ -1,6 +1,7 @@
 //! Anthropic's strict tool use: the keywords and values it refuses.
 
-use super::*;
+use super::common::*;
+use super::cx::*;
 use serde_json::Value;
 
 pub const ANTHROPIC_STRICT_FORMATS: &[&str] = &[

@@ -1,7 +1,7 @@
 //! Rules of more than one provider: structural validity, the root's shape, `$ref`s
 //! and recursion, tuples, and the dialect-independent checks of the manifest's schema.
 
-use super::*;
+use super::cx::*;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 

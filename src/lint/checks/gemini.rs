@@ -1,6 +1,7 @@
 //! Gemini's OpenAPI-subset schema: its closed set of fields, types and limits.
 
-use super::*;
+use super::common::*;
+use super::cx::*;
 use serde_json::{Map, Value};
 
 /// The 22 fields of the Gemini Developer API `Schema`.

@@ -1,6 +1,6 @@
 //! MCP: the output schema's root and `x-mcp-header`.
 
-use super::*;
+use super::cx::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

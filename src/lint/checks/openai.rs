@@ -1,6 +1,7 @@
 //! OpenAI's strict mode: what it refuses in a schema, and its size limits.
 
-use super::*;
+use super::common::*;
+use super::cx::*;
 use serde_json::Value;
 
 pub fn optional_without_nullable(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) {

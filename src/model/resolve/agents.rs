@@ -1,6 +1,6 @@
 //! Manuals, capabilities and agents.
 
-use super::*;
+use super::ctx::*;
 
 pub(super) fn manual_of(
     ctx: &mut Ctx<'_>,

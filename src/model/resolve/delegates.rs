@@ -1,7 +1,9 @@
 //! Agents' delegates: other agents and capabilities exposed as one tool,
 //! and cycles of delegation refused.
 
-use super::*;
+use super::ctx::*;
+use super::groups::refine_collisions;
+use super::operation::tool_named;
 
 /// The parameters of a delegate that declares none: the task, in words.
 fn task_parameters(target: &str) -> serde_json::Value {

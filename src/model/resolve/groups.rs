@@ -1,6 +1,7 @@
 //! Toolboxes and playbooks: their members, and the checks across a group's tools.
 
-use super::*;
+use super::ctx::*;
+use super::operation::tool;
 
 pub(super) fn toolbox(
     ctx: &mut Ctx<'_>,

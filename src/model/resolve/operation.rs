@@ -1,6 +1,6 @@
 //! One tool or play: its name, description, schemas, policies and examples.
 
-use super::*;
+use super::ctx::*;
 
 pub(super) fn tool(ctx: &mut Ctx<'_>, t: &Named<RawTool>, is_play: bool) -> Option<Tool> {
     tool_named(ctx, t, if is_play { "play" } else { "tool" })

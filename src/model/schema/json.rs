@@ -297,3 +297,16 @@ fn opt<T: Into<Value>>(v: Option<T>) -> Value {
 fn data(d: &Option<Box<super::node::Data>>) -> Value {
     d.as_ref().map_or(Value::Null, |d| d.value.clone())
 }
+
+/// The arena serializes as the canonical JSON of every node, in arena order
+/// (for dumps of the IR that leave spans out).
+impl serde::Serialize for Schemas {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for i in 0..self.len() {
+            seq.serialize_element(&self.to_json(SchemaId(i as u32), RefStyle::Types))?;
+        }
+        seq.end()
+    }
+}

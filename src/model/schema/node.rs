@@ -378,12 +378,6 @@ impl SchemaNode {
         self.properties.as_deref().unwrap_or(&[])
     }
 
-    /// Whether `additionalProperties` is `false`, given the node it points at.
-    pub fn closed(&self, schemas: &super::Schemas) -> bool {
-        self.additional_properties
-            .is_some_and(|a| schemas.get(a).is_nothing())
-    }
-
     /// The direct subschemas, each with its step.
     pub fn children(&self) -> Vec<(Step, SchemaId)> {
         let mut out = Vec::new();

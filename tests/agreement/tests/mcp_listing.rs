@@ -1,7 +1,7 @@
 //! What the MCP server lists is what `toolc dump --dialect mcp` prints, for every toolset the
 //! harness compiles (tests/agreement/build.rs: the example manifests, the codegen fixtures, every
 //! other manifest the tests build, the agreement fixtures): each tool's entry as the runtime serves
-//! it (`toolc_runtime::mcp::mcp_tool` of its generated descriptor, as `tools/list` sends it) equals
+//! it (`toolc_mcp::mcp_tool` of its generated descriptor, as `tools/list` sends it) equals
 //! the compiler's MCP entry, and each agent's served list equals its dump: names, titles,
 //! descriptions, input and output schemas (or their absence), annotations, icons and `_meta`,
 //! compared as JSON values. The real-world corpus is compared through the descriptor fields the
@@ -9,8 +9,8 @@
 
 use serde_json::Value;
 use toolc_agreement::{DESCRIPTION, descriptors};
+use toolc_mcp::mcp_tool_json;
 use toolc_runtime::codegen::schema::Schema;
-use toolc_runtime::mcp::mcp_tool_json;
 use toolc_runtime::{OperationKind, Policy, ToolDescriptor};
 
 fn description() -> Value {

@@ -20,7 +20,7 @@ use toolc_generated_tests::delegation::toolboxes::orders::{
     RefundOrderReturns,
 };
 use toolc_generated_tests::delegation::types::Session;
-use toolc_runtime::mcp::McpServer;
+use toolc_mcp::McpServer;
 use toolc_runtime::{
     Agent, AuthLevel, CallContext, Caller, CauseKind, Delegation, ErrorKind, HandlerError,
     ToolContext, ToolError, ToolResult,

@@ -65,8 +65,8 @@ use std::time::Duration;
 use toolc_example::toolset::agents;
 use toolc_example::toolset::types::{OperatorScope, OperatorScopeTier};
 use toolc_example::{Meetings, Orders, Recipes, Support};
-use toolc_runtime::auth::jwt::{ClaimMapping, JwtConfig, JwtValidator};
-use toolc_runtime::mcp::{HttpConfig, McpServer};
+use toolc_mcp::auth::jwt::{ClaimMapping, JwtConfig, JwtValidator};
+use toolc_mcp::{HttpConfig, McpServer};
 use toolc_runtime::store::{RedisConfig, RedisStore};
 use toolc_runtime::{Agent, AuthLevel, CallContext, Caller};
 

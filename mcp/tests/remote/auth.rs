@@ -17,9 +17,9 @@ use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
-use toolc_runtime::auth::jwt::{ClaimMapping, JwtConfig, JwtValidator};
-use toolc_runtime::auth::{AuthError, Identity, from_fn};
-use toolc_runtime::mcp::{HttpConfig, McpServer};
+use toolc_mcp::auth::jwt::{ClaimMapping, JwtConfig, JwtValidator};
+use toolc_mcp::auth::{AuthError, Identity, from_fn};
+use toolc_mcp::{HttpConfig, McpServer};
 use toolc_runtime::{AuthLevel, Caller};
 
 use crate::remote::agent::agent;

@@ -1,4 +1,4 @@
-//! MCP's streamable HTTP transport (feature `mcp-http`), on loopback for a desktop client or
+//! MCP's streamable HTTP transport (feature `http`), on loopback for a desktop client or
 //! on any address behind an [`Authenticator`](crate::auth::Authenticator) for a remote one.
 //!
 //! Besides MCP (served at every path but the ones below), the server answers:
@@ -14,7 +14,7 @@
 //! caller naming its id is answered `404`, as for a session that does not exist.
 //!
 //! Every HTTP request is logged once, when its response ends, as an `INFO` event of target
-//! `toolc_runtime::access` with the fields `method`, `path`, `status`, `duration_us`, `peer`,
+//! `toolc_mcp::access` with the fields `method`, `path`, `status`, `duration_us`, `peer`,
 //! `caller`, `session`, `rpc` (the JSON-RPC method), `tool`, `bytes_in` and `auth` (the
 //! authentication outcome). Argument values are logged only with
 //! [`HttpConfig::log_arguments`].
@@ -48,14 +48,11 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, Semaphore};
 use tokio::task::JoinSet;
 
-use super::{McpServer, ServeError};
 use crate::auth::{AuthError, AuthRequest, Authenticator, Identity};
-use crate::errors::Truncated;
-
-/// Per-connection call slots: how many calls of one connection (an MCP session, or a TCP
-/// connection for requests outside a session) may run at once.
-#[derive(Clone)]
-pub(crate) struct CallSlots(pub(crate) Arc<Semaphore>);
+use crate::panic::catch_panic;
+use crate::request::CallSlots;
+use crate::server::{McpServer, ServeError};
+use crate::truncated::Truncated;
 
 /// How a streamable HTTP server authenticates, limits and logs requests.
 #[derive(Clone)]
@@ -251,7 +248,7 @@ impl McpServer {
         if let Some(authenticator) = &state.authenticator
             && let Err(e) = authenticator.ready().await
         {
-            tracing::warn!(target: "toolc_runtime::access", error = %e, "the authenticator is not ready yet");
+            tracing::warn!(target: "toolc_mcp::access", error = %e, "the authenticator is not ready yet");
         }
 
         let stop = tokio_util::sync::CancellationToken::new();
@@ -370,7 +367,7 @@ async fn drain(state: &State, grace: Duration) {
         }
         if tokio::time::timeout_at(deadline, idle).await.is_err() {
             tracing::warn!(
-                target: "toolc_runtime::access",
+                target: "toolc_mcp::access",
                 in_flight = state.in_flight.count.load(Ordering::SeqCst),
                 "shutdown grace period over; cancelling the calls still running"
             );
@@ -484,7 +481,7 @@ impl Record {
         let dash = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".to_owned());
         match &self.arguments {
             None => tracing::info!(
-                target: "toolc_runtime::access",
+                target: "toolc_mcp::access",
                 method = %self.method,
                 path = %self.path,
                 status = self.status,
@@ -499,7 +496,7 @@ impl Record {
                 "mcp http request"
             ),
             Some(arguments) => tracing::info!(
-                target: "toolc_runtime::access",
+                target: "toolc_mcp::access",
                 method = %self.method,
                 path = %self.path,
                 status = self.status,
@@ -873,8 +870,7 @@ async fn authenticate(
     let outcome = {
         let request = AuthRequest::new(parts, peer);
         // A panicking authenticator fails this request only.
-        let future = std::panic::AssertUnwindSafe(authenticator.authenticate(&request));
-        crate::panic::catch_panic(future).await
+        catch_panic(authenticator.authenticate(&request)).await
     };
     match outcome {
         Ok(Ok(identity)) => {
@@ -976,8 +972,8 @@ fn record_call(state: &State, bytes: &[u8], record: &mut Record) {
                 .and_then(|name| state.server.agent().descriptor(name))
                 .map(|d| d.parameters);
             record.arguments = params.arguments.map(|a| match schema {
-                Some(s) => crate::trace::preview_with_limit(&s.redact(&a), 4096),
-                None => crate::trace::preview_with_limit(&a, 4096),
+                Some(s) => toolc_runtime::preview_with_limit(&s.redact(&a), 4096),
+                None => toolc_runtime::preview_with_limit(&a, 4096),
             });
         }
     }
@@ -1065,13 +1061,13 @@ async fn readiness(state: &State) -> Response<HttpBody> {
     if let Some(store) = &state.server.store
         && let Err(e) = store.ping().await
     {
-        tracing::warn!(target: "toolc_runtime::access", error = %e, "readiness: the policy store does not answer");
+        tracing::warn!(target: "toolc_mcp::access", error = %e, "readiness: the policy store does not answer");
         reasons.push("the policy store does not answer".to_owned());
     }
     if let Some(authenticator) = &state.authenticator
         && let Err(e) = authenticator.ready().await
     {
-        tracing::warn!(target: "toolc_runtime::access", error = %e, "readiness: the authenticator is not ready");
+        tracing::warn!(target: "toolc_mcp::access", error = %e, "readiness: the authenticator is not ready");
         reasons.push("the authenticator is not ready".to_owned());
     }
     if reasons.is_empty() {

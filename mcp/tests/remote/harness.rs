@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-use toolc_runtime::mcp::{HttpConfig, McpServer, ServeError};
+use toolc_mcp::{HttpConfig, McpServer, ServeError};
 
 /// Everything waits at most this long: generous, never a measure of speed.
 pub const PATIENCE: Duration = Duration::from_secs(30);

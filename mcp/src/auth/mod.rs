@@ -1,4 +1,4 @@
-//! Who calls over HTTP (feature `mcp-http`): the [`Authenticator`] hook that turns a request's
+//! Who calls over HTTP (feature `http`): the [`Authenticator`] hook that turns a request's
 //! credentials into a [`Caller`], and the OAuth 2.0 protected-resource metadata an MCP server
 //! publishes.
 //!
@@ -21,8 +21,9 @@ use std::net::SocketAddr;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::context::Caller;
-use crate::dispatch::BoxFuture;
+use toolc_runtime::{BoxFuture, Caller};
+
+use crate::truncated::Truncated;
 
 #[cfg(feature = "auth-jwt")]
 pub mod jwt;
@@ -88,7 +89,7 @@ impl<'a> AuthRequest<'a> {
         if !scheme.eq_ignore_ascii_case("bearer") {
             return Err(AuthError::InvalidToken(format!(
                 "the Authorization scheme must be Bearer, not {}",
-                crate::errors::Truncated(scheme)
+                Truncated(scheme)
             )));
         }
         let token = token.trim_matches(' ');
@@ -207,7 +208,7 @@ pub trait Authenticator: Send + Sync + 'static {
 /// proxy forwards in a header it sets itself.
 ///
 /// ```
-/// use toolc_runtime::auth::{AuthError, Identity, from_fn};
+/// use toolc_mcp::auth::{AuthError, Identity, from_fn};
 /// use toolc_runtime::{AuthLevel, Caller};
 ///
 /// let api_keys = from_fn(|request| {

@@ -40,9 +40,9 @@ use serde_json::{Map, Value};
 use super::{
     AuthError, AuthRequest, Authenticator, Identity, ProtectedResource, check_resource_url,
 };
-use crate::context::{AuthLevel, Caller};
-use crate::dispatch::BoxFuture;
-use crate::errors::Truncated;
+use toolc_runtime::{AuthLevel, BoxFuture, Caller};
+
+use crate::truncated::Truncated;
 
 /// The algorithms a token may be signed with: asymmetric only.
 const ACCEPTED: [Algorithm; 9] = [
@@ -532,7 +532,7 @@ impl JwtValidator {
                     _ => format!("no answer within {} s", self.inner.fetch_timeout.as_secs()),
                 };
                 tracing::warn!(
-                    target: "toolc_runtime::auth",
+                    target: "toolc_mcp::auth",
                     error = %error,
                     "the JWKS could not be fetched"
                 );

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use http::{Method, StatusCode};
 use serde_json::json;
-use toolc_runtime::mcp::{HttpConfig, McpServer};
+use toolc_mcp::{HttpConfig, McpServer};
 use toolc_runtime::store::{RedisConfig, RedisStore};
 use toolc_runtime::{MemoryStore, PolicyStore, RateDecision, RateLimit, StoreError};
 use tracing::field::{Field, Visit};
@@ -274,7 +274,7 @@ impl Subscriber for Recorder {
     fn record(&self, _: &Id, _: &Record<'_>) {}
     fn record_follows_from(&self, _: &Id, _: &Id) {}
     fn event(&self, event: &Event<'_>) {
-        if event.metadata().target() != "toolc_runtime::access" {
+        if event.metadata().target() != "toolc_mcp::access" {
             return;
         }
         let mut fields = Fields::new();
@@ -298,7 +298,7 @@ fn access_log(config: HttpConfig) -> Vec<Fields> {
         runtime.block_on(async {
             let issuer = issuer().await;
             let validator =
-                toolc_runtime::auth::jwt::JwtValidator::new(issuer.config()).expect("config");
+                toolc_mcp::auth::jwt::JwtValidator::new(issuer.config()).expect("config");
             let server = serve(
                 McpServer::new(agent().0),
                 config.authenticator(validator).stateless(true),
@@ -399,8 +399,7 @@ async fn replicas_share_one_allowance(store: Arc<dyn PolicyStore>) {
     let issuer = issuer().await;
     let mut replicas = Vec::new();
     for _ in 0..2 {
-        let validator =
-            toolc_runtime::auth::jwt::JwtValidator::new(issuer.config()).expect("config");
+        let validator = toolc_mcp::auth::jwt::JwtValidator::new(issuer.config()).expect("config");
         replicas.push(
             serve(
                 McpServer::new(agent().0).with_shared_store(Arc::clone(&store)),
@@ -444,11 +443,11 @@ async fn two_servers_share_one_memory_store() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_share_one_redis() {
-    let Some(url) = crate::remote::store::redis_url() else {
+    let Some(url) = crate::remote::redis::redis_url() else {
         return;
     };
     let store = RedisStore::new(
-        RedisConfig::new(url).prefix(crate::remote::store::unique_prefix("replicas")),
+        RedisConfig::new(url).prefix(crate::remote::redis::unique_prefix("replicas")),
     )
     .expect("url");
     replicas_share_one_allowance(Arc::new(store)).await;

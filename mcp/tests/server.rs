@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use tokio::io::{
     AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
 };
+use toolc_mcp::{McpServer, mcp_tool, mcp_tool_json};
 use toolc_runtime::codegen::schema::{Additional, Num, Schema, Types};
-use toolc_runtime::mcp::{McpServer, mcp_tool, mcp_tool_json};
 use toolc_runtime::{
     Agent, AuthLevel, BoxFuture, CallContext, Caller, Capability, HandlerError, OperationKind,
     Playbook, Policy, ToolDescriptor, ToolError, Toolbox,
@@ -416,7 +416,7 @@ async fn start(
 ) -> (
     Client,
     Value,
-    tokio::task::JoinHandle<Result<(), toolc_runtime::mcp::ServeError>>,
+    tokio::task::JoinHandle<Result<(), toolc_mcp::ServeError>>,
 ) {
     start_with(server, json!({})).await
 }
@@ -428,7 +428,7 @@ async fn start_with(
 ) -> (
     Client,
     Value,
-    tokio::task::JoinHandle<Result<(), toolc_runtime::mcp::ServeError>>,
+    tokio::task::JoinHandle<Result<(), toolc_mcp::ServeError>>,
 ) {
     let (client_end, server_end) = tokio::io::duplex(1 << 16);
     let (server_read, server_write) = tokio::io::split(server_end);
@@ -854,7 +854,7 @@ async fn a_session_that_cannot_start_is_an_error() {
     assert!(error.to_string().contains("did not start"), "{error}");
 }
 
-#[cfg(feature = "mcp-http")]
+#[cfg(feature = "http")]
 #[tokio::test]
 async fn streamable_http_serves_until_shutdown() {
     use tokio::io::AsyncReadExt;
