@@ -14,7 +14,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use serde_json::json;
-use toolc_runtime::{ApprovalDecision, ApprovalRequest, CallContext, ErrorKind, ToolResult};
+use toolc_runtime::{Agent, ApprovalDecision, ApprovalRequest, CallContext, ErrorKind, ToolResult};
 
 use crate::approval::{
     APPROVAL_INPUT, APPROVAL_STATE, approval_decision, approval_question, approval_refused,
@@ -43,7 +43,10 @@ impl McpServer {
         {
             return Ok(self.search(deferred, &request, context).await.into());
         }
-        let Some(&index) = self.by_name.get(name) else {
+        // One agent for the whole call, whatever a reload does meanwhile.
+        let served = self.served();
+        let agent: &Agent = &served.agent;
+        let Some(&index) = served.by_name.get(name) else {
             return Err(unknown_tool(name));
         };
         if !self.visible(index) {
@@ -55,7 +58,7 @@ impl McpServer {
                 Some(json!({ "kind": ErrorKind::UnknownTool.as_str() })),
             ));
         }
-        let listed = &self.tools[index];
+        let listed = &served.tools[index];
         let arguments = match &request.arguments {
             Some(map) => serde_json::to_string(map).map_err(|e| {
                 ErrorData::invalid_params(format!("the arguments are not JSON: {e}"), None)
@@ -102,22 +105,23 @@ impl McpServer {
             Some((token, ApprovalDecision::Deny)) => ctx.with_denial(token),
             None => ctx,
         };
-        let result = self.run(listed, &arguments, &ctx, context).await?;
+        let result = self.run(agent, listed, &arguments, &ctx, context).await?;
         let Some(held) = result.approval.clone() else {
             return Ok(mcp_result(listed, result).into());
         };
-        self.ask(listed, held, &ctx, context).await
+        self.ask(agent, listed, held, &ctx, context).await
     }
 
     /// One call through the agent, a panic contained and cancellation honoured.
     async fn run(
         &self,
+        agent: &Agent,
         listed: &Listed,
         arguments: &str,
         ctx: &CallContext,
         context: &RequestContext<RoleServer>,
     ) -> Result<ToolResult, ErrorData> {
-        let call = catch_panic(self.agent.call_result(listed.desc.name, arguments, ctx));
+        let call = catch_panic(agent.call_result(listed.desc.name, arguments, ctx));
         self.outcome(listed, call, context).await
     }
 
@@ -161,6 +165,7 @@ impl McpServer {
     /// the token in `_meta` for a host that asks by other means.
     async fn ask(
         &self,
+        agent: &Agent,
         listed: &Listed,
         held: ApprovalRequest,
         ctx: &CallContext,
@@ -200,18 +205,18 @@ impl McpServer {
         };
         match answer {
             Ok(ElicitationAction::Accept) => {
-                let call = catch_panic(self.agent.approve(&held, ctx));
+                let call = catch_panic(agent.approve(&held, ctx));
                 let result = self.outcome(listed, call, context).await?;
                 Ok(mcp_result(listed, result).into())
             }
             Ok(_) => {
-                let call = catch_panic(self.agent.deny(&held, ctx));
+                let call = catch_panic(agent.deny(&held, ctx));
                 let result = self.outcome(listed, call, context).await?;
                 Ok(mcp_result(listed, result).into())
             }
             Err(why) => {
                 // Withdraw the token: the call is answered now, and it was not run.
-                let call = catch_panic(self.agent.deny(&held, ctx));
+                let call = catch_panic(agent.deny(&held, ctx));
                 let _ = self.outcome(listed, call, context).await?;
                 let message = format!(
                     "{} '{}' was not run: it needs a person's approval, and the client's elicitation got no answer ({}); call it again to ask again",

@@ -53,6 +53,10 @@
 //! pinned tools; the tools a search finds become listed and callable, and the server sends
 //! `notifications/tools/list_changed`.
 //!
+//! A reloadable server ([`McpServer::reloadable`]) announces `tools.listChanged`; its
+//! [`Reloader`] replaces the agent it serves while it runs (a host that rebuilt it from edited
+//! manifests, say), and sends each client `notifications/tools/list_changed`.
+//!
 //! Transports: stdio ([`McpServer::serve_stdio`]), any byte stream ([`McpServer::serve`]), and
 //! with the `http` feature MCP's streamable HTTP (`McpServer::serve_http_with`): on a loopback
 //! address, or on any address behind an authenticator (`toolc_mcp::auth`; feature `auth-jwt` for
@@ -78,6 +82,7 @@ mod handler;
 mod http;
 mod listing;
 mod panic;
+mod reload;
 mod request;
 mod results;
 mod server;
@@ -93,6 +98,7 @@ pub use deferred::{MAX_SEARCH_LIMIT, SEARCH_TOOL};
 #[cfg(feature = "http")]
 pub use http::HttpConfig;
 pub use listing::{mcp_tool, mcp_tool_json};
+pub use reload::Reloader;
 pub use request::McpRequest;
 pub use server::{McpServer, ServeError};
 pub use stdio::serve_stdio;

@@ -4,10 +4,11 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
+use rmcp::RoleServer;
 use rmcp::model::Tool;
-use rmcp::service::SubscriptionSink;
+use rmcp::service::{Peer, SubscriptionSink};
 use toolc_runtime::{Agent, CallContext, PolicyStore};
 
 use crate::listing::{Listed, mcp_tool, own_annotations};
@@ -21,6 +22,46 @@ pub(crate) struct Deferred {
     pub(crate) search: Tool,
     /// Its parameters, as a validation schema.
     pub(crate) parameters: &'static toolc_schema::Schema,
+}
+
+/// One agent as served: the agent, its tools as listed, and each tool's index by name.
+pub(crate) struct Served {
+    pub(crate) agent: Arc<Agent>,
+    pub(crate) tools: Vec<Listed>,
+    pub(crate) by_name: HashMap<&'static str, usize>,
+}
+
+impl Served {
+    pub(crate) fn of(agent: Arc<Agent>) -> Served {
+        let tools: Vec<Listed> = agent
+            .tools()
+            .into_iter()
+            .map(|desc| Listed {
+                tool: mcp_tool(desc),
+                desc,
+                own_annotations: own_annotations(desc),
+            })
+            .collect();
+        let by_name = tools
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.desc.name, i))
+            .collect();
+        Served {
+            agent,
+            tools,
+            by_name,
+        }
+    }
+}
+
+/// The clients of a reloadable server, each told when the served agent is replaced: the peers
+/// of sessions that sent `notifications/initialized` (protocol 2025-11-25 and before), and the
+/// `subscriptions/listen` streams that asked for list changes (2026-07-28).
+#[derive(Default)]
+pub(crate) struct Listeners {
+    pub(crate) peers: Mutex<Vec<Peer<RoleServer>>>,
+    pub(crate) sinks: Mutex<Vec<SubscriptionSink>>,
 }
 
 /// What one session of a server with deferred loading has found, and where to say so.
@@ -39,9 +80,12 @@ pub(crate) struct Session {
 /// ([`McpServer::with_deferred_loading`]) each clone, as each HTTP session is, keeps its own
 /// set of found tools.
 pub struct McpServer {
-    pub(crate) agent: Arc<Agent>,
-    pub(crate) tools: Arc<[Listed]>,
-    pub(crate) by_name: Arc<HashMap<&'static str, usize>>,
+    /// What is served now: replaced whole by a [`Reloader`](crate::Reloader), shared by every
+    /// clone.
+    pub(crate) served: Arc<RwLock<Arc<Served>>>,
+    /// The clients to tell when the served agent is replaced; `None` unless
+    /// [`McpServer::reloadable`] made it so.
+    pub(crate) listeners: Option<Arc<Listeners>>,
     pub(crate) caller: Arc<CallerHook>,
     pub(crate) version: String,
     pub(crate) store: Option<Arc<dyn PolicyStore>>,
@@ -56,9 +100,8 @@ pub struct McpServer {
 impl Clone for McpServer {
     fn clone(&self) -> McpServer {
         McpServer {
-            agent: Arc::clone(&self.agent),
-            tools: Arc::clone(&self.tools),
-            by_name: Arc::clone(&self.by_name),
+            served: Arc::clone(&self.served),
+            listeners: self.listeners.clone(),
             caller: Arc::clone(&self.caller),
             version: self.version.clone(),
             deferred: self.deferred.clone(),
@@ -78,25 +121,9 @@ impl McpServer {
     /// A server for `agent`. Every call is made by an anonymous caller until
     /// [`McpServer::with_caller`] says otherwise.
     pub fn new(agent: impl Into<Arc<Agent>>) -> McpServer {
-        let agent = agent.into();
-        let tools: Vec<Listed> = agent
-            .tools()
-            .into_iter()
-            .map(|desc| Listed {
-                tool: mcp_tool(desc),
-                desc,
-                own_annotations: own_annotations(desc),
-            })
-            .collect();
-        let by_name = tools
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (l.desc.name, i))
-            .collect();
         McpServer {
-            agent,
-            tools: tools.into(),
-            by_name: Arc::new(by_name),
+            served: Arc::new(RwLock::new(Arc::new(Served::of(agent.into())))),
+            listeners: None,
             caller: Arc::new(default_context),
             version: env!("CARGO_PKG_VERSION").to_owned(),
             store: None,
@@ -106,6 +133,12 @@ impl McpServer {
             session: Arc::default(),
             approval_ttl: None,
         }
+    }
+
+    /// What is served now: one agent and its tools as listed, the same for the whole of a
+    /// request even when a [`Reloader`](crate::Reloader) replaces it meanwhile.
+    pub(crate) fn served(&self) -> Arc<Served> {
+        Arc::clone(&read(&self.served))
     }
 
     /// Whether tool `i` is listed and callable now.
@@ -165,19 +198,21 @@ impl McpServer {
         self
     }
 
-    /// The agent served.
-    pub fn agent(&self) -> &Agent {
-        &self.agent
+    /// The agent served now (the last one a [`Reloader`](crate::Reloader) gave, if any).
+    pub fn agent(&self) -> Arc<Agent> {
+        Arc::clone(&self.served().agent)
     }
 
     /// The tools as `tools/list` lists them now: every tool and play, or with deferred
     /// loading [`SEARCH_TOOL`](crate::SEARCH_TOOL), the pinned tools and those found so far.
     pub fn tools(&self) -> Vec<Tool> {
         let search = self.deferred.as_ref().map(|d| d.search.clone());
+        let served = self.served();
         search
             .into_iter()
             .chain(
-                self.tools
+                served
+                    .tools
                     .iter()
                     .enumerate()
                     .filter(|(i, _)| self.visible(*i))
@@ -192,11 +227,22 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// The value behind `m` to read, whether or not a thread panicked writing it.
+pub(crate) fn read<T>(m: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    m.read().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The value behind `m` to replace, whether or not a thread panicked writing it.
+pub(crate) fn write<T>(m: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    m.write().unwrap_or_else(|p| p.into_inner())
+}
+
 impl fmt::Debug for McpServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let served = self.served();
         f.debug_struct("McpServer")
-            .field("agent", &self.agent.name())
-            .field("tools", &self.tools.len())
+            .field("agent", &served.agent.name())
+            .field("tools", &served.tools.len())
             .field("version", &self.version)
             .field("store", &self.store.as_ref().map(|s| s.describe()))
             .field("max_concurrent_calls", &self.max_calls)

@@ -1163,3 +1163,76 @@ fn a_registered_tool_lists_its_hints_under_mcp_names() {
     assert_eq!(annotations["openWorldHint"], false, "{listed:#}");
     assert!(annotations.get("read_only").is_none(), "{listed:#}");
 }
+
+#[tokio::test]
+async fn a_reloader_replaces_the_agent_and_tells_the_client_the_list_changed() {
+    let (server, reloader) = McpServer::new(agent(Arc::default()))
+        .reloadable()
+        .expect("no deferred loading");
+    let (mut client, init, _task) = start(server).await;
+    assert_eq!(init["capabilities"]["tools"]["listChanged"], true, "{init}");
+    let before = client.request("tools/list", json!({})).await;
+    assert!(
+        before["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| t.len() > 2),
+        "{before}"
+    );
+
+    // The plays alone: the lab's tools are gone.
+    let plays_only = Agent::new(
+        "lab-agent",
+        "A laboratory agent, its plays only.",
+        vec![Capability {
+            name: "lab",
+            description: "Lab plays",
+            manual: None,
+            toolbox: None,
+            playbook: Some(Arc::new(Plays)),
+        }],
+    )
+    .expect("names are unique");
+    let plays_only = Arc::new(plays_only);
+    // The session is told once the server has seen `notifications/initialized`.
+    let mut told = 0;
+    for _ in 0..100 {
+        told = reloader.replace(Arc::clone(&plays_only)).await;
+        if told == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(told, 1, "one client connected");
+    let changed = client.next_message().await;
+    assert_eq!(
+        changed["method"], "notifications/tools/list_changed",
+        "{changed}"
+    );
+    let after = client.request("tools/list", json!({})).await;
+    let names: Vec<&str> = after["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["halve", "loose"], "{after}");
+    let r = client.call("halve", json!({"n": 6})).await;
+    assert_eq!(r["structuredContent"], json!({"half": 3.0}), "{r}");
+    let gone = client
+        .request(
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "hi"}}),
+        )
+        .await;
+    assert_eq!(gone["error"]["code"], -32602, "{gone}");
+
+    let refused = McpServer::new(agent(Arc::default()))
+        .with_deferred_loading(["echo"])
+        .expect("echo is a tool")
+        .reloadable()
+        .expect_err("deferred loading keeps the old agent's tools");
+    assert!(
+        refused.to_string().contains("deferred loading"),
+        "{refused}"
+    );
+}
