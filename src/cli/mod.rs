@@ -14,6 +14,8 @@ mod output;
 mod schema;
 #[cfg(feature = "serve")]
 mod serve;
+#[cfg(feature = "serve")]
+mod watch;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -3,17 +3,21 @@
 //! linted as `toolc build` checks it before anything is served.
 
 use super::output::{OutputArgs, Reporter, Stdout};
+use super::watch::{self, Watched};
 use crate::lint;
 use crate::pipeline::{Analyzed, ConfigSource, analyze};
+use crate::serve::secrets::Secrets;
 use crate::serve::{self, Built};
 use crate::{Code, Diagnostic, Severity};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use toolc_runtime::store::{RedisConfig, RedisStore};
+use toolc_mcp::Reloader;
 use toolc_mcp::auth::jwt::{ClaimMapping, JwtConfig, JwtValidator};
 use toolc_mcp::{HttpConfig, McpServer};
+use toolc_runtime::store::{RedisConfig, RedisStore};
 use toolc_runtime::{AuthLevel, CallContext, Caller, MemoryStore};
 
 /// Which toolset, which agent and how its tools are answered: what `serve` and `call` share.
@@ -256,7 +260,7 @@ pub fn run(args: ServeArgs, output: OutputArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return usage(&format!("cannot start the async runtime: {e}")),
     };
-    runtime.block_on(serve_async(args, reporter))
+    runtime.block_on(serve_async(args, reporter, output))
 }
 
 fn usage(message: &str) -> ExitCode {
@@ -264,7 +268,7 @@ fn usage(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-async fn serve_async(args: ServeArgs, reporter: Reporter) -> ExitCode {
+async fn serve_async(args: ServeArgs, reporter: Reporter, output: OutputArgs) -> ExitCode {
     let (analyzed, built) = match load(&args.paths, &args.toolset, &reporter) {
         Ok(loaded) => loaded,
         Err(code) => return code,
@@ -298,7 +302,26 @@ async fn serve_async(args: ServeArgs, reporter: Reporter) -> ExitCode {
     if let Some(secs) = remote.approval_ttl_secs {
         server = server.with_approval_ttl(Duration::from_secs(secs));
     }
-    let _ = (&analyzed, args.watch);
+    let secrets = Arc::new(Mutex::new(built.secrets.clone()));
+    if args.watch {
+        let (reloadable, reloader) = match server.reloadable() {
+            Ok(r) => r,
+            Err(e) => return usage(&e.to_string()),
+        };
+        server = reloadable;
+        let mut roots = args.paths.clone();
+        roots.extend(args.toolset.config.clone());
+        let watched = Watched::new(roots, analyzed.toolset.inputs.clone());
+        tokio::spawn(watch(
+            watched,
+            args.paths.clone(),
+            args.toolset.clone(),
+            output,
+            reloader,
+            Arc::clone(&secrets),
+        ));
+    }
+    drop(analyzed);
     let served = match args.http {
         None => server.serve_stdio().await,
         Some(addr) if !addr.ip().is_loopback() && !authenticated => {
@@ -340,8 +363,55 @@ async fn serve_async(args: ServeArgs, reporter: Reporter) -> ExitCode {
     match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("toolc serve: {}", built.secrets.redact(&e.to_string()));
+            let secrets = secrets.lock().unwrap_or_else(|p| p.into_inner());
+            eprintln!("toolc serve: {}", secrets.redact(&e.to_string()));
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--watch`: each change to the manifests is checked as at the start; a good toolset is served
+/// at once (the clients told its list changed), a bad one reported with its diagnostics while
+/// the last good one keeps serving.
+async fn watch(
+    mut watched: Watched,
+    paths: Vec<PathBuf>,
+    toolset: ToolsetArgs,
+    output: OutputArgs,
+    reloader: Reloader,
+    secrets: Arc<Mutex<Secrets>>,
+) {
+    let reporter = Reporter::new(output, Stdout::Product);
+    loop {
+        tokio::time::sleep(watch::INTERVAL).await;
+        if !watched.changed() {
+            continue;
+        }
+        // An editor writes a file in steps: wait until it has been still for one look.
+        while {
+            tokio::time::sleep(watch::INTERVAL).await;
+            watched.changed()
+        } {}
+        let loaded = tokio::task::block_in_place(|| load(&paths, &toolset, &reporter));
+        match loaded {
+            Ok((analyzed, built)) => {
+                watched.set_inputs(analyzed.toolset.inputs.clone());
+                {
+                    let mut kept = secrets.lock().unwrap_or_else(|p| p.into_inner());
+                    *kept = kept.with(&built.secrets);
+                }
+                let name = built.agent.name().to_string();
+                let tools = built.agent.tools().len();
+                let told = reloader.replace(built.agent).await;
+                eprintln!(
+                    "toolc serve: the manifests changed; serving {name} again ({tools} tools \
+                     and plays), {told} client(s) told the list changed"
+                );
+            }
+            Err(_) => eprintln!(
+                "toolc serve: the manifests changed and have errors (above): still serving the \
+                 last good toolset; fix them and save again"
+            ),
         }
     }
 }

@@ -24,6 +24,12 @@ impl Secrets {
         Secrets(Arc::new(values))
     }
 
+    /// These secrets and `other`'s: what a reloaded toolset reads beside what the last one
+    /// read.
+    pub fn with(&self, other: &Secrets) -> Secrets {
+        Secrets::new(self.0.iter().chain(other.0.iter()).cloned())
+    }
+
     /// `text` with every secret replaced by [`REDACTED`].
     pub fn redact(&self, text: &str) -> String {
         let mut out = text.to_string();

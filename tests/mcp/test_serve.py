@@ -18,11 +18,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterator
 
+import anyio
 import mcp.types as types
 import pytest
 from conftest import ROOT, text_json
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
 
 pytestmark = pytest.mark.anyio
 
@@ -100,14 +102,16 @@ def toolset(tmp_path: Path, api: WeatherApi) -> Path:
 
 @asynccontextmanager
 async def serve(
-    toolset: Path, mode: str, *args: str, elicitation_callback: Any = None
+    toolset: Path, mode: str, *args: str, elicitation_callback: Any = None, message_handler: Any = None
 ) -> AsyncIterator[Client]:
     params = StdioServerParameters(
         command=toolc_path(),
         args=["serve", str(toolset), "--caller", "ada", "--auth", "user", *args],
         env={"WEATHER_TOKEN": TOKEN, "PATH": os.environ["PATH"]},
     )
-    async with Client(params, mode=mode, elicitation_callback=elicitation_callback) as client:
+    async with Client(
+        params, mode=mode, elicitation_callback=elicitation_callback, message_handler=message_handler
+    ) as client:
         yield client
 
 
@@ -213,3 +217,79 @@ async def test_an_approval_is_asked_before_the_backend_runs(toolset: Path, mode:
             assert result.structured_content == {"retired": "ST-001"}, result
         else:
             failed(result, "forbidden")
+
+
+def method_of(message: Any) -> str | None:
+    return getattr(getattr(message, "root", message), "method", None)
+
+
+class Changes:
+    """The `notifications/tools/list_changed` a session hears (2025-11-25)."""
+
+    def __init__(self) -> None:
+        self.heard = anyio.Event()
+
+    async def __call__(self, message: Any) -> None:
+        if method_of(message) == "notifications/tools/list_changed":
+            self.heard.set()
+
+    async def wait(self) -> None:
+        with anyio.fail_after(20):
+            await self.heard.wait()
+        self.heard = anyio.Event()
+
+    async def none_for(self, seconds: float) -> None:
+        with anyio.move_on_after(seconds):
+            await self.heard.wait()
+        assert not self.heard.is_set(), "the list was said to change"
+
+
+async def descriptions(client: Client) -> dict[str, str]:
+    return {t.name: t.description or "" for t in (await client.list_tools()).tools}
+
+
+async def test_watch_serves_a_good_edit_and_keeps_the_last_good_toolset_through_a_bad_one(toolset: Path) -> None:
+    manifest = toolset / "weather.yaml"
+    good = manifest.read_text()
+    changes = Changes()
+    async with serve(toolset, "legacy", "--watch", message_handler=changes) as client:
+        assert client.server_capabilities.tools.list_changed is True
+        before = await descriptions(client)
+        assert before["to_fahrenheit"] == "Convert a temperature from Celsius to Fahrenheit."
+
+        # An edit: a description reworded is listed at once.
+        manifest.write_text(good.replace("Convert a temperature from Celsius", "Turn a Celsius temperature"))
+        await changes.wait()
+        assert (await descriptions(client))["to_fahrenheit"] == "Turn a Celsius temperature to Fahrenheit."
+
+        # A bad edit (a type that does not exist): reported, not served, no change announced;
+        # the last good toolset keeps answering.
+        manifest.write_text(good.replace("celsius: { type: number }", "celsius: { type: numbr }", 1))
+        await changes.none_for(2.0)
+        assert (await descriptions(client))["to_fahrenheit"] == "Turn a Celsius temperature to Fahrenheit."
+        converted = await client.call_tool("to_fahrenheit", {"celsius": 100})
+        assert converted.structured_content == {"fahrenheit": 212.0}, converted
+
+        # A good edit again: a tool removed is gone from the list and from the calls.
+        removed = good.replace("      refresh:", "      refreshed_never:", 1)
+        assert removed != good
+        manifest.write_text(removed)
+        await changes.wait()
+        after = await descriptions(client)
+        assert "refresh" not in after and "refreshed_never" in after
+        assert after["to_fahrenheit"] == "Convert a temperature from Celsius to Fahrenheit."
+        with pytest.raises(MCPError) as unknown:
+            await client.call_tool("refresh", {})
+        assert "refresh" in str(unknown.value)
+
+
+async def test_watch_under_2026_07_28_tells_a_subscription(toolset: Path) -> None:
+    manifest = toolset / "weather.yaml"
+    good = manifest.read_text()
+    async with serve(toolset, "auto", "--watch") as client:
+        async with client.listen(tools_list_changed=True) as subscription:
+            manifest.write_text(good.replace("The weather stations of a city.", "Every station of a city."))
+            with anyio.fail_after(20):
+                event = await subscription.__anext__()
+            assert type(event).__name__ == "ToolsListChanged"
+        assert (await descriptions(client))["stations"] == "Every station of a city."
