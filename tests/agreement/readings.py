@@ -1,4 +1,4 @@
-"""How each side of the agreement test reads a schema, as plain JSON Schema (2020-12).
+r"""How each side of the agreement test reads a schema, as plain JSON Schema (2020-12).
 
 - `advertised(dialect, schema)`: a dialect's advertised parameters, as the model reads them.
   The JSON Schema dialects are read as written. The Gemini OpenAPI forms (`gemini`,
