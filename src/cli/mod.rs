@@ -11,6 +11,7 @@ mod import;
 mod init;
 mod lint;
 mod output;
+pub(crate) mod sarif;
 mod schema;
 #[cfg(feature = "serve")]
 mod serve;

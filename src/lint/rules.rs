@@ -5,13 +5,13 @@
 //! or add or drop a dialect. docs/lint-rules.md shows each rule with its
 //! sources and a failing example.
 
-use super::Dialect::{self, *};
 use super::checks::{self, Cx};
 use super::list::{self, ListCx};
 pub use super::rule_id::RuleId;
 use super::spot::Spot;
 use super::walk::Node;
 use crate::diag::Severity::{self, Error as E, Note as N, Warning as W};
+use crate::lower::Dialect::{self, *};
 
 /// How a rule is graded.
 #[derive(Debug, Clone, Copy)]

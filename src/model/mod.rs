@@ -16,7 +16,4 @@ mod toolset;
 pub use policy::AuthLevel;
 pub use resolve::{ResolveOptions, resolve};
 pub use schema::{SchemaId, Schemas};
-pub use toolset::{
-    Agent, Capability, Delegate, DelegateTarget, Deprecation, Example, Idents, Manual,
-    ManualSource, NamedType, Playbook, Policy, PolicyDefaults, Tool, Toolbox, Toolset,
-};
+pub use toolset::{Agent, DelegateTarget, Idents, PolicyDefaults, Tool, Toolset};

@@ -5,7 +5,7 @@ use super::manual::ManualRef;
 use super::mcp::{Annotations, Icon};
 use super::names;
 use super::policy::{Approval, AuthLevel, RateLimit};
-use super::rust;
+use super::rust::RustPlan;
 use super::schema::{SchemaId, Schemas};
 use crate::diag::Span;
 use std::collections::BTreeMap;
@@ -22,7 +22,7 @@ pub struct Toolset {
     pub schemas: Schemas,
     /// The Rust types every schema becomes.
     #[serde(skip)]
-    pub rust: rust::RustPlan,
+    pub rust: RustPlan,
     pub toolboxes: Vec<Toolbox>,
     pub playbooks: Vec<Playbook>,
     pub manuals: Vec<Manual>,

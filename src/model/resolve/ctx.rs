@@ -5,8 +5,9 @@
 pub(super) use super::super::manual::{self, RefKind};
 pub(super) use super::super::names::{self, check_name, check_tool_name};
 pub(super) use super::super::policy::{Approval, AuthLevel, RateLimit, parse_timeout};
+pub(super) use super::super::rust;
 pub(super) use super::super::schema::{self, SchemaId, Schemas, Validator, read::Reader};
-pub(super) use super::super::*;
+pub(super) use super::super::toolset::*;
 pub(super) use crate::diag::{Code, Diagnostic, Span, did_you_mean};
 pub(super) use crate::manifest::Loaded;
 pub(super) use crate::manifest::node::Node;
@@ -21,7 +22,7 @@ pub struct ResolveOptions {
     pub name: Option<String>,
     /// The string formats the Rust type plan reads into their own types
     /// (`uuid::Uuid`, …) instead of `String`. Default: none.
-    pub typed_formats: std::collections::BTreeSet<super::rust::TypedFormat>,
+    pub typed_formats: std::collections::BTreeSet<rust::TypedFormat>,
 }
 
 /// A schema of the manifest as read and checked. One with errors still has

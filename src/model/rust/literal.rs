@@ -4,84 +4,22 @@
 //! the generated code applies it before the handler runs and the field needs
 //! no `Option`.
 
-use super::plan::default_of;
-use super::{Item, Module, RustPlan, Ty, TypedFormat};
+use super::types::{FormatLit, Lit};
+use super::types::{Item, Module, RustPlan, Ty, TypedFormat};
 use crate::diag::{Code, Diagnostic};
 use crate::model::names::RustIdent;
-use crate::model::schema::{Schemas, is_integral};
+use crate::model::schema::{SchemaId, Schemas, is_integral};
 use serde_json::Value;
 
-/// A Rust value of a generated type.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Lit {
-    Str(String),
-    Bool(bool),
-    /// An integer of the field's integer type.
-    Int(i128),
-    Float(f64),
-    Unit,
-    /// Free-form JSON.
-    Json(Value),
-    Vec(Vec<Lit>),
-    Tuple(Vec<Lit>),
-    Map(Vec<(String, Lit)>),
-    /// A map keyed by an enum: each key a literal of the enum.
-    EnumMap(Vec<(Lit, Lit)>),
-    Some(Box<Lit>),
-    None,
-    Box(Box<Lit>),
-    /// A string enum's variant; `ty` is `Shared` or `Local`.
-    Enum {
-        ty: Ty,
-        variant: String,
-    },
-    /// A struct: every field by identifier, and the map of further properties.
-    Struct {
-        ty: Ty,
-        fields: Vec<(RustIdent, Lit)>,
-        extra: Option<Vec<(String, Lit)>>,
-    },
-    /// A tagged union's variant with its fields.
-    Tagged {
-        ty: Ty,
-        variant: String,
-        fields: Vec<(RustIdent, Lit)>,
-    },
-    /// An untagged union's variant.
-    Untagged {
-        ty: Ty,
-        variant: String,
-        value: Box<Lit>,
-    },
-    Newtype {
-        ty: Ty,
-        value: Box<Lit>,
-    },
-    /// A string in a typed format, read at build time.
-    Format(FormatLit),
-}
-
-/// A default in a typed format, checked against its format and read into
-/// the parts its Rust type is built from, so the generated code builds it
-/// without parsing (and cannot fail when it runs).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FormatLit {
-    /// The UUID as one number: `Uuid::from_u128`.
-    Uuid(u128),
-    /// A calendar date: `NaiveDate::from_ymd_opt`.
-    Date { year: i32, month: u32, day: u32 },
-    /// An RFC 3339 date-time as chrono holds it: the instant as a UTC date
-    /// and time (a leap second is second 59 with `nano` of a billion or
-    /// more), and the offset it was written with, in seconds east of UTC.
-    DateTime {
-        utc: Box<(i32, u32, u32, u32, u32, u32)>,
-        nano: u32,
-        offset: i32,
-    },
-    /// An email address, as written.
-    Email(String),
-    /// A URI, as written.
-    Uri(String),
+/// A property's default: its own, or its referenced type's; none for a
+/// `default: null` its schema does not accept (an absent value stays absent).
+pub(super) fn default_of(schemas: &Schemas, id: SchemaId) -> Option<&serde_json::Value> {
+    let n = schemas.get(id);
+    n.default
+        .as_ref()
+        .or_else(|| schemas.resolved(id).default.as_ref())
+        .map(|d| &d.value)
+        .filter(|d| !d.is_null() || !crate::model::schema::null_default_unapplied(schemas, id))
 }
 
 /// Makes the default of every optional field a literal of its type, or

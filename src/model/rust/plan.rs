@@ -5,8 +5,9 @@
 //! `x-rust-type: json` or a schema without `type`.
 
 use super::literal;
+use super::literal::default_of;
+use super::types::{Field, GroupPlan, Item, Module, RustPlan, Signature, Ty, TypedFormat};
 use super::variants::variant_idents;
-use super::{Field, GroupPlan, Item, Module, RustPlan, Signature, Ty, TypedFormat};
 use crate::diag::{Code, Diagnostic, Span};
 use crate::model::names::{RustIdent, pascal_ident, snake_ident};
 use crate::model::schema::{
@@ -803,17 +804,6 @@ impl<'a> Gen<'a> {
         });
         Ty::Local(name)
     }
-}
-
-/// A property's default: its own, or its referenced type's; none for a
-/// `default: null` its schema does not accept (an absent value stays absent).
-pub(super) fn default_of(schemas: &Schemas, id: SchemaId) -> Option<&serde_json::Value> {
-    let n = schemas.get(id);
-    n.default
-        .as_ref()
-        .or_else(|| schemas.resolved(id).default.as_ref())
-        .map(|d| &d.value)
-        .filter(|d| !d.is_null() || !crate::model::schema::null_default_unapplied(schemas, id))
 }
 
 /// The values of an enum when they are all strings.
