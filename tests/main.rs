@@ -17,6 +17,7 @@ mod import;
 mod lint_cli;
 mod lint_sarif;
 mod lowering_options;
+mod migrating;
 mod realworld;
 mod serve;
 mod toolchain;

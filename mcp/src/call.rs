@@ -43,13 +43,11 @@ impl McpServer {
         {
             return Ok(self.search(deferred, &request, context).await.into());
         }
-        // One agent for the whole call, whatever a reload does meanwhile.
         let served = self.served();
-        let agent: &Agent = &served.agent;
-        let Some(&index) = served.by_name.get(name) else {
+        let Some(listed) = served.get(name) else {
             return Err(unknown_tool(name));
         };
-        if !self.visible(index) {
+        if !self.visible(listed.desc.name) {
             return Err(ErrorData::invalid_params(
                 format!(
                     "tool '{}' is not loaded: call {SEARCH_TOOL} with what it does to load it",
@@ -58,7 +56,6 @@ impl McpServer {
                 Some(json!({ "kind": ErrorKind::UnknownTool.as_str() })),
             ));
         }
-        let listed = &served.tools[index];
         let arguments = match &request.arguments {
             Some(map) => serde_json::to_string(map).map_err(|e| {
                 ErrorData::invalid_params(format!("the arguments are not JSON: {e}"), None)
@@ -105,6 +102,13 @@ impl McpServer {
             Some((token, ApprovalDecision::Deny)) => ctx.with_denial(token),
             None => ctx,
         };
+        let agent = &served.agent;
+        // A tool the agent's filter hides from this call is not there for it.
+        if let Some(filter) = agent.tool_filter()
+            && !filter(listed.desc, &ctx)
+        {
+            return Err(unknown_tool(name));
+        }
         let result = self.run(agent, listed, &arguments, &ctx, context).await?;
         let Some(held) = result.approval.clone() else {
             return Ok(mcp_result(listed, result).into());

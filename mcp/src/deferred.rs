@@ -45,12 +45,12 @@ impl McpServer {
                 served.agent.name()
             )));
         }
-        let mut indexes = BTreeSet::new();
+        let mut names = BTreeSet::new();
         for name in pinned {
             let name = name.as_ref();
-            match served.by_name.get(name) {
-                Some(&i) => {
-                    indexes.insert(i);
+            match served.get(name) {
+                Some(listed) => {
+                    names.insert(listed.desc.name);
                 }
                 None => {
                     return Err(ServeError(format!(
@@ -86,7 +86,7 @@ impl McpServer {
         .with_raw_output_schema(Arc::new(output))
         .with_annotations(ToolAnnotations::new().read_only(true).open_world(false));
         self.deferred = Some(Arc::new(Deferred {
-            pinned: indexes,
+            pinned: names,
             search,
             parameters,
         }));
@@ -123,14 +123,14 @@ impl McpServer {
         let mut found = Vec::new();
         let mut newly = false;
         for hit in hits {
-            let Some(&i) = served.by_name.get(hit.tool.name) else {
+            let Some(listed) = served.get(hit.tool.name) else {
                 continue;
             };
-            if !self.visible(i) {
-                lock(&self.session.found).insert(i);
+            if !self.visible(listed.desc.name) {
+                lock(&self.session.found).insert(listed.desc.name);
                 newly = true;
             }
-            let mut tool = served.tools[i].json();
+            let mut tool = listed.json();
             tool.insert("score".into(), json!(hit.score));
             found.push(Value::Object(tool));
         }

@@ -1,5 +1,5 @@
-//! The MCP methods the server answers (`initialize`, `notifications/initialized`, `tools/list`,
-//! `tools/call`, `subscriptions/listen`), as rmcp's `ServerHandler`.
+//! The MCP methods the server answers (`initialize`, `tools/list`, `tools/call`,
+//! `subscriptions/listen`), as rmcp's `ServerHandler`.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult,
@@ -13,22 +13,19 @@ use crate::server::{McpServer, lock};
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let served = self.served();
-        let mut server = Implementation::new(served.agent.name(), self.version.clone());
-        let description = served.agent.description().trim();
+        let agent = self.agent();
+        let mut server = Implementation::new(agent.name(), self.version.clone());
+        let description = agent.description().trim();
         if !description.is_empty() {
             server.description = Some(description.to_owned());
         }
-        let capabilities = if self.deferred.is_some() || self.listeners.is_some() {
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tool_list_changed()
-                .build()
-        } else {
-            ServerCapabilities::builder().enable_tools().build()
-        };
+        // The list changes with deferred loading's searches and with `McpServer::update`.
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
         let mut info = ServerConfig::new(capabilities).with_server_info(server);
-        let instructions = served.agent.instructions();
+        let instructions = agent.instructions();
         if !instructions.is_empty() {
             info = info.with_instructions(instructions);
         }
@@ -38,9 +35,15 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools()))
+        Ok(ListToolsResult::with_all_items(
+            self.tools_for_request(&context),
+        ))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.listen_for_changes(context.peer);
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -50,38 +53,26 @@ impl ServerHandler for McpServer {
             return Some(d.search.clone());
         }
         let served = self.served();
-        let i = *served.by_name.get(name)?;
-        self.visible(i).then(|| served.tools[i].tool.clone())
+        let listed = served.get(name)?;
+        self.visible(listed.desc.name).then(|| listed.tool.clone())
     }
 
     fn accepted_subscription_filter(
         &self,
         _requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        (self.deferred.is_some() || self.listeners.is_some())
-            .then(|| SubscriptionFilter::builder().tools_list_changed().build())
+        Some(SubscriptionFilter::builder().tools_list_changed().build())
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let sink = context.sink().clone();
         let id = sink.id().clone();
         lock(&self.session.sinks).push(sink.clone());
-        if let Some(listeners) = &self.listeners {
-            lock(&listeners.sinks).push(sink);
-        }
+        lock(&self.audience.sinks).push(sink);
         context.cancelled().await;
         lock(&self.session.sinks).retain(|s| *s.id() != id);
-        if let Some(listeners) = &self.listeners {
-            lock(&listeners.sinks).retain(|s| *s.id() != id);
-        }
+        lock(&self.audience.sinks).retain(|s| *s.id() != id);
         Ok(())
-    }
-
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        // A reloadable server tells this session when the agent it serves is replaced.
-        if let Some(listeners) = &self.listeners {
-            lock(&listeners.peers).push(context.peer);
-        }
     }
 
     async fn call_tool(

@@ -20,7 +20,7 @@
 //! What the server says:
 //!
 //! - `initialize`: the agent's name and description as the server info, its manuals as the
-//!   instructions, and the `tools` capability.
+//!   instructions, and the `tools` capability with `listChanged`.
 //! - `tools/list`: every tool and play of the agent, converted by [`mcp_tool`]: the input
 //!   schema with an object root, the output schema only when the result is a plain object
 //!   (MCP up to 2025-11-25 accepts no other output schema), the title, and the manifest's
@@ -53,9 +53,12 @@
 //! pinned tools; the tools a search finds become listed and callable, and the server sends
 //! `notifications/tools/list_changed`.
 //!
-//! A reloadable server ([`McpServer::reloadable`]) announces `tools.listChanged`; its
-//! [`Reloader`] replaces the agent it serves while it runs (a host that rebuilt it from edited
-//! manifests, say), and sends each client `notifications/tools/list_changed`.
+//! The served agent's run-time tools can change while it is served ([`McpServer::update`]:
+//! register, replace, unregister); every session is then sent
+//! `notifications/tools/list_changed`. An agent with a tool filter
+//! ([`Agent::with_tool_filter`](toolc_runtime::Agent::with_tool_filter)) answers each
+//! `tools/list` with what the caller hook's caller may see, and a hidden tool is an unknown
+//! tool to that caller.
 //!
 //! Transports: stdio ([`McpServer::serve_stdio`]), any byte stream ([`McpServer::serve`]), and
 //! with the `http` feature MCP's streamable HTTP (`McpServer::serve_http_with`): on a loopback
@@ -76,13 +79,13 @@ mod approval;
 #[cfg(feature = "http")]
 pub mod auth;
 mod call;
+mod changes;
 mod deferred;
 mod handler;
 #[cfg(feature = "http")]
 mod http;
 mod listing;
 mod panic;
-mod reload;
 mod request;
 mod results;
 mod server;
@@ -98,7 +101,6 @@ pub use deferred::{MAX_SEARCH_LIMIT, SEARCH_TOOL};
 #[cfg(feature = "http")]
 pub use http::HttpConfig;
 pub use listing::{mcp_tool, mcp_tool_json};
-pub use reload::Reloader;
 pub use request::McpRequest;
 pub use server::{McpServer, ServeError};
 pub use stdio::serve_stdio;

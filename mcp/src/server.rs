@@ -9,30 +9,21 @@ use std::sync::{Arc, Mutex, RwLock};
 use rmcp::RoleServer;
 use rmcp::model::Tool;
 use rmcp::service::{Peer, SubscriptionSink};
-use toolc_runtime::{Agent, CallContext, PolicyStore};
+use toolc_runtime::{Agent, AgentError, CallContext, PolicyStore};
 
 use crate::listing::{Listed, mcp_tool, own_annotations};
 use crate::request::{CallerHook, McpRequest, default_context};
 
-/// Deferred loading, as configured: which tools are listed from the start.
-pub(crate) struct Deferred {
-    /// Indexes into `tools` of the pinned tools.
-    pub(crate) pinned: BTreeSet<usize>,
-    /// The search tool, as listed.
-    pub(crate) search: Tool,
-    /// Its parameters, as a validation schema.
-    pub(crate) parameters: &'static toolc_schema::Schema,
-}
-
-/// One agent as served: the agent, its tools as listed, and each tool's index by name.
-pub(crate) struct Served {
+/// What the server serves now: the agent and its tools as listed. [`McpServer::update`] puts a
+/// new one in its place; a call keeps the one it started with.
+pub(crate) struct Current {
     pub(crate) agent: Arc<Agent>,
     pub(crate) tools: Vec<Listed>,
     pub(crate) by_name: HashMap<&'static str, usize>,
 }
 
-impl Served {
-    pub(crate) fn of(agent: Arc<Agent>) -> Served {
+impl Current {
+    fn new(agent: Arc<Agent>) -> Current {
         let tools: Vec<Listed> = agent
             .tools()
             .into_iter()
@@ -47,28 +38,42 @@ impl Served {
             .enumerate()
             .map(|(i, l)| (l.desc.name, i))
             .collect();
-        Served {
+        Current {
             agent,
             tools,
             by_name,
         }
     }
+
+    /// The listed tool called `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&Listed> {
+        self.by_name.get(name).map(|&i| &self.tools[i])
+    }
 }
 
-/// The clients of a reloadable server, each told when the served agent is replaced: the peers
-/// of sessions that sent `notifications/initialized` (protocol 2025-11-25 and before), and the
-/// `subscriptions/listen` streams that asked for list changes (2026-07-28).
+/// Who to tell that the tool list changed: every session's peer (protocol 2025-11-25 and
+/// before) and every `subscriptions/listen` stream that asked (2026-07-28), of every clone.
 #[derive(Default)]
-pub(crate) struct Listeners {
+pub(crate) struct Audience {
     pub(crate) peers: Mutex<Vec<Peer<RoleServer>>>,
     pub(crate) sinks: Mutex<Vec<SubscriptionSink>>,
+}
+
+/// Deferred loading, as configured: which tools are listed from the start.
+pub(crate) struct Deferred {
+    /// The names of the pinned tools.
+    pub(crate) pinned: BTreeSet<&'static str>,
+    /// The search tool, as listed.
+    pub(crate) search: Tool,
+    /// Its parameters, as a validation schema.
+    pub(crate) parameters: &'static toolc_schema::Schema,
 }
 
 /// What one session of a server with deferred loading has found, and where to say so.
 #[derive(Default)]
 pub(crate) struct Session {
-    /// The tools a search has made listed and callable.
-    pub(crate) found: Mutex<BTreeSet<usize>>,
+    /// The names of the tools a search has made listed and callable.
+    pub(crate) found: Mutex<BTreeSet<&'static str>>,
     /// `subscriptions/listen` streams (protocol 2026-07-28) that asked for list changes.
     pub(crate) sinks: Mutex<Vec<SubscriptionSink>>,
 }
@@ -80,12 +85,8 @@ pub(crate) struct Session {
 /// ([`McpServer::with_deferred_loading`]) each clone, as each HTTP session is, keeps its own
 /// set of found tools.
 pub struct McpServer {
-    /// What is served now: replaced whole by a [`Reloader`](crate::Reloader), shared by every
-    /// clone.
-    pub(crate) served: Arc<RwLock<Arc<Served>>>,
-    /// The clients to tell when the served agent is replaced; `None` unless
-    /// [`McpServer::reloadable`] made it so.
-    pub(crate) listeners: Option<Arc<Listeners>>,
+    pub(crate) served: Arc<RwLock<Arc<Current>>>,
+    pub(crate) audience: Arc<Audience>,
     pub(crate) caller: Arc<CallerHook>,
     pub(crate) version: String,
     pub(crate) store: Option<Arc<dyn PolicyStore>>,
@@ -101,7 +102,7 @@ impl Clone for McpServer {
     fn clone(&self) -> McpServer {
         McpServer {
             served: Arc::clone(&self.served),
-            listeners: self.listeners.clone(),
+            audience: Arc::clone(&self.audience),
             caller: Arc::clone(&self.caller),
             version: self.version.clone(),
             deferred: self.deferred.clone(),
@@ -122,8 +123,8 @@ impl McpServer {
     /// [`McpServer::with_caller`] says otherwise.
     pub fn new(agent: impl Into<Arc<Agent>>) -> McpServer {
         McpServer {
-            served: Arc::new(RwLock::new(Arc::new(Served::of(agent.into())))),
-            listeners: None,
+            served: Arc::new(RwLock::new(Arc::new(Current::new(agent.into())))),
+            audience: Arc::default(),
             caller: Arc::new(default_context),
             version: env!("CARGO_PKG_VERSION").to_owned(),
             store: None,
@@ -135,18 +136,61 @@ impl McpServer {
         }
     }
 
-    /// What is served now: one agent and its tools as listed, the same for the whole of a
-    /// request even when a [`Reloader`](crate::Reloader) replaces it meanwhile.
-    pub(crate) fn served(&self) -> Arc<Served> {
-        Arc::clone(&read(&self.served))
+    /// What the server serves now.
+    pub(crate) fn served(&self) -> Arc<Current> {
+        Arc::clone(&self.served.read().unwrap_or_else(|p| p.into_inner()))
     }
 
-    /// Whether tool `i` is listed and callable now.
-    pub(crate) fn visible(&self, i: usize) -> bool {
+    /// Whether the tool called `name` is listed and callable now, under deferred loading.
+    pub(crate) fn visible(&self, name: &str) -> bool {
         match &self.deferred {
             None => true,
-            Some(d) => d.pinned.contains(&i) || lock(&self.session.found).contains(&i),
+            Some(d) => d.pinned.contains(name) || lock(&self.session.found).contains(name),
         }
+    }
+
+    /// Changes the agent this server serves while it serves it: `change` gets a clone of the
+    /// agent (which shares its toolboxes, handlers and rate limits) to register, replace or
+    /// remove run-time tools on ([`Agent::register`], [`Agent::replace`],
+    /// [`Agent::unregister`]). When it succeeds the clone is served from the next request on
+    /// (calls in flight finish on the agent they started with), and when the tool list changed
+    /// every session is sent `notifications/tools/list_changed`; when it fails nothing changes.
+    ///
+    /// With deferred loading, a tool named [`SEARCH_TOOL`](crate::SEARCH_TOOL) is refused, and
+    /// a replaced tool that a session had found stays found.
+    ///
+    /// Updates are made one at a time: `change` runs while no other update can, so it must not
+    /// call back into the server ([`McpServer::agent`] would wait for the update to end): it
+    /// reads and changes the agent it is given.
+    pub async fn update<T, F>(&self, change: F) -> Result<T, AgentError>
+    where
+        F: FnOnce(&mut Agent) -> Result<T, AgentError>,
+    {
+        let (out, changed) = {
+            let mut served = self.served.write().unwrap_or_else(|p| p.into_inner());
+            let mut agent = Agent::clone(&served.agent);
+            let out = change(&mut agent)?;
+            if self.deferred.is_some() && agent.descriptor(crate::SEARCH_TOOL).is_some() {
+                return Err(AgentError::NameTaken {
+                    name: crate::SEARCH_TOOL.to_owned(),
+                    existing: "the search tool of deferred loading".to_owned(),
+                    new: format!("registered tool '{}'", crate::SEARCH_TOOL),
+                });
+            }
+            let before: Vec<_> = served.agent.tools();
+            let after: Vec<_> = agent.tools();
+            let changed = before.len() != after.len()
+                || before
+                    .iter()
+                    .zip(&after)
+                    .any(|(a, b)| !std::ptr::eq(*a, *b));
+            *served = Arc::new(Current::new(Arc::new(agent)));
+            (out, changed)
+        };
+        if changed {
+            self.announce_everywhere().await;
+        }
+        Ok(out)
     }
 
     /// Keeps every call's policy state (rate-limit allowances) in `store` rather than in each
@@ -198,7 +242,7 @@ impl McpServer {
         self
     }
 
-    /// The agent served now (the last one a [`Reloader`](crate::Reloader) gave, if any).
+    /// The agent served now ([`McpServer::update`] changes it).
     pub fn agent(&self) -> Arc<Agent> {
         Arc::clone(&self.served().agent)
     }
@@ -214,9 +258,8 @@ impl McpServer {
                 served
                     .tools
                     .iter()
-                    .enumerate()
-                    .filter(|(i, _)| self.visible(*i))
-                    .map(|(_, l)| l.tool.clone()),
+                    .filter(|l| self.visible(l.desc.name))
+                    .map(|l| l.tool.clone()),
             )
             .collect()
     }
@@ -225,16 +268,6 @@ impl McpServer {
 /// The value behind `m`, whether or not a thread panicked holding it.
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// The value behind `m` to read, whether or not a thread panicked writing it.
-pub(crate) fn read<T>(m: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
-    m.read().unwrap_or_else(|p| p.into_inner())
-}
-
-/// The value behind `m` to replace, whether or not a thread panicked writing it.
-pub(crate) fn write<T>(m: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
-    m.write().unwrap_or_else(|p| p.into_inner())
 }
 
 impl fmt::Debug for McpServer {

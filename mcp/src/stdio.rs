@@ -77,8 +77,7 @@ impl Served {
                 let listed = tool
                     .get("name")
                     .and_then(Value::as_str)
-                    .and_then(|n| served.by_name.get(n))
-                    .and_then(|&i| served.tools.get(i));
+                    .and_then(|n| served.get(n));
                 if let (Value::Object(t), Some(a)) =
                     (tool, listed.and_then(|l| l.own_annotations.as_ref()))
                 {

@@ -1164,75 +1164,129 @@ fn a_registered_tool_lists_its_hints_under_mcp_names() {
     assert!(annotations.get("read_only").is_none(), "{listed:#}");
 }
 
-#[tokio::test]
-async fn a_reloader_replaces_the_agent_and_tells_the_client_the_list_changed() {
-    let (server, reloader) = McpServer::new(agent(Arc::default()))
-        .reloadable()
-        .expect("no deferred loading");
-    let (mut client, init, _task) = start(server).await;
-    assert_eq!(init["capabilities"]["tools"]["listChanged"], true, "{init}");
-    let before = client.request("tools/list", json!({})).await;
-    assert!(
-        before["result"]["tools"]
-            .as_array()
-            .is_some_and(|t| t.len() > 2),
-        "{before}"
-    );
-
-    // The plays alone: the lab's tools are gone.
-    let plays_only = Agent::new(
-        "lab-agent",
-        "A laboratory agent, its plays only.",
-        vec![Capability {
-            name: "lab",
-            description: "Lab plays",
-            manual: None,
-            toolbox: None,
-            playbook: Some(Arc::new(Plays)),
-        }],
+/// A tool the server registers at run time, answering `reply`.
+fn plugin(name: &str, reply: &'static str) -> toolc_runtime::RegisteredTool {
+    toolc_runtime::RegisteredTool::new(
+        name.to_owned(),
+        format!("Answers {reply}."),
+        json!({"type": "object"}),
+        move |_: Value, _: CallContext| async move { Ok::<_, HandlerError>(json!(reply)) },
     )
-    .expect("names are unique");
-    let plays_only = Arc::new(plays_only);
-    // The session is told once the server has seen `notifications/initialized`.
-    let mut told = 0;
-    for _ in 0..100 {
-        told = reloader.replace(Arc::clone(&plays_only)).await;
-        if told == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(told, 1, "one client connected");
-    let changed = client.next_message().await;
-    assert_eq!(
-        changed["method"], "notifications/tools/list_changed",
-        "{changed}"
-    );
-    let after = client.request("tools/list", json!({})).await;
-    let names: Vec<&str> = after["result"]["tools"]
+}
+
+/// The names `tools/list` answers.
+async fn listed(client: &mut Client) -> Vec<String> {
+    let r = client.request("tools/list", json!({})).await;
+    r["result"]["tools"]
         .as_array()
         .expect("tools")
         .iter()
-        .filter_map(|t| t["name"].as_str())
-        .collect();
-    assert_eq!(names, ["halve", "loose"], "{after}");
-    let r = client.call("halve", json!({"n": 6})).await;
-    assert_eq!(r["structuredContent"], json!({"half": 3.0}), "{r}");
-    let gone = client
+        .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// Reads messages until `notifications/tools/list_changed` (or fails after 10 s).
+async fn hears_list_changed(client: &mut Client) {
+    loop {
+        if client.next_message().await["method"] == "notifications/tools/list_changed" {
+            return;
+        }
+    }
+}
+
+/// Run-time tools added, replaced and removed while the server serves: every session hears
+/// `notifications/tools/list_changed`, lists and calls what the agent has now.
+#[tokio::test]
+async fn updating_the_served_agent_tells_every_session_the_list_changed() {
+    let server = McpServer::new(agent(Arc::default()));
+    let (_, init, _task) = start(server.clone()).await;
+    assert_eq!(init["capabilities"]["tools"]["listChanged"], true, "{init}");
+    let (mut one, _, _task1) = start(server.clone()).await;
+    let (mut two, _, _task2) = start(server.clone()).await;
+    // Both sessions are initialized before the list changes.
+    assert!(!listed(&mut one).await.contains(&"plugin".to_owned()));
+    assert!(!listed(&mut two).await.contains(&"plugin".to_owned()));
+
+    server
+        .update(|agent| agent.register(plugin("plugin", "one")))
+        .await
+        .unwrap();
+    hears_list_changed(&mut one).await;
+    hears_list_changed(&mut two).await;
+    assert!(listed(&mut one).await.contains(&"plugin".to_owned()));
+    assert_eq!(
+        one.call("plugin", json!({})).await["content"][0]["text"],
+        "\"one\""
+    );
+
+    server
+        .update(|agent| agent.replace(plugin("plugin", "two")))
+        .await
+        .unwrap();
+    hears_list_changed(&mut two).await;
+    let r = two.request("tools/list", json!({})).await;
+    let tool = r["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "plugin")
+        .cloned()
+        .expect("still listed");
+    assert_eq!(tool["description"], "Answers two.");
+    assert_eq!(
+        two.call("plugin", json!({})).await["content"][0]["text"],
+        "\"two\""
+    );
+
+    server
+        .update(|agent| agent.unregister("plugin"))
+        .await
+        .unwrap();
+    hears_list_changed(&mut one).await;
+    assert!(!listed(&mut one).await.contains(&"plugin".to_owned()));
+    let refused = one
+        .request("tools/call", json!({"name": "plugin", "arguments": {}}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(server.agent().descriptor("plugin").is_none());
+
+    // A change that fails changes nothing, and nobody is told.
+    let e = server
+        .update(|agent| agent.unregister("echo"))
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("cannot remove or replace 'echo'"),
+        "{e}"
+    );
+    assert!(listed(&mut one).await.contains(&"echo".to_owned()));
+}
+
+/// An agent that decides its tools per call: `tools/list` answers each caller its own list,
+/// and a tool hidden from a caller is an unknown tool to it.
+#[tokio::test]
+async fn an_agent_filter_decides_each_request_list() {
+    let agent = agent(Arc::default())
+        .with_tool_filter(|d, ctx| d.name != "halve" || ctx.caller().has_role("maths"));
+    let hook = |role: &'static str| {
+        move |request: &toolc_mcp::McpRequest<'_>| {
+            CallContext::new(request.call_id()).with_caller(Caller::new("ada").with_role(role))
+        }
+    };
+    let agent = Arc::new(agent);
+    let (mut plain, _, _t1) =
+        start(McpServer::new(Arc::clone(&agent)).with_caller(hook("none"))).await;
+    let (mut maths, _, _t2) = start(McpServer::new(agent).with_caller(hook("maths"))).await;
+    assert!(!listed(&mut plain).await.contains(&"halve".to_owned()));
+    assert!(listed(&mut plain).await.contains(&"echo".to_owned()));
+    assert!(listed(&mut maths).await.contains(&"halve".to_owned()));
+    let refused = plain
         .request(
             "tools/call",
-            json!({"name": "echo", "arguments": {"text": "hi"}}),
+            json!({"name": "halve", "arguments": {"n": 4}}),
         )
         .await;
-    assert_eq!(gone["error"]["code"], -32602, "{gone}");
-
-    let refused = McpServer::new(agent(Arc::default()))
-        .with_deferred_loading(["echo"])
-        .expect("echo is a tool")
-        .reloadable()
-        .expect_err("deferred loading keeps the old agent's tools");
-    assert!(
-        refused.to_string().contains("deferred loading"),
-        "{refused}"
-    );
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let r = maths.call("halve", json!({"n": 4})).await;
+    assert_eq!(r["structuredContent"], json!({"half": 2.0}), "{r}");
 }

@@ -68,7 +68,7 @@ enum Command {
     /// default; --http serves MCP's streamable HTTP. Exit status: 0 served until the client
     /// left (or SIGTERM), 1 manifests with errors, 2 a usage error or nothing to serve.
     #[cfg(feature = "serve")]
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Call one tool of the manifests, answered by its backend, and print its ToolResult.
     ///
     /// The call takes the path `toolc serve` serves it by: the manifests checked, the tool's
@@ -106,7 +106,7 @@ pub fn main() -> ExitCode {
         Command::Init(args) => init::run(args, cli.output),
         Command::Import(args) => import::run(args, cli.output),
         #[cfg(feature = "serve")]
-        Command::Serve(args) => serve::run(args, cli.output),
+        Command::Serve(args) => serve::run(*args, cli.output),
         #[cfg(feature = "serve")]
         Command::Call(args) => call::run(args, cli.output),
     }

@@ -14,7 +14,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use toolc_mcp::Reloader;
 use toolc_mcp::auth::jwt::{ClaimMapping, JwtConfig, JwtValidator};
 use toolc_mcp::{HttpConfig, McpServer};
 use toolc_runtime::store::{RedisConfig, RedisStore};
@@ -211,7 +210,7 @@ pub(super) fn load(
     let agent = match serve::find_agent(&analyzed.toolset, args.agent.as_deref()) {
         Ok(a) => a,
         Err(d) => {
-            reporter.diagnostics(&analyzed.sources, &[d]);
+            reporter.diagnostics(&analyzed.sources, &[*d]);
             return Err(ExitCode::from(2));
         }
     };
@@ -304,11 +303,6 @@ async fn serve_async(args: ServeArgs, reporter: Reporter, output: OutputArgs) ->
     }
     let secrets = Arc::new(Mutex::new(built.secrets.clone()));
     if args.watch {
-        let (reloadable, reloader) = match server.reloadable() {
-            Ok(r) => r,
-            Err(e) => return usage(&e.to_string()),
-        };
-        server = reloadable;
         let mut roots = args.paths.clone();
         roots.extend(args.toolset.config.clone());
         let watched = Watched::new(roots, analyzed.toolset.inputs.clone());
@@ -317,7 +311,8 @@ async fn serve_async(args: ServeArgs, reporter: Reporter, output: OutputArgs) ->
             args.paths.clone(),
             args.toolset.clone(),
             output,
-            reloader,
+            // A clone serves what the server serves: an update of one is an update of all.
+            server.clone(),
             Arc::clone(&secrets),
         ));
     }
@@ -371,14 +366,15 @@ async fn serve_async(args: ServeArgs, reporter: Reporter, output: OutputArgs) ->
 }
 
 /// `--watch`: each change to the manifests is checked as at the start; a good toolset is served
-/// at once (the clients told its list changed), a bad one reported with its diagnostics while
-/// the last good one keeps serving.
+/// at once in place of the last ([`McpServer::update`]: calls in flight finish on the agent they
+/// began with, and every client is told the list changed), a bad one reported with its
+/// diagnostics while the last good one keeps serving.
 async fn watch(
     mut watched: Watched,
     paths: Vec<PathBuf>,
     toolset: ToolsetArgs,
     output: OutputArgs,
-    reloader: Reloader,
+    server: McpServer,
     secrets: Arc<Mutex<Secrets>>,
 ) {
     let reporter = Reporter::new(output, Stdout::Product);
@@ -402,11 +398,23 @@ async fn watch(
                 }
                 let name = built.agent.name().to_string();
                 let tools = built.agent.tools().len();
-                let told = reloader.replace(built.agent).await;
-                eprintln!(
-                    "toolc serve: the manifests changed; serving {name} again ({tools} tools \
-                     and plays), {told} client(s) told the list changed"
-                );
+                let agent = built.agent;
+                let replaced = server
+                    .update(move |served| {
+                        *served = agent;
+                        Ok(())
+                    })
+                    .await;
+                match replaced {
+                    Ok(()) => eprintln!(
+                        "toolc serve: the manifests changed; serving {name} again ({tools} tools \
+                         and plays), the clients told the list changed"
+                    ),
+                    Err(e) => eprintln!(
+                        "toolc serve: the manifests changed but cannot be served ({e}): still \
+                         serving the last good toolset"
+                    ),
+                }
             }
             Err(_) => eprintln!(
                 "toolc serve: the manifests changed and have errors (above): still serving the \

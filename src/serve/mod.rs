@@ -49,7 +49,7 @@ pub struct Built {
 pub fn find_agent<'t>(
     toolset: &'t Toolset,
     name: Option<&str>,
-) -> Result<&'t model::Agent, Diagnostic> {
+) -> Result<&'t model::Agent, Box<Diagnostic>> {
     let found = match name {
         Some(name) => toolset.agents.iter().find(|a| a.name == name),
         None if toolset.agents.len() == 1 => toolset.agents.first(),
@@ -60,13 +60,13 @@ pub fn find_agent<'t>(
     }
     let names: Vec<&str> = toolset.agents.iter().map(|a| a.name.as_str()).collect();
     if names.is_empty() {
-        return Err(Diagnostic::new(
+        return Err(Box::new(Diagnostic::new(
             Code::MissingKey,
             "the manifests define no agent to serve: without `agents`, a toolset has one when it has a capability",
         )
-        .help("bind the toolbox in a capability, such as `capabilities: {weather: {description: Weather, toolbox: weather}}`"));
+        .help("bind the toolbox in a capability, such as `capabilities: {weather: {description: Weather, toolbox: weather}}`")));
     }
-    Err(match name {
+    Err(Box::new(match name {
         Some(name) => {
             let d = Diagnostic::new(
                 Code::UnknownReference,
@@ -82,7 +82,7 @@ pub fn find_agent<'t>(
             "this toolset has several agents: say which with `--agent`",
         )
         .help(format!("the agents are {}", names.join(", "))),
-    })
+    }))
 }
 
 /// The runtime agent of `agent`, every tool and play it reaches registered with its backend
