@@ -79,6 +79,10 @@ mod manifest;
 mod model;
 mod parallel;
 mod pipeline;
+// `toolc serve` and `toolc call`: the command line's alone, and the only part of toolc that
+// links the runtime.
+#[cfg(feature = "serve")]
+mod serve;
 mod stages;
 // The stages' tests reach the command line's parts too (`toolc diff`, SARIF, the outputs), so
 // they need the `cli` feature (on by default); without it the helpers only they call are unused.

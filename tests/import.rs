@@ -253,6 +253,7 @@ fn openapi_30_conversions() {
             "query_id",
             "X-Trace",
             "session",
+            "theme",
             "page-size",
             "query_page_size",
             "filter"

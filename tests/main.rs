@@ -19,4 +19,5 @@ mod lint_sarif;
 mod lowering_options;
 mod migrating;
 mod realworld;
+mod serve;
 mod toolchain;

@@ -112,12 +112,18 @@ pub enum AgentError {
         /// What wanted it too.
         new: String,
     },
-    /// A registered tool's name is empty, too long or has characters providers refuse.
+    /// A registered tool's name is empty, too long or has characters MCP refuses.
     InvalidName {
         /// The name given.
         name: String,
         /// What is wrong with it.
         reason: String,
+    },
+    /// A tool registered as a play ([`RegisteredTool::play`]) has a policy or is terminal:
+    /// plays have neither.
+    PlayPolicy {
+        /// The play.
+        play: String,
     },
     /// A registered tool's schema uses something the runtime's validator does not support,
     /// or is not a JSON Schema.
@@ -155,6 +161,12 @@ impl fmt::Display for AgentError {
             AgentError::InvalidName { name, reason } => {
                 write!(f, "cannot register a tool named {name:?}: {reason}")
             }
+            AgentError::PlayPolicy { play } => write!(
+                f,
+                "cannot register play '{play}': plays have no policies (auth, roles, rate \
+                 limit, timeout, approval) and are not terminal; register it as a tool to give it \
+                 one"
+            ),
             AgentError::Schema { tool, which, error } => {
                 write!(
                     f,

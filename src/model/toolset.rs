@@ -163,6 +163,9 @@ pub struct Tool {
     pub meta: Option<serde_json::Map<String, serde_json::Value>>,
     pub deprecated: Option<Deprecation>,
     pub examples: Vec<Example>,
+    /// What answers its calls under `toolc serve`, if the manifest says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<super::backend::Backend>,
     #[serde(skip)]
     pub span: Span,
 }

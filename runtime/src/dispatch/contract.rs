@@ -158,13 +158,15 @@ async fn execute(
     }
 }
 
-/// A handler's error as a tool error: `scope_unavailable` from `require_scope` keeps its
-/// kind; anything else is kind `handler` with the original kept.
+/// A handler's error as a tool error. A [`ToolError`] the handler returns of a kind it may
+/// report ([`ErrorKind::handler_may_report`]: `scope_unavailable` from `require_scope`, and
+/// `rate_limited`, `unavailable` or `timeout` from a service the handler calls) keeps its kind
+/// and retry-after; anything else is kind `handler` with the original kept.
 fn handler_failure(kind: OperationKind, name: &str, error: HandlerError) -> ToolError {
-    let is_scope = error
+    let reported = error
         .downcast_ref::<ToolError>()
-        .is_some_and(|e| e.kind() == ErrorKind::ScopeUnavailable);
-    if !is_scope {
+        .is_some_and(|e| e.kind().handler_may_report());
+    if !reported {
         return ToolError::handler_of(kind, name, error);
     }
     let type_name = error.type_name();

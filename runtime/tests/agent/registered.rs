@@ -264,7 +264,12 @@ async fn a_recursive_schema_registers_and_validates_at_every_depth() {
 fn bad_names_and_unsupported_schemas_are_refused_with_where_and_why() {
     let mut a = agent();
     let ok = |_: Value, _: CallContext| async { Ok::<_, HandlerError>(Value::Null) };
-    for name in ["", "has space", "dots.not.ok", &"x".repeat(65)] {
+    // Names as MCP and manifests name tools: `.` and 128 characters are fine.
+    for name in ["dots.are.ok", &"x".repeat(128)] {
+        a.register(RegisteredTool::new(name, "", json!({"type": "object"}), ok))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    for name in ["", "has space", "...", &"x".repeat(129)] {
         let e = a
             .register(RegisteredTool::new(name, "", json!({"type": "object"}), ok))
             .expect_err("bad name");
@@ -329,6 +334,140 @@ fn bad_names_and_unsupported_schemas_are_refused_with_where_and_why() {
     );
     // Nothing half-registered.
     assert!(a.descriptor("t").is_none());
+}
+
+#[tokio::test]
+async fn a_registered_play_answers_its_envelope_and_takes_no_policy() {
+    let mut a = agent();
+    let play = |args: Value, _: CallContext| async move {
+        match args["n"].as_i64() {
+            Some(0) => Err(HandlerError::msg("zero")),
+            _ => Ok::<_, HandlerError>(json!({"n": args["n"]})),
+        }
+    };
+    let schema =
+        json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+    a.register(
+        RegisteredTool::new("halve", "Halves n.", schema.clone(), play)
+            .returns(json!({"type": "object"}))
+            .play(),
+    )
+    .expect("registers");
+    assert_eq!(a.descriptor("halve").unwrap().kind, OperationKind::Play);
+    let ctx = CallContext::new("p-1");
+    assert_eq!(
+        a.call("halve", r#"{"n": 4}"#, &ctx).await.unwrap(),
+        json!({"n": 4})
+    );
+    // A failure is the play's envelope, and `ok: false` in its result.
+    let envelope = a
+        .call("halve", r#"{"n": 0}"#, &ctx)
+        .await
+        .expect("an envelope");
+    assert_eq!(envelope["kind"], "handler");
+    assert_eq!(envelope["error"], "play 'halve' failed: zero");
+    let bad = a.call("halve", r#"{}"#, &ctx).await.expect("an envelope");
+    assert_eq!(bad["kind"], "arguments_invalid");
+    let r = a.call_result("halve", r#"{"n": 0}"#, &ctx).await;
+    assert!(!r.ok && r.cause.is_some(), "{r:?}");
+    assert_eq!(r.metadata.unwrap().tool_kind, Some(OperationKind::Play));
+
+    let e = a
+        .register(
+            RegisteredTool::new("slow_play", "", schema, play)
+                .timeout(Duration::from_secs(1))
+                .play(),
+        )
+        .expect_err("a play with a policy");
+    assert_eq!(
+        e,
+        AgentError::PlayPolicy {
+            play: "slow_play".into()
+        }
+    );
+    assert!(e.to_string().contains("plays have no policies"), "{e}");
+}
+
+#[test]
+fn listed_schemas_icons_meta_and_an_annotations_title_are_listed_as_given() {
+    let mut a = agent();
+    let ok = |_: Value, _: CallContext| async { Ok::<_, HandlerError>(json!({"n": 1})) };
+    let validated = json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": -9223372036854775808_i64}}});
+    let listed = json!({"type": "object", "properties": {"n": {"type": "integer", "description": "A number."}}});
+    a.register(
+        RegisteredTool::new("count", "Counts.", validated.clone(), ok)
+            .returns(json!({"type": "object"}))
+            .listed_schemas(
+                listed.clone(),
+                Some(json!({"type": "object", "title": "Count"})),
+            )
+            .title("Count")
+            .annotation("title", "Count things")
+            .annotation("category", "numbers")
+            .icons(json!([{"src": "https://example.com/n.png"}]))
+            .meta(json!({"com.example/owner": "team-n"})),
+    )
+    .expect("registers");
+    let d = a.descriptor("count").unwrap();
+    assert_eq!(d.input_schema_json(), listed);
+    assert_eq!(
+        d.output_schema_json(),
+        Some(json!({"type": "object", "title": "Count"}))
+    );
+    assert_eq!(
+        d.annotations_json(),
+        json!({"title": "Count things", "category": "numbers"})
+    );
+    assert_eq!(d.icons, Some(r#"[{"src":"https://example.com/n.png"}]"#));
+    assert_eq!(d.meta, Some(r#"{"com.example/owner":"team-n"}"#));
+    // What is validated is the schema given, not the one listed.
+    assert!(d.parameters.validate(&json!({"n": 1})).is_empty());
+
+    a.register(
+        RegisteredTool::new("untitled", "", validated, ok)
+            .listed_schemas(listed, None)
+            .returns(json!({"type": "object"}))
+            .title("Untitled"),
+    )
+    .expect("registers");
+    let d = a.descriptor("untitled").unwrap();
+    assert_eq!(d.output_schema, None, "None lists no output schema");
+    assert_eq!(d.annotations_json(), json!({"title": "Untitled"}));
+}
+
+#[tokio::test]
+async fn a_handler_reports_the_kinds_a_service_it_calls_answers() {
+    use toolc_runtime::ToolError;
+    let mut a = agent();
+    let upstream = |args: Value, _: CallContext| async move {
+        let kind = ErrorKind::from_name(args["kind"].as_str().unwrap_or_default()).unwrap();
+        Err::<Value, _>(HandlerError::from(
+            ToolError::new(kind, "", "this tool got no answer from its API")
+                .with_retry_after(Duration::from_secs(7)),
+        ))
+    };
+    let schema = json!({"type": "object", "properties": {"kind": {"type": "string"}}});
+    a.register(RegisteredTool::new("api", "", schema, upstream))
+        .unwrap();
+    let ctx = CallContext::new("k");
+    for kind in [
+        ErrorKind::RateLimited,
+        ErrorKind::Unavailable,
+        ErrorKind::Timeout,
+    ] {
+        let args = json!({"kind": kind.as_str()}).to_string();
+        let e = a.call("api", &args, &ctx).await.expect_err("fails");
+        assert_eq!(e.kind(), kind);
+        assert_eq!(e.message(), "tool 'api' got no answer from its API");
+        assert_eq!(e.retry_after(), Some(Duration::from_secs(7)));
+    }
+    // A kind that is the contract's own to decide is the handler's failure.
+    let e = a
+        .call("api", r#"{"kind": "forbidden"}"#, &ctx)
+        .await
+        .expect_err("fails");
+    assert_eq!(e.kind(), ErrorKind::Handler);
+    assert!(e.downcast_ref::<ToolError>().is_some());
 }
 
 fn echo(name: &str, reply: &'static str) -> RegisteredTool {
