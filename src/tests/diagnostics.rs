@@ -648,8 +648,8 @@ fn scope_mismatch() {
     let d = only_yaml(
         "version: 1\ntypes:\n  Operator: { type: object }\n  Customer: { type: object }\ntoolboxes:\n  t:\n    description: Tools\n    scope: Operator\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot: { description: Bot, capabilities: [c], scope: Customer }\n",
         Code::ScopeMismatch,
-        6,
-        3,
+        8,
+        12,
         "toolbox `t` reads scope `Operator`, but agent `bot` binds scope `Customer`",
     );
     assert_eq!(d.related[0].1, 13);
