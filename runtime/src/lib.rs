@@ -103,7 +103,7 @@ pub mod codegen {
     pub use toolc_search::{IndexRef as SearchIndex, VERSION as SEARCH_INDEX_VERSION};
 
     /// The generated-code API this runtime serves: what `require_api!` accepts.
-    pub const API: u32 = 13;
+    pub const API: u32 = 14;
 
     #[cfg(feature = "chrono")]
     pub use chrono::{DateTime, FixedOffset, NaiveDate};
@@ -187,12 +187,15 @@ mod missing {
 /// reads a required nullable field through `required` so that its absence is seen; API 12 has a
 /// server check arguments through the operation it binds (`codegen::Bound::check`) instead of
 /// an arm per tool; API 13 writes `dependentSchemas` into the validation tables
-/// (`Schema::dependent_schemas`). An API gets a new number whenever generated code needs
+/// (`Schema::dependent_schemas`); API 14 hands a delegate's handle its descriptor
+/// (`codegen::delegation`), so an approval token travels down to the inner tool it was issued
+/// for. An API gets a new number whenever generated code needs
 /// something of the runtime that an older runtime lacks.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __toolc_require_api {
-    (13, $toolc:literal) => {};
+    (14, $toolc:literal) => {};
+    (13, $toolc:literal) => { $crate::__toolc_require_api!(@older 13, $toolc); };
     (1, $toolc:literal) => { $crate::__toolc_require_api!(@older 1, $toolc); };
     (2, $toolc:literal) => { $crate::__toolc_require_api!(@older 2, $toolc); };
     (3, $toolc:literal) => { $crate::__toolc_require_api!(@older 3, $toolc); };
@@ -211,7 +214,7 @@ macro_rules! __toolc_require_api {
             $toolc,
             " for toolc-runtime API ",
             ::core::stringify!($api),
-            ", and the toolc-runtime this crate depends on serves API 13 only: generate it again \
+            ", and the toolc-runtime this crate depends on serves API 14 only: generate it again \
              with the toolc of the same version as toolc-runtime (upgrade toolc in \
              [build-dependencies], or run that version's `toolc build`), then rebuild"
         ));
@@ -222,7 +225,7 @@ macro_rules! __toolc_require_api {
             $toolc,
             " for toolc-runtime API ",
             ::core::stringify!($api),
-            ", and the toolc-runtime this crate depends on serves API 13: upgrade toolc-runtime \
+            ", and the toolc-runtime this crate depends on serves API 14: upgrade toolc-runtime \
              to ",
             $toolc,
             " in [dependencies], the version of toolc in [build-dependencies], then rebuild"
