@@ -23,7 +23,7 @@
 //! The same options can be set in code ([`Options`]); code wins, field by
 //! field ([`Options::or`]). Paths in the file are relative to its folder.
 
-use crate::diag::{Code, Diagnostic, FileId, SourceMap, Span, did_you_mean};
+use crate::diag::{Code, Diagnostic, FileId, Severity, SourceMap, Span, did_you_mean};
 use crate::lint::{LintSettings, RuleId, rules};
 use crate::lower::Dialect;
 use crate::manifest::node::MAX_NODES;
@@ -365,6 +365,16 @@ struct Parser {
     diags: Vec<Diagnostic>,
 }
 
+/// Where `openai` stands in `[lint] dialects`, when the list has it and not `openai-strict`: a
+/// toolset ported from a linter whose `openai` meant strict mode would lint the wrong form.
+fn openai_alone(dialects: &[Dialect], spans: &[Span]) -> Option<Span> {
+    if dialects.contains(&Dialect::OpenAiStrict) {
+        return None;
+    }
+    let i = dialects.iter().position(|d| *d == Dialect::OpenAi)?;
+    spans.get(i).copied()
+}
+
 impl Parser {
     fn wrong(&mut self, v: &Spanned<DeValue<'_>>, key: &str, expected: &str) {
         self.diags.push(
@@ -452,9 +462,13 @@ impl Parser {
             match k.get_ref().as_ref() {
                 "dialects" => {
                     let mut ds = Vec::new();
+                    let mut spans = Vec::new();
                     for (name, sp) in self.strings(v, "dialects") {
                         match Dialect::parse(name) {
-                            Some(d) => ds.push(d),
+                            Some(d) => {
+                                ds.push(d);
+                                spans.push(sp);
+                            }
                             None => {
                                 let (msg, help) = Dialect::unknown_message(name);
                                 self.diags.push(
@@ -462,6 +476,17 @@ impl Parser {
                                 );
                             }
                         }
+                    }
+                    if let Some(sp) = openai_alone(&ds, &spans) {
+                        self.diags.push(
+                            Diagnostic::new(
+                                Code::OpenaiNotStrict,
+                                "`openai` is OpenAI's tool calling without strict mode: its rules let optional properties, open objects and any keyword through",
+                            )
+                            .at(sp)
+                            .severity(Severity::Note)
+                            .help("for strict mode (`strict: true`, Structured Outputs; the dialect other schema linters call `openai`), write `openai-strict`; list both to lint each form"),
+                        );
                     }
                     options.dialects = Some(ds);
                 }

@@ -19,5 +19,6 @@ mod import;
 mod lint_cli;
 mod lint_sarif;
 mod lowering_options;
+mod migrating;
 mod realworld;
 mod toolchain;

@@ -455,6 +455,7 @@ fn check_name(name: &str) -> Result<(), AgentError> {
 }
 
 /// A registered tool, ready to call.
+#[derive(Clone)]
 pub(crate) struct Registered {
     desc: &'static ToolDescriptor,
     handler: Arc<dyn ToolHandler>,

@@ -76,6 +76,7 @@ codes! {
     Lint => "lint", "A model-facing schema or tool list a provider would reject or degrade; printed under the id of its lint rule (docs/lint-rules.md).";
     UnknownRule => "unknown-rule", "A lint rule id in `toolc.toml` or on the command line that does not exist.";
     UnknownDialect => "unknown-dialect", "A provider dialect in `toolc.toml` or on the command line that does not exist.";
+    OpenaiNotStrict => "openai-not-strict", "`toolc.toml` lints for `openai`, OpenAI's tool calling without strict mode, and not for `openai-strict`, the form other tools call `openai`: a note.";
     Change => "change", "A change of the tool surface between two versions of the manifests, found by `toolc diff`; printed under the id of its kind (docs/diff.md).";
     ImportSource => "import-source", "A source `toolc import` read but cannot import: not a tools/list result, not an OpenAPI 3.0 or 3.1 document, a `$ref` to nothing, a server that does not answer as an MCP server.";
     ImportChange => "import-change", "A change `toolc import` made to what its source sent, with why: a note.";

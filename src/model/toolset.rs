@@ -171,6 +171,14 @@ pub struct Tool {
 }
 
 impl Tool {
+    /// Whether the result is sent as the handler wrote it, never validated: `validate_returns:
+    /// false` on a tool with `returns` (without `returns` the result is any JSON anyway). Its
+    /// method returns `toolc_runtime::Verbatim`, which may carry keys the schema does not
+    /// declare.
+    pub fn sends_verbatim(&self) -> bool {
+        !self.validate_returns && self.returns.is_some()
+    }
+
     /// Whether the handler takes a parameters argument: not when the tool
     /// declares no parameters, or declares an object with no properties
     /// (`{type: object, properties: {}}`), which reads the same.

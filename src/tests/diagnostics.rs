@@ -1288,6 +1288,19 @@ fn unknown_dialect() {
     );
 }
 
+#[test]
+fn openai_not_strict() {
+    only(
+        config_diagnostics("[lint]\ndialects = [\"gemini\", \"openai\"]\n"),
+        Code::OpenaiNotStrict,
+        ("toolc.toml", 2, 23),
+        "`openai` is OpenAI's tool calling without strict mode: its rules let optional properties, open objects and any keyword through",
+    );
+    // With `openai-strict` beside it, both forms are linted on purpose: nothing to say.
+    assert!(config_diagnostics("[lint]\ndialects = [\"openai\", \"openai-strict\"]\n").is_empty());
+    assert!(config_diagnostics("[lint]\ndialects = [\"openai-strict\"]\n").is_empty());
+}
+
 /// `toolc diff`'s changes are diagnostics under the code `change`, printed
 /// under the id of their kind; src/tests/diff.rs tests each kind.
 #[test]

@@ -37,7 +37,7 @@ const GENERATED: &str = "../fixtures/agreement";
 
 /// Toolsets whose MCP listing alone is compared (`listed_only`), not compiled
 /// here: every folder of the real-world corpus (tests/realworld.rs compiles
-/// their Rust; 408 tools would make this crate slow to build and the
+/// their Rust; its thousand tools would make this crate slow to build and the
 /// agreement run long).
 const LISTED_ONLY: &str = "../realworld";
 

@@ -330,3 +330,143 @@ fn bad_names_and_unsupported_schemas_are_refused_with_where_and_why() {
     // Nothing half-registered.
     assert!(a.descriptor("t").is_none());
 }
+
+fn echo(name: &str, reply: &'static str) -> RegisteredTool {
+    RegisteredTool::new(
+        name.to_owned(),
+        format!("Answers {reply}."),
+        json!({"type": "object"}),
+        move |_: Value, _: CallContext| async move { Ok::<_, HandlerError>(json!(reply)) },
+    )
+}
+
+/// A tool registered at run time can be removed and replaced; the toolset's own tools cannot.
+#[tokio::test]
+async fn registered_tools_are_removed_and_replaced_at_run_time() {
+    let mut a = agent();
+    let own: Vec<&str> = a.tools().iter().map(|d| d.name).collect();
+    a.register(echo("first", "one")).unwrap();
+    a.register(echo("second", "two")).unwrap();
+    a.register(echo("third", "three")).unwrap();
+    assert_eq!(a.search_tools("answers two", 1)[0].tool.name, "second");
+    let ctx = CallContext::new("r-1");
+
+    a.unregister("second").unwrap();
+    let names: Vec<&str> = a.tools().iter().map(|d| d.name).collect();
+    assert_eq!(names[..own.len()], own[..]);
+    assert_eq!(names[own.len()..], ["first", "third"]);
+    assert!(a.descriptor("second").is_none());
+    let e = a.call("second", "{}", &ctx).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnknownTool);
+    assert!(
+        a.search_tools("answers two", 5)
+            .iter()
+            .all(|h| h.tool.name != "second")
+    );
+    // The tools after it are still called through their own handlers.
+    assert_eq!(a.call("third", "{}", &ctx).await.unwrap(), json!("three"));
+    assert_eq!(a.call("first", "{}", &ctx).await.unwrap(), json!("one"));
+
+    // Replaced in place: the new description, schema and handler, the same place in the list.
+    a.replace(echo("first", "uno")).unwrap();
+    assert_eq!(a.call("first", "{}", &ctx).await.unwrap(), json!("uno"));
+    assert_eq!(a.descriptor("first").unwrap().description, "Answers uno.");
+    let names: Vec<&str> = a.tools().iter().map(|d| d.name).collect();
+    assert_eq!(names[own.len()..], ["first", "third"]);
+    assert_eq!(a.search_tools("uno", 1)[0].tool.name, "first");
+    // The name is free again once removed.
+    a.register(echo("second", "again")).unwrap();
+    assert_eq!(a.call("second", "{}", &ctx).await.unwrap(), json!("again"));
+
+    // Nothing of that name, or a tool of the toolset: refused, nothing changed.
+    let e = a.unregister("nope").unwrap_err();
+    assert!(
+        matches!(e, AgentError::NotRegistered { existing: None, .. }),
+        "{e}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "cannot remove or replace 'nope': the agent has no tool of that name"
+    );
+    let e = a.unregister(own[0]).unwrap_err();
+    assert!(
+        e.to_string().starts_with(&format!(
+            "cannot remove or replace '{}': it is the tool '{}' of toolbox",
+            own[0], own[0]
+        )),
+        "{e}"
+    );
+    assert!(a.replace(echo(own[0], "x")).is_err());
+    assert!(a.replace(echo("nope", "x")).is_err());
+    // A replacement the agent cannot compile leaves the old tool.
+    let bad = RegisteredTool::new(
+        "third",
+        "Bad.",
+        json!({"type": "object", "unevaluatedProperties": false}),
+        |_: Value, _: CallContext| async { Ok::<_, HandlerError>(json!(null)) },
+    );
+    assert!(matches!(a.replace(bad), Err(AgentError::Schema { .. })));
+    assert_eq!(a.call("third", "{}", &ctx).await.unwrap(), json!("three"));
+    assert_eq!(a.tools().len(), own.len() + 3);
+}
+
+/// The list one call sees: the tools whose auth and roles admit its caller, less those the
+/// host's filter hides, which cannot be called by name either.
+#[tokio::test]
+async fn each_call_sees_the_tools_its_caller_and_the_host_filter_allow() {
+    let mut a = agent();
+    a.register(echo("public", "anyone")).unwrap();
+    a.register(echo("staff", "staff").role("staff")).unwrap();
+    a.register(echo("beta", "testers")).unwrap();
+    let a = a.with_tool_filter(|d, ctx| d.name != "beta" || ctx.caller().has_role("tester"));
+    let names = |ctx: &CallContext| -> Vec<&str> {
+        a.tools_for(ctx)
+            .iter()
+            .map(|d| d.name)
+            .filter(|n| ["public", "staff", "beta"].contains(n))
+            .collect()
+    };
+    let anonymous = CallContext::new("p-1");
+    let staff = CallContext::new("p-2").with_caller(Caller::new("bo").with_role("staff"));
+    let tester = CallContext::new("p-3").with_caller(Caller::new("cy").with_role("tester"));
+    assert_eq!(names(&anonymous), ["public"]);
+    assert_eq!(names(&staff), ["public", "staff"]);
+    assert_eq!(names(&tester), ["public", "beta"]);
+    // Every tool is still listed where no call is asked about.
+    assert!(a.tools().iter().any(|d| d.name == "beta"));
+    // Hidden is not there: unknown, whatever its policies.
+    let e = a.call("beta", "{}", &anonymous).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnknownTool);
+    assert_eq!(
+        a.call("beta", "{}", &tester).await.unwrap(),
+        json!("testers")
+    );
+    // Left in the list is not the same as allowed: a policy still answers `forbidden`.
+    let e = a.call("staff", "{}", &anonymous).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden);
+}
+
+/// A clone of an agent changes its run-time tools apart from the original and shares what
+/// serves the calls.
+#[tokio::test]
+async fn a_clone_changes_its_tools_apart_from_the_original() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut a = agent();
+    a.register(weather(Arc::clone(&calls))).unwrap();
+    let mut b = a.clone();
+    b.unregister("weather").unwrap();
+    b.register(echo("extra", "more")).unwrap();
+    assert!(a.descriptor("weather").is_some() && a.descriptor("extra").is_none());
+    assert!(b.descriptor("weather").is_none() && b.descriptor("extra").is_some());
+    assert_eq!(a.search_tools("weather city", 1)[0].tool.name, "weather");
+    assert_eq!(b.search_tools("answers more", 1)[0].tool.name, "extra");
+    let c = a.clone();
+    let ctx = CallContext::new("c-1");
+    a.call("weather", r#"{"city": "Oslo"}"#, &ctx)
+        .await
+        .unwrap();
+    c.call("weather", r#"{"city": "Oslo"}"#, &ctx)
+        .await
+        .unwrap();
+    assert_eq!(calls.load(Ordering::SeqCst), 2, "one handler behind both");
+}

@@ -65,7 +65,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 14;
+pub const RUNTIME_API: u32 = 15;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -576,6 +576,11 @@ fn policy_value(t: &Tool) -> Option<TokenStream> {
 
 fn method_doc(t: &Tool) -> TokenStream {
     let mut text = t.description.clone();
+    if t.sends_verbatim() {
+        text.push_str(
+            "\n\nIts result is sent as it is written, never validated against its schema (`validate_returns: false`): return the typed value with `.into()`, add keys the schema does not declare with `Verbatim::with_key`, or send any JSON with `Verbatim::raw`.",
+        );
+    }
     if t.policy.approval {
         text.push_str(
             "\n\nRuns only once a person approved the call: until then the call is held and answers `approval_required` with a token (see `toolc_runtime::approval`).",
@@ -768,7 +773,13 @@ impl GroupEmitter<'_, '_> {
                 None => method_doc(t),
             };
             let dep = deprecated_attr(t);
-            let ret = future(ty_tokens(&s.returns, paths), send);
+            let returns = ty_tokens(&s.returns, paths);
+            let returns = if s.verbatim {
+                quote!(::toolc_runtime::Verbatim<#returns>)
+            } else {
+                returns
+            };
+            let ret = future(returns, send);
             let params = s.params.as_ref().map(|p| {
                 let p = ty_tokens(p, paths);
                 quote!(params: #p)
@@ -1112,7 +1123,12 @@ fn server(
     let conformance = checks.of(&g.plan.module, paths);
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
         let m = ident(&t.idents.snake);
-        let vouch = conformance.result_check(&s.returns, t.returns);
+        // A result sent as it is written is not validated, so nothing vouches for it.
+        let vouch = if s.verbatim {
+            quote!(::toolc_runtime::codegen::unvouched)
+        } else {
+            conformance.result_check(&s.returns, t.returns)
+        };
         let admit = s.params.as_ref().map_or_else(
             || quote!(::std::option::Option::None),
             |p| conformance.arguments_check(p, t.parameters),
