@@ -147,6 +147,19 @@ impl Options {
         }
     }
 
+    /// The diagnostics of earlier stages that `deny` raises to errors and `allow` silences,
+    /// as lint rules are ([`GRADED_CODES`]); `allow` wins where code options and the file
+    /// disagree no more than for rules, since code options replace the file's lists.
+    pub fn graded_codes(&self) -> (BTreeSet<Code>, BTreeSet<Code>) {
+        let codes = |list: &Option<Vec<String>>| -> BTreeSet<Code> {
+            list.iter()
+                .flatten()
+                .filter_map(|id| graded_code(id))
+                .collect()
+        };
+        (codes(&self.deny), codes(&self.allow))
+    }
+
     /// The lint settings these options give, defaults filled in. Rule ids
     /// that do not exist (set in code; the file's are checked on load) are
     /// errors without a place.
@@ -159,8 +172,10 @@ impl Options {
                     Some(r) => {
                         out.insert(r);
                     }
+                    // Graded, but not by lint: see `graded_codes`.
+                    None if graded_code(id).is_some() => {}
                     None => {
-                        let (msg, help) = rules::unknown_message(id);
+                        let (msg, help) = unknown_id(id);
                         errors.push(
                             Diagnostic::new(Code::UnknownRule, format!("{what}: {msg}")).help(help),
                         );
@@ -198,6 +213,28 @@ impl Options {
             deny,
             allow,
         })
+    }
+}
+
+/// The diagnostics of resolve that `[lint] deny` and `allow` grade as they grade lint rules,
+/// by their code: warnings a project may decide about (`sensitive-parameter`: a secret the
+/// model writes may be what the tool is for, a login say).
+pub const GRADED_CODES: &[Code] = &[Code::SensitiveParameter];
+
+/// The graded code `id` names, if any.
+fn graded_code(id: &str) -> Option<Code> {
+    GRADED_CODES.iter().copied().find(|c| c.as_str() == id)
+}
+
+/// What is said of an id that is neither a lint rule nor a graded code: with a "did you mean"
+/// over both.
+fn unknown_id(id: &str) -> (String, String) {
+    let (msg, help) = rules::unknown_message(id);
+    match did_you_mean(id, GRADED_CODES.iter().map(|c| c.as_str())) {
+        Some(m) if RuleId::parse(m).is_none() && !help.starts_with("did you mean") => {
+            (msg, format!("did you mean `{m}`?"))
+        }
+        _ => (msg, help),
     }
 }
 
@@ -406,10 +443,10 @@ impl Parser {
     fn rule_ids(&mut self, v: &Spanned<DeValue<'_>>, key: &str) -> Vec<(String, Span)> {
         let mut out = Vec::new();
         for (id, sp) in self.strings(v, key) {
-            if RuleId::parse(id).is_some() {
+            if RuleId::parse(id).is_some() || graded_code(id).is_some() {
                 out.push((id.to_string(), sp));
             } else {
-                let (msg, help) = rules::unknown_message(id);
+                let (msg, help) = unknown_id(id);
                 self.diags
                     .push(Diagnostic::new(Code::UnknownRule, msg).at(sp).help(help));
             }

@@ -3,6 +3,7 @@
 //! binary; the tests of the stages themselves are in the library (`src/tests/`).
 
 mod support {
+    pub mod manifest_gen;
     pub mod manifest_text;
     pub mod scratch_crate;
 }
@@ -13,6 +14,7 @@ mod check_build;
 mod compile;
 mod corpus;
 mod diagnostics;
+mod generated_toolsets;
 mod import;
 mod lint_cli;
 mod lint_sarif;

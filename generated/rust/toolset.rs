@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__toolc_require_api!(14, "0.1.0");
+::toolc_runtime::__toolc_require_api!(15, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {

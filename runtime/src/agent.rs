@@ -618,6 +618,8 @@ impl Agent {
 
 impl Agent {
     /// Resumes a call held for approval: calls `request.tool` again with `request.arguments`
+    /// (or, for a tool reached through a delegate, the delegate the host called, with
+    /// `request.delegate_arguments`: the token travels down to the inner tool)
     /// and the token ([`CallContext::with_approval`]), so the handler runs through the whole
     /// contract (policies and rate limit, the timeout, result validation, tracing) once the
     /// token is redeemed. `ctx` must carry the caller the call was held for; a token that is
@@ -656,9 +658,10 @@ impl Agent {
         ctx: &CallContext,
         decision: ApprovalDecision,
     ) -> ToolResult {
-        let arguments = request.arguments.to_string();
+        let (tool, arguments) = request.resumed_call();
+        let arguments = arguments.to_string();
         let ctx = ctx.resuming(request, decision);
-        self.call_result(&request.tool, &arguments, &ctx).await
+        self.call_result(tool, &arguments, &ctx).await
     }
 }
 

@@ -105,7 +105,7 @@ pub mod codegen {
     pub use toolc_search::{IndexRef as SearchIndex, VERSION as SEARCH_INDEX_VERSION};
 
     /// The generated-code API this runtime serves: what `require_api!` accepts.
-    pub const API: u32 = 14;
+    pub const API: u32 = 15;
 
     #[cfg(feature = "chrono")]
     pub use chrono::{DateTime, FixedOffset, NaiveDate};
@@ -190,12 +190,16 @@ mod missing {
 /// server check arguments through the operation it binds (`codegen::Bound::check`) instead of
 /// an arm per tool; API 13 writes `dependentSchemas` into the validation tables
 /// (`Schema::dependent_schemas`); API 14 has a tool or play with `validate_returns: false`
-/// return [`Verbatim`]. An API gets a new number whenever generated code needs
+/// return [`Verbatim`]; API 15 hands a delegate's handle its descriptor
+/// (`codegen::delegation`), so an approval token travels down to the inner tool it was issued
+/// for. An API gets a new number whenever generated code needs
 /// something of the runtime that an older runtime lacks.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __toolc_require_api {
-    (14, $toolc:literal) => {};
+    (15, $toolc:literal) => {};
+    (14, $toolc:literal) => { $crate::__toolc_require_api!(@older 14, $toolc); };
+    (13, $toolc:literal) => { $crate::__toolc_require_api!(@older 13, $toolc); };
     (1, $toolc:literal) => { $crate::__toolc_require_api!(@older 1, $toolc); };
     (2, $toolc:literal) => { $crate::__toolc_require_api!(@older 2, $toolc); };
     (3, $toolc:literal) => { $crate::__toolc_require_api!(@older 3, $toolc); };
@@ -215,7 +219,7 @@ macro_rules! __toolc_require_api {
             $toolc,
             " for toolc-runtime API ",
             ::core::stringify!($api),
-            ", and the toolc-runtime this crate depends on serves API 14 only: generate it again \
+            ", and the toolc-runtime this crate depends on serves API 15 only: generate it again \
              with the toolc of the same version as toolc-runtime (upgrade toolc in \
              [build-dependencies], or run that version's `toolc build`), then rebuild"
         ));
@@ -226,7 +230,7 @@ macro_rules! __toolc_require_api {
             $toolc,
             " for toolc-runtime API ",
             ::core::stringify!($api),
-            ", and the toolc-runtime this crate depends on serves API 14: upgrade toolc-runtime \
+            ", and the toolc-runtime this crate depends on serves API 15: upgrade toolc-runtime \
              to ",
             $toolc,
             " in [dependencies], the version of toolc in [build-dependencies], then rebuild"

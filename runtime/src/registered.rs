@@ -101,6 +101,9 @@ pub struct RegisteredTool {
     listed_output: Option<Option<Value>>,
     icons: Option<Value>,
     meta: Option<Value>,
+    /// JSON pointers to the arguments and the result's parts marked sensitive.
+    sensitive: Vec<String>,
+    sensitive_returns: Vec<String>,
     handler: Arc<dyn ToolHandler>,
 }
 
@@ -134,6 +137,8 @@ impl RegisteredTool {
             listed_output: None,
             icons: None,
             meta: None,
+            sensitive: Vec::new(),
+            sensitive_returns: Vec::new(),
             handler: Arc::new(handler),
         }
     }
@@ -203,6 +208,23 @@ impl RegisteredTool {
     /// [`Agent::approve`](crate::Agent::approve) resumes them.
     pub fn approval(mut self, required: bool) -> RegisteredTool {
         self.approval = required;
+        self
+    }
+
+    /// Marks the argument at `pointer` (a JSON pointer such as `/password`, each step a
+    /// property the parameters schema declares) sensitive, as a manifest's `sensitive: true`
+    /// marks a generated field: tracing events, `result_preview`, error messages and the
+    /// approval request mask it; the handler gets it as sent. A `"sensitive": true` written in
+    /// the schema itself does the same. Neither is listed to models.
+    pub fn sensitive(mut self, pointer: impl Into<String>) -> RegisteredTool {
+        self.sensitive.push(pointer.into());
+        self
+    }
+
+    /// Marks the part of the result at `pointer` sensitive ([`RegisteredTool::sensitive`],
+    /// in the [`RegisteredTool::returns`] schema): the host gets it, logs do not.
+    pub fn sensitive_in_returns(mut self, pointer: impl Into<String>) -> RegisteredTool {
+        self.sensitive_returns.push(pointer.into());
         self
     }
 
@@ -295,10 +317,30 @@ impl RegisteredTool {
                 },
             ));
         }
-        let parameters =
-            schema::compile(&self.parameters).map_err(|e| schema_error("parameters", e))?;
+        // What the validator reads: the schemas with the sensitive marks set.
+        let mut marked = self.parameters.clone();
+        for pointer in &self.sensitive {
+            mark_sensitive(&mut marked, pointer).map_err(|e| schema_error("parameters", e))?;
+        }
+        let parameters = schema::compile(&marked).map_err(|e| schema_error("parameters", e))?;
         let returns = match &self.returns {
-            Some(r) => Some(schema::compile(r).map_err(|e| schema_error("returns", e))?),
+            Some(r) => {
+                let mut marked = r.clone();
+                for pointer in &self.sensitive_returns {
+                    mark_sensitive(&mut marked, pointer).map_err(|e| schema_error("returns", e))?;
+                }
+                Some(schema::compile(&marked).map_err(|e| schema_error("returns", e))?)
+            }
+            None if !self.sensitive_returns.is_empty() => {
+                return Err(schema_error(
+                    "returns",
+                    schema::SchemaError {
+                        keyword: "sensitive".to_owned(),
+                        pointer: String::new(),
+                        message: "marks a part of the result sensitive, but the tool declares no `returns` schema".to_owned(),
+                    },
+                ));
+            }
             None => None,
         };
         let text = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
@@ -324,8 +366,8 @@ impl RegisteredTool {
             },
             title: self.title.as_deref().map(text),
             description: text(&self.description),
-            input_schema: text(&input_schema.to_string()),
-            output_schema: output_schema.map(|r| text(&r.to_string())),
+            input_schema: text(&unmarked(input_schema).to_string()),
+            output_schema: output_schema.map(|r| text(&unmarked(r).to_string())),
             parameters,
             returns,
             validate_returns: self.validate_returns,
@@ -348,6 +390,87 @@ impl RegisteredTool {
             guard: Guard::new(),
         })
     }
+}
+
+/// Sets `sensitive: true` on the subschema of `schema` that the value at `pointer` meets: each
+/// step a property the object schema there declares under `properties`.
+fn mark_sensitive(schema: &mut Value, pointer: &str) -> Result<(), schema::SchemaError> {
+    let refused = |message: String| schema::SchemaError {
+        keyword: "sensitive".to_owned(),
+        pointer: pointer.to_owned(),
+        message,
+    };
+    let steps: Vec<String> = match pointer.strip_prefix('/') {
+        Some(rest) => rest
+            .split('/')
+            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+        None if pointer.is_empty() => Vec::new(),
+        None => {
+            return Err(refused(format!(
+                "`{pointer}` is not a JSON pointer (it starts with `/`, as in `/password`)"
+            )));
+        }
+    };
+    let mut at = schema;
+    for step in &steps {
+        at = match at.get_mut("properties").and_then(|p| p.get_mut(step)) {
+            Some(next) => next,
+            None => {
+                return Err(refused(format!(
+                    "marks `{pointer}` sensitive, but the schema declares no property `{step}` there (under `properties`)"
+                )));
+            }
+        };
+    }
+    match at {
+        Value::Object(map) => {
+            map.insert("sensitive".to_owned(), Value::Bool(true));
+        }
+        // `true` as a schema: any value, now a secret.
+        other => *other = serde_json::json!({ "sensitive": true }),
+    }
+    Ok(())
+}
+
+/// `schema` without toolc's own keyword `sensitive`, which models are never shown (a property
+/// named `sensitive` stays).
+fn unmarked(schema: &Value) -> std::borrow::Cow<'_, Value> {
+    fn strip(v: &mut Value, schemas_by_name: bool) {
+        match v {
+            Value::Object(map) => {
+                if !schemas_by_name && map.get("sensitive").is_some_and(Value::is_boolean) {
+                    map.remove("sensitive");
+                }
+                for (key, child) in map.iter_mut() {
+                    // Values, not schemas: left as written.
+                    if !schemas_by_name
+                        && matches!(key.as_str(), "enum" | "const" | "default" | "examples")
+                    {
+                        continue;
+                    }
+                    let by_name = !schemas_by_name
+                        && matches!(
+                            key.as_str(),
+                            "properties"
+                                | "patternProperties"
+                                | "$defs"
+                                | "definitions"
+                                | "dependentSchemas"
+                        );
+                    strip(child, by_name);
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| strip(i, false)),
+            _ => {}
+        }
+    }
+    if !schema.to_string().contains("\"sensitive\"") {
+        return std::borrow::Cow::Borrowed(schema);
+    }
+    let mut copy = schema.clone();
+    strip(&mut copy, false);
+    std::borrow::Cow::Owned(copy)
 }
 
 /// A schema whose root accepts objects only, and not through a root union: what MCP

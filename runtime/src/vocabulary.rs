@@ -372,15 +372,37 @@ pub struct ApprovalRequest {
     /// The single-use token that resumes this call (64 hexadecimal digits). Keep it from the
     /// model: it is the host's to redeem.
     pub token: String,
-    /// The tool the call named.
+    /// The tool that needs the approval: the tool the call named, or the inner tool a
+    /// delegate reached.
     pub tool: String,
-    /// The arguments as the dispatcher read and validated them (what the handler will get),
-    /// with what the parameters schema marks `sensitive` masked.
+    /// The arguments of `tool` as the dispatcher read and validated them (what the handler will
+    /// get), with what the parameters schema marks `sensitive` masked.
     pub arguments: Value,
     /// How long the token stays valid, in milliseconds from when the call was held.
     pub expires_in_ms: u64,
-    /// What to ask the person: `tool 'x' needs a person's approval before it runs`.
+    /// What to ask the person: `tool 'x' needs a person's approval before it runs`, naming
+    /// the delegates it was reached through.
     pub message: String,
+    /// The delegates the held call went through, the one the host called first (empty for a
+    /// tool called directly). Resuming calls `delegates[0]` again with the token, and the
+    /// token travels down to `tool`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub delegates: Vec<String>,
+    /// The arguments of the call of `delegates[0]` (as validated, `sensitive` parts masked),
+    /// which resuming makes again; `None` for a tool called directly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegate_arguments: Option<Value>,
+}
+
+impl ApprovalRequest {
+    /// The tool a host calls again to resume the held call, and with what: the delegate it
+    /// called, or the tool itself.
+    pub fn resumed_call(&self) -> (&str, &Value) {
+        match (self.delegates.first(), &self.delegate_arguments) {
+            (Some(delegate), Some(arguments)) => (delegate, arguments),
+            _ => (&self.tool, &self.arguments),
+        }
+    }
 }
 
 /// What a host decided about a held call, carried by its [`CallContext`](crate::CallContext).

@@ -48,6 +48,7 @@ codes! {
     AgentNameCollision => "agent-name-collision", "Two tools or plays reachable from one agent share a name.";
     ScopeMismatch => "scope-mismatch", "A toolbox's scope type differs from its agent's scope type, or a delegate's target reads a scope its agent does not bind.";
     DelegationCycle => "delegation-cycle", "An agent delegates to itself, directly or through other agents' delegates.";
+    DelegationTooDeep => "delegation-too-deep", "A chain of delegates longer than 8: agent to agent, a delegated call would pass more than 8 delegates.";
     InvalidAuth => "invalid-auth", "An `auth` level other than none, user or admin.";
     InvalidRateLimit => "invalid-rate-limit", "A `rate_limit` that is not `N/unit`.";
     InvalidTimeout => "invalid-timeout", "A `timeout_ms` that is zero or negative.";

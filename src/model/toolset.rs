@@ -68,6 +68,9 @@ pub struct Toolbox {
     pub description: String,
     /// The named type of the session scope its tools read.
     pub scope: Option<String>,
+    /// Where `scope:` names it.
+    #[serde(skip)]
+    pub scope_span: Option<Span>,
     pub tools: Vec<Tool>,
     #[serde(skip)]
     pub span: Span,
@@ -258,6 +261,9 @@ pub struct Agent {
     /// Indexes into [`Toolset::capabilities`].
     pub capabilities: Vec<usize>,
     pub scope: Option<String>,
+    /// Where `scope:` names the agent's scope; `None` when the manifest gives none.
+    #[serde(skip)]
+    pub scope_span: Option<Span>,
     /// Other agents and capabilities exposed to this agent as one tool each,
     /// in manifest order.
     pub delegates: Vec<Delegate>,

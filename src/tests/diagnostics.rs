@@ -648,8 +648,8 @@ fn scope_mismatch() {
     let d = only_yaml(
         "version: 1\ntypes:\n  Operator: { type: object }\n  Customer: { type: object }\ntoolboxes:\n  t:\n    description: Tools\n    scope: Operator\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot: { description: Bot, capabilities: [c], scope: Customer }\n",
         Code::ScopeMismatch,
-        6,
-        3,
+        8,
+        12,
         "toolbox `t` reads scope `Operator`, but agent `bot` binds scope `Customer`",
     );
     assert_eq!(d.related[0].1, 13);
@@ -735,6 +735,49 @@ fn delegate_scope_mismatch() {
         "delegate `ask` hands its task to agent `bot`, whose tools read scope `Operator`, but agent `front` binds no scope",
     );
     assert_eq!(d.related[0].1, 16);
+}
+
+/// A manifest of `agents` agents, each delegating to the next (`a0` → `a1` → …), and a
+/// last one, `side`, that `a0` delegates to as well.
+fn delegation_chain(agents: usize) -> String {
+    let mut text = "version: 1\ntoolboxes:\n  t: { description: Tools, tools: { a: { description: A } } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n".to_string();
+    for i in 0..agents {
+        let delegates = if i + 1 < agents {
+            format!(
+                ", delegates: {{ ask: {{ agent: a{}, description: Ask }} }}",
+                i + 1
+            )
+        } else {
+            String::new()
+        };
+        text.push_str(&format!(
+            "  a{i}: {{ description: Agent, capabilities: [c]{delegates} }}\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn delegation_too_deep() {
+    // 8 delegates, agent to agent, are allowed.
+    assert_eq!(check_texts(&[("t.yaml", &delegation_chain(9))]), Vec::new());
+    let d = only_yaml(
+        &delegation_chain(10),
+        Code::DelegationTooDeep,
+        7,
+        75,
+        "delegate `ask` of agent `a0` starts a chain of 9 delegates (`a0` → `a1` → `a2` → `a3` → `a4` → `a5` → `a6` → `a7` → `a8` → `a9`), over the limit of 8",
+    );
+    assert_eq!(d.related[0].1, 7);
+    // A long chain: one diagnostic, at its top, the agents between elided.
+    let d = only_yaml(
+        &delegation_chain(40),
+        Code::DelegationTooDeep,
+        7,
+        75,
+        "delegate `ask` of agent `a0` starts a chain of 39 delegates (`a0` → `a1` → `a2` → `a3` → `a4` → `a5` → `a6` → `a7` → `a8` → `a9` → … 29 more → `a39`), over the limit of 8",
+    );
+    assert!(d.help.is_some());
 }
 
 #[test]

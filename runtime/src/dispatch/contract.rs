@@ -55,6 +55,12 @@ pub(crate) async fn serve_tool(
             .await
         }
     };
+    // A delegate whose inner call was held is held too: the host approves the inner tool and
+    // resumes this call.
+    let result = result.map_err(|error| match held_inside(&error) {
+        Some(inner) => approval::held_through(desc, arguments, inner),
+        None => error,
+    });
     match &result {
         Ok(value) => trace::completed(ctx.call_id(), desc, start.elapsed(), value),
         Err(error) if error.kind() == ErrorKind::ApprovalRequired => {
@@ -63,6 +69,18 @@ pub(crate) async fn serve_tool(
         Err(error) => trace::failed(ctx.call_id(), desc.name, start.elapsed(), error),
     }
     result
+}
+
+/// The held call a handler passed on with `?`: an inner call's `approval_required`.
+fn held_inside(error: &ToolError) -> Option<&crate::approval::ApprovalRequest> {
+    if error.kind() != ErrorKind::Handler {
+        return None;
+    }
+    let inner = error.downcast_ref::<ToolError>()?;
+    if inner.kind() != ErrorKind::ApprovalRequired {
+        return None;
+    }
+    inner.approval()
 }
 
 /// A call with an approval step: a tool that asks for one, or any call with a denial.

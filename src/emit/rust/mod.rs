@@ -65,7 +65,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 14;
+pub const RUNTIME_API: u32 = 15;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -1153,7 +1153,7 @@ fn server(
             let j = of.get(i).copied().unwrap_or_default();
             return quote! {
                 #i => {
-                    let target = ::toolc_runtime::codegen::delegation(&self.targets[#j], ctx);
+                    let target = ::toolc_runtime::codegen::delegation(&DESCRIPTORS[#i], &self.targets[#j], ctx);
                     ::toolc_runtime::codegen::bind(
                         &DESCRIPTORS[#i],
                         #admit,
