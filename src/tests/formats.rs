@@ -107,6 +107,7 @@ fn the_examples_of_the_manifest_reference_are_clean() {
         let Some((lang, text)) = block.split_once('\n') else {
             continue;
         };
+        // A block marked `yaml fragment` shows one key's forms side by side (not a manifest).
         if lang != "yaml" && lang != "toml" {
             continue;
         }
