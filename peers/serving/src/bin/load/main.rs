@@ -30,7 +30,7 @@ use serde_json::Value;
 use tokio::sync::Barrier;
 
 use expect::{Expect, Mix, check};
-use server::{Spec, cpu_ticks, peak_rss_kib};
+use server::{Spec, cpu_ticks, peak_rss_kib, stop};
 use session::Session;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -254,7 +254,7 @@ async fn measure(
             let pids: Vec<u32> = children.iter().filter_map(|c| c.id()).collect();
             let cell = drive(sessions, calls, warmup, expect, &pids).await;
             for child in &mut children {
-                let _ = child.kill().await;
+                stop(child).await;
             }
             cell
         }
@@ -266,7 +266,7 @@ async fn measure(
                 sessions.push(Session::http(port).await?);
             }
             let cell = drive(sessions, calls, warmup, expect, &pids).await;
-            let _ = child.kill().await;
+            stop(&mut child).await;
             cell
         }
     }

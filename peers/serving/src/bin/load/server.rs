@@ -103,6 +103,25 @@ impl Spec {
     }
 }
 
+/// Ends a server: SIGTERM (so that a profiler wrapping it writes its output), then SIGKILL if it
+/// has not exited within 10 s.
+pub async fn stop(child: &mut Child) {
+    if let Some(pid) = child.id() {
+        let _ = Command::new("kill")
+            .arg("-TERM")
+            .arg(pid.to_string())
+            .status()
+            .await;
+        if tokio::time::timeout(Duration::from_secs(10), child.wait())
+            .await
+            .is_ok()
+        {
+            return;
+        }
+    }
+    let _ = child.kill().await;
+}
+
 fn free_port() -> Result<u16, String> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     listener
