@@ -3,7 +3,7 @@
 
 use crate::diag::{Diagnostic, SourceMap};
 use crate::lint::{Finding, LintSettings};
-use crate::lower::{Dialect, Lowered};
+use crate::lower::{Dialect, Lowered, McpTexts};
 use crate::model::{self, ResolveOptions};
 use crate::pipeline::{self, Analyzed, ConfigSource, ToolList};
 use serde_json::Value;
@@ -243,6 +243,17 @@ impl<'a> Tool<'a> {
             .filter(|a| set.agent_operations(a).contains(&self.op))
             .map(|a| a.name.as_str())
             .collect()
+    }
+
+    /// The MCP fields its generated descriptor carries, as the texts emit writes into it (the
+    /// runtime's MCP server lists them as they are).
+    pub fn mcp_texts(&self) -> McpTexts {
+        let lowered = &self.analysis.every().0;
+        lowered
+            .form(self.op, Dialect::Mcp)
+            .and_then(|f| f.mcp_entry(self.tool))
+            .map(|e| McpTexts::of(&e))
+            .unwrap_or_default()
     }
 
     /// How `dialect` advertises it, with the findings about it there. Every dialect is lowered

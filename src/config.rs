@@ -23,7 +23,7 @@
 //! The same options can be set in code ([`Options`]); code wins, field by
 //! field ([`Options::or`]). Paths in the file are relative to its folder.
 
-use crate::diag::{Code, Diagnostic, FileId, SourceMap, Span, did_you_mean};
+use crate::diag::{Code, Diagnostic, FileId, Severity, SourceMap, Span, did_you_mean};
 use crate::lint::{LintSettings, RuleId, rules};
 use crate::lower::Dialect;
 use crate::manifest::node::MAX_NODES;
@@ -147,6 +147,19 @@ impl Options {
         }
     }
 
+    /// The diagnostics of earlier stages that `deny` raises to errors and `allow` silences,
+    /// as lint rules are ([`GRADED_CODES`]); `allow` wins where code options and the file
+    /// disagree no more than for rules, since code options replace the file's lists.
+    pub fn graded_codes(&self) -> (BTreeSet<Code>, BTreeSet<Code>) {
+        let codes = |list: &Option<Vec<String>>| -> BTreeSet<Code> {
+            list.iter()
+                .flatten()
+                .filter_map(|id| graded_code(id))
+                .collect()
+        };
+        (codes(&self.deny), codes(&self.allow))
+    }
+
     /// The lint settings these options give, defaults filled in. Rule ids
     /// that do not exist (set in code; the file's are checked on load) are
     /// errors without a place.
@@ -159,8 +172,10 @@ impl Options {
                     Some(r) => {
                         out.insert(r);
                     }
+                    // Graded, but not by lint: see `graded_codes`.
+                    None if graded_code(id).is_some() => {}
                     None => {
-                        let (msg, help) = rules::unknown_message(id);
+                        let (msg, help) = unknown_id(id);
                         errors.push(
                             Diagnostic::new(Code::UnknownRule, format!("{what}: {msg}")).help(help),
                         );
@@ -198,6 +213,28 @@ impl Options {
             deny,
             allow,
         })
+    }
+}
+
+/// The diagnostics of resolve that `[lint] deny` and `allow` grade as they grade lint rules,
+/// by their code: warnings a project may decide about (`sensitive-parameter`: a secret the
+/// model writes may be what the tool is for, a login say).
+pub const GRADED_CODES: &[Code] = &[Code::SensitiveParameter];
+
+/// The graded code `id` names, if any.
+fn graded_code(id: &str) -> Option<Code> {
+    GRADED_CODES.iter().copied().find(|c| c.as_str() == id)
+}
+
+/// What is said of an id that is neither a lint rule nor a graded code: with a "did you mean"
+/// over both.
+fn unknown_id(id: &str) -> (String, String) {
+    let (msg, help) = rules::unknown_message(id);
+    match did_you_mean(id, GRADED_CODES.iter().map(|c| c.as_str())) {
+        Some(m) if RuleId::parse(m).is_none() && !help.starts_with("did you mean") => {
+            (msg, format!("did you mean `{m}`?"))
+        }
+        _ => (msg, help),
     }
 }
 
@@ -328,6 +365,16 @@ struct Parser {
     diags: Vec<Diagnostic>,
 }
 
+/// Where `openai` stands in `[lint] dialects`, when the list has it and not `openai-strict`: a
+/// toolset ported from a linter whose `openai` meant strict mode would lint the wrong form.
+fn openai_alone(dialects: &[Dialect], spans: &[Span]) -> Option<Span> {
+    if dialects.contains(&Dialect::OpenAiStrict) {
+        return None;
+    }
+    let i = dialects.iter().position(|d| *d == Dialect::OpenAi)?;
+    spans.get(i).copied()
+}
+
 impl Parser {
     fn wrong(&mut self, v: &Spanned<DeValue<'_>>, key: &str, expected: &str) {
         self.diags.push(
@@ -396,10 +443,10 @@ impl Parser {
     fn rule_ids(&mut self, v: &Spanned<DeValue<'_>>, key: &str) -> Vec<(String, Span)> {
         let mut out = Vec::new();
         for (id, sp) in self.strings(v, key) {
-            if RuleId::parse(id).is_some() {
+            if RuleId::parse(id).is_some() || graded_code(id).is_some() {
                 out.push((id.to_string(), sp));
             } else {
-                let (msg, help) = rules::unknown_message(id);
+                let (msg, help) = unknown_id(id);
                 self.diags
                     .push(Diagnostic::new(Code::UnknownRule, msg).at(sp).help(help));
             }
@@ -415,9 +462,13 @@ impl Parser {
             match k.get_ref().as_ref() {
                 "dialects" => {
                     let mut ds = Vec::new();
+                    let mut spans = Vec::new();
                     for (name, sp) in self.strings(v, "dialects") {
                         match Dialect::parse(name) {
-                            Some(d) => ds.push(d),
+                            Some(d) => {
+                                ds.push(d);
+                                spans.push(sp);
+                            }
                             None => {
                                 let (msg, help) = Dialect::unknown_message(name);
                                 self.diags.push(
@@ -425,6 +476,17 @@ impl Parser {
                                 );
                             }
                         }
+                    }
+                    if let Some(sp) = openai_alone(&ds, &spans) {
+                        self.diags.push(
+                            Diagnostic::new(
+                                Code::OpenaiNotStrict,
+                                "`openai` is OpenAI's tool calling without strict mode: its rules let optional properties, open objects and any keyword through",
+                            )
+                            .at(sp)
+                            .severity(Severity::Note)
+                            .help("for strict mode (`strict: true`, Structured Outputs; the dialect other schema linters call `openai`), write `openai-strict`; list both to lint each form"),
+                        );
                     }
                     options.dialects = Some(ds);
                 }

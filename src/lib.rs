@@ -14,8 +14,44 @@
 //! [`render_human`], [`render_plain`] or [`render_json`]; [`analyze`] goes on as `toolc lint`
 //! does, into an [`Analysis`] with the lint results ([`Finding`]s of a [`RuleId`] for a
 //! [`Dialect`]), each agent's [`ToolList`] as `toolc dump` prints it, and each [`Tool`]'s
-//! [`ToolForm`] in every dialect; [`check_schema`] and [`check_tool_list`] lint a schema or a
-//! provider tool list written outside toolc.
+//! [`ToolForm`] in every dialect and the [`McpTexts`] its generated descriptor carries;
+//! [`check_schema`] and [`check_tool_list`] lint a schema or a provider tool list written
+//! outside toolc.
+//!
+//! Checking a manifest held in memory, as an editor would: an example is judged as the
+//! generated dispatcher judges a call, so a `format: date` parameter refuses `"tomorrow"`.
+//!
+//! ```
+//! use std::path::Path;
+//!
+//! let manifest = r#"
+//! version: 1
+//! toolboxes:
+//!   calendar:
+//!     description: Days.
+//!     tools:
+//!       book_day:
+//!         description: Books a day.
+//!         parameters:
+//!           type: object
+//!           properties:
+//!             day: { type: string, format: date }
+//!           required: [day]
+//!         examples: [{ arguments: { day: "tomorrow" } }]
+//! "#;
+//! let checked = toolc::check_text(
+//!     Path::new("."),
+//!     Path::new("calendar.yaml"),
+//!     manifest.to_owned(),
+//!     &toolc::ResolveOptions::default(),
+//! );
+//! assert!(checked.diagnostics.has_errors());
+//! let first = checked.diagnostics.iter().next().expect("one diagnostic");
+//! assert_eq!(first.code.as_str(), "invalid-example");
+//! // Rendered as `toolc check` prints it, file, line and column first.
+//! let text = toolc::render_plain(&checked.sources, first);
+//! assert!(text.starts_with("calendar.yaml:14:"), "{text}");
+//! ```
 //!
 //! The diagnostics are defined in a private module and exported here; the stages' modules are
 //! private. With the `cli` feature (on by default), `cli::main` is the `toolc` command line.
@@ -43,6 +79,10 @@ mod manifest;
 mod model;
 mod parallel;
 mod pipeline;
+// `toolc serve` and `toolc call`: the command line's alone, and the only part of toolc that
+// links the runtime.
+#[cfg(feature = "serve")]
+mod serve;
 mod stages;
 // The stages' tests reach the command line's parts too (`toolc diff`, SARIF, the outputs), so
 // they need the `cli` feature (on by default); without it the helpers only they call are unused.
@@ -58,7 +98,7 @@ pub use diag::{
 };
 pub use diag::{did_you_mean, render_human, render_json, render_plain};
 pub use lint::{Finding, Hit, RuleId, ToolFacts, check_schema, check_tool_list};
-pub use lower::{Dialect, Role};
+pub use lower::{Dialect, McpTexts, Role};
 pub use model::ResolveOptions;
 pub use model::rust::TypedFormat;
 pub use pipeline::{Checked, ToolList, check, check_text};

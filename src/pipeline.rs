@@ -182,6 +182,12 @@ fn prepare(
     let mut sources = checked.sources;
     let (config, config_diagnostics) = load_config(paths, config_source, &mut sources);
     let mut diagnostics = checked.diagnostics.into_vec();
+    // Resolve's warnings that `deny` and `allow` grade as they grade lint rules.
+    let (denied, allowed) = code.clone().or(config.options.clone()).graded_codes();
+    diagnostics.retain(|d| !allowed.contains(&d.code));
+    for d in diagnostics.iter_mut().filter(|d| denied.contains(&d.code)) {
+        d.severity = crate::diag::Severity::Error;
+    }
     let loaded = diagnostics.len();
     diagnostics.extend(config_diagnostics);
     let settings = match code.clone().or(config.options.clone()).lint_settings() {

@@ -35,7 +35,7 @@ const SETS: &[(&str, &str, bool)] = &[
     ("names", "tests/fixtures/codegen/names", false),
 ];
 
-fn write(path: &Path, text: &str) {
+pub(crate) fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     // Only when changed, so a rerun of the test does not dirty the crates.
     if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
@@ -81,7 +81,7 @@ toolc = {{ path = {repo:?}, default-features = false }}
     write(&dir.join("src/lib.rs"), &lib);
 }
 
-fn cargo(dir: &Path, target: &Path, args: &[&str]) -> (bool, String) {
+pub(crate) fn cargo(dir: &Path, target: &Path, args: &[&str]) -> (bool, String) {
     let out = Command::new(env!("CARGO"))
         .args(args)
         .current_dir(dir)
@@ -223,7 +223,7 @@ fn a_runtime_that_does_not_serve_the_generated_api_fails_with_a_message_naming_t
 
 /// The Rust generated from the manifests at `manifest` (every typed format on, or none), as
 /// `build.rs` generates it, written into `out`.
-fn generated(manifest: &Path, typed_formats: bool, out: &Path) -> String {
+pub(crate) fn generated(manifest: &Path, typed_formats: bool, out: &Path) -> String {
     let report = toolc::configure()
         .manifest(manifest)
         .out_dir(out)

@@ -253,6 +253,7 @@ fn openapi_30_conversions() {
             "query_id",
             "X-Trace",
             "session",
+            "theme",
             "page-size",
             "query_page_size",
             "filter"
@@ -315,6 +316,81 @@ fn annotations_are_written_as_sent() {
     let theirs = list["tools"].as_array().unwrap();
     // `same` is listed with its title in both places, as the server did.
     assert_eq!(&mine[..], &theirs[..]);
+}
+
+/// OpenAPI 3.0's `example` in a server's schemas (FastMCP's OpenAPI tools copy it; toolc would
+/// refuse it as an unknown keyword) is written as `examples: [v]` in its place, and left out
+/// beside an `examples` of the schema's own, in `inputSchema` and `outputSchema` alike; a
+/// property named `example`, and `example` inside a value, are data and stay. A value the schema
+/// then refuses (an example of the wrong type, or a `default`) is left out; each change is a
+/// note, and the manifest checks.
+#[test]
+fn example_is_written_as_examples_and_refused_values_are_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tools.json");
+    let list = json!({"tools": [
+        {"name": "page", "description": "Pages someone.",
+         "inputSchema": {"type": "object", "properties": {
+             "level": {"type": "integer", "minimum": 1, "description": "The level.", "example": 1},
+             "phones": {"type": "array", "items": {"type": "string", "example": ["14150001111"]}},
+             "mode": {"type": "string", "example": "sms", "examples": ["voice"]},
+             "example": {"type": "object", "properties": {"example": {"type": "string"}},
+                         "default": {"example": "x"}},
+             "min_bytes": {"type": ["integer", "null"], "default": "1"}}},
+         "outputSchema": {"type": "object", "properties": {
+             "id": {"anyOf": [{"type": "string", "example": "P1"}, {"type": "null"}]}}}},
+    ]});
+    std::fs::write(&file, list.to_string()).unwrap();
+    let out = dir.path().join("out");
+    let (code, report) = import_json(&[
+        "tools-list",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--name",
+        "pager",
+    ]);
+    assert_eq!(code, Some(0), "{report:#}");
+    let notes = messages(&report, "import-change");
+    let expected = [
+        "tool `page`: `inputSchema/properties/level/example`: written as `examples: [...]`",
+        "tool `page`: `inputSchema/properties/phones/items/example`: written as `examples: [...]`",
+        "tool `page`: `inputSchema/properties/mode/example`: left out: OpenAPI 3.0's `example` is not a JSON Schema keyword, and the schema has `examples` too",
+        "tool `page`: `outputSchema/properties/id/anyOf/0/example`: written as `examples: [...]`",
+        "tool `page`: `parameters/properties/phones/items/examples`: left out, since toolc would refuse it: example 1 of `examples`",
+        "tool `page`: `parameters/properties/min_bytes/default`: left out, since toolc would refuse it: the default `\"1\"` does not match its schema",
+    ];
+    for note in expected {
+        assert!(
+            notes.iter().any(|n| n.starts_with(note)),
+            "no note `{note}…` in {notes:#?}"
+        );
+    }
+    assert_eq!(notes.len(), expected.len(), "{notes:#?}");
+    assert_checks(&out);
+    let listed = &dumped(&out, "out")[0];
+    let params = &listed["inputSchema"]["properties"];
+    assert_eq!(params["level"]["examples"], json!([1]));
+    assert_eq!(params["level"].get("example"), None);
+    // In its place: after `description`, as the server had it.
+    let keys: Vec<&String> = params["level"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["type", "minimum", "description", "examples", "maximum"]
+    );
+    assert_eq!(params["phones"]["items"], json!({"type": "string"}));
+    assert_eq!(params["mode"]["examples"], json!(["voice"]));
+    assert_eq!(params["mode"].get("example"), None);
+    assert_eq!(
+        params["example"],
+        json!({"type": "object", "properties": {"example": {"type": "string"}},
+               "default": {"example": "x"}})
+    );
+    assert_eq!(params["min_bytes"].get("default"), None);
+    assert_eq!(
+        listed["outputSchema"]["properties"]["id"]["anyOf"][0],
+        json!({"type": "string", "examples": ["P1"]})
+    );
 }
 
 /// The three shapes a saved result may have give the same manifest, and stdin is read for `-`.

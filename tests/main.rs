@@ -3,6 +3,7 @@
 //! binary; the tests of the stages themselves are in the library (`src/tests/`).
 
 mod support {
+    pub mod manifest_gen;
     pub mod manifest_text;
     pub mod scratch_crate;
 }
@@ -13,9 +14,12 @@ mod check_build;
 mod compile;
 mod corpus;
 mod diagnostics;
+mod generated_toolsets;
 mod import;
 mod lint_cli;
 mod lint_sarif;
 mod lowering_options;
+mod migrating;
 mod realworld;
+mod serve;
 mod toolchain;

@@ -1,11 +1,13 @@
 //! The real-world corpus (tests/realworld/, its README says where each list
 //! comes from): MCP servers' published tool lists, converted into manifests
 //! by `toolc import tools-list`. For every server, the real `toolc` binary
-//! checks its manifest with no error and builds it (the `mcp` dialect); the
-//! MCP tool list toolc writes equals the server's own, tool by tool, up to
-//! the normalizations below, which toolc makes on purpose; and the Rust of
-//! every server compiles together, clippy `-D warnings` and rustdoc
-//! `-D warnings`.
+//! builds its manifest without an error (a build checks what `toolc check`
+//! does) for `mcp` and every other
+//! default dialect but those the README names refusals of (what each dialect
+//! refuses, per tool, is held to what `toolc lint` finds); the MCP tool list
+//! toolc writes equals the server's own, tool by tool, up to the
+//! normalizations below, which toolc makes on purpose; and the Rust of every
+//! server compiles together, clippy `-D warnings` and rustdoc `-D warnings`.
 //!
 //! The normalizations, each counted and each held to its exact form:
 //!
@@ -19,6 +21,9 @@
 //!   `minimum`/`maximum`, the limits the generated handler holds to.
 //! - Definitions no `$ref` reaches: toolc lists a schema's `$defs` with the
 //!   definitions its schema uses, so one that nothing refers to is not listed.
+//! - A `default` its own schema refuses (a server's mistake, `"1"` on an
+//!   integer): `toolc import` leaves it out with a note, since toolc would
+//!   refuse it, so it is not listed.
 //!
 //! Any other difference fails the test.
 
@@ -65,14 +70,16 @@ enum Normalization {
     TitleAsAnnotationTitle,
     IntegerBounds,
     UnusedDefinition,
+    RefusedDefault,
 }
 
 impl Normalization {
-    const ALL: [Normalization; 4] = [
+    const ALL: [Normalization; 5] = [
         Normalization::KeyWithoutManifestKey,
         Normalization::TitleAsAnnotationTitle,
         Normalization::IntegerBounds,
         Normalization::UnusedDefinition,
+        Normalization::RefusedDefault,
     ];
 
     /// The first cell of its row in tests/realworld/README.md.
@@ -86,6 +93,7 @@ impl Normalization {
             Normalization::UnusedDefinition => {
                 "a root `$defs` entry that no `$ref` of the schema reaches is not listed"
             }
+            Normalization::RefusedDefault => "a `default` its own schema refuses is not listed",
         }
     }
 }
@@ -137,8 +145,9 @@ fn differences(original: &Value, listed: &Value, counts: &mut Counts) -> Vec<Str
 }
 
 /// Compares a schema node by node: a listed key the server lacks is allowed
-/// only as an integer bound of the Rust type, and at the root, `$defs` may
-/// lack the definitions no `$ref` reaches.
+/// only as an integer bound of the Rust type, a `default` only when the node's
+/// own schema refuses it, and at the root, `$defs` may lack the definitions no
+/// `$ref` reaches.
 fn schema_differences(
     original: &Value,
     listed: &Value,
@@ -157,6 +166,9 @@ fn schema_differences(
                 match l.get(key) {
                     Some(lv) => {
                         schema_differences(ov, lv, &format!("{at}/{key}"), false, counts, out)
+                    }
+                    None if key == "default" && refuses_its_default(&o) => {
+                        *counts.entry(Normalization::RefusedDefault).or_default() += 1;
                     }
                     None => out.push(format!("{at}/{key} is not listed")),
                 }
@@ -182,6 +194,21 @@ fn schema_differences(
         (o, l) if o == l => {}
         (o, l) => out.push(format!("{at} differs: {o} → {l}")),
     }
+}
+
+/// Whether a schema `node` (without `$ref`s, which would need the root) refuses
+/// its own `default`, as JSON Schema 2020-12 judges it.
+fn refuses_its_default(node: &Map<String, Value>) -> bool {
+    let Some(default) = node.get("default") else {
+        return false;
+    };
+    let mut schema = node.clone();
+    schema.remove("default");
+    let schema = Value::Object(schema);
+    if !refs(&schema, "#").is_empty() {
+        return false;
+    }
+    jsonschema::draft202012::new(&schema).is_ok_and(|v| !v.is_valid(default))
 }
 
 /// Whether `key: value`, absent from the server's `node`, is the bound toolc
@@ -285,7 +312,8 @@ fn table_rows(markdown: &str) -> Vec<Vec<String>> {
 /// The README beside the corpus says, for each folder, where its list comes
 /// from, at which version or commit, under which license (with the text
 /// beside it), and how many tools it has; its sources include servers
-/// written with pydantic, with zod, and generated from OpenAPI.
+/// written with pydantic (FastMCP 3 and 4), with zod (3 and 4), in Go, C#
+/// and Rust, and generated from OpenAPI.
 #[test]
 fn the_readme_names_the_source_version_and_license_of_every_folder() {
     let readme = readme();
@@ -358,7 +386,17 @@ fn the_readme_names_the_source_version_and_license_of_every_folder() {
         sources.len(),
         "rows of the table of sources"
     );
-    for how in ["pydantic", "zod", "OpenAPI"] {
+    for how in [
+        "pydantic",
+        "zod",
+        "zod 4",
+        "FastMCP 3",
+        "FastMCP 4",
+        "OpenAPI",
+        "Go",
+        "C#",
+        "Rust",
+    ] {
         assert!(
             written.iter().any(|w| w.contains(how)),
             "no source written with {how}"
@@ -419,24 +457,57 @@ fn every_source_checks_builds_lists_its_tools_as_published_and_compiles() {
     let mut counts = Counts::new();
     let mut tools = 0;
     let mut problems = Vec::new();
+    let readme = readme();
+    let refusing: BTreeSet<(String, Dialect)> = sources
+        .iter()
+        .map(|dir| dir.file_name().unwrap().to_string_lossy().into_owned())
+        .flat_map(|name| {
+            refusing_dialects(&readme, &name)
+                .into_iter()
+                .map(move |d| (name.clone(), d))
+        })
+        .collect();
     for dir in &sources {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let path = dir.to_str().unwrap();
-        let check = toolc(&["check", path]);
-        let stderr = String::from_utf8_lossy(&check.stderr);
+        // Built for every default dialect but those the README names refusals
+        // of (the lint test holds those to what toolc refuses): the folder's
+        // own toolc.toml, with these dialects. The build checks what `toolc
+        // check` does (with `mcp` among its dialects, the folder's own) and
+        // fails on any error, so a build without one is a check without one.
+        let dialects: Vec<Dialect> = Dialect::DEFAULT
+            .into_iter()
+            .filter(|d| !refusing.contains(&(name.clone(), *d)))
+            .collect();
         assert!(
-            check.status.success() && !stderr.contains("error["),
-            "{name}: toolc check:\n{stderr}"
+            dialects.contains(&Dialect::Mcp),
+            "{name}: mcp refuses a tool"
         );
+        let config = scratch.path().join(format!("{name}.toml"));
+        write_config(&dir.join("toolc.toml"), &dialects, &config);
         let out = scratch.path().join(&name);
-        let build = toolc(&["build", path, "--out", out.to_str().unwrap()]);
+        let build = toolc(&[
+            "build",
+            path,
+            "--config",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&build.stderr);
         assert!(
-            build.status.success(),
-            "{name}: toolc build:\n{}",
-            String::from_utf8_lossy(&build.stderr)
+            build.status.success() && !stderr.contains("error["),
+            "{name}: toolc build for {dialects:?}:\n{stderr}"
         );
-        // The implicit agent is named after the folder.
+        // The implicit agent is named after the folder; it has a list per dialect.
         let agent = name.replace('-', "_");
+        for d in &dialects {
+            let list = out
+                .join("tools")
+                .join(&agent)
+                .join(format!("{}.json", d.as_str()));
+            assert!(list.is_file(), "{name}: {} was not written", list.display());
+        }
         let listed = read_json(&out.join("tools").join(&agent).join("mcp.json"));
         let original = read_json(&dir.join("tools.json"));
         let listed = listed["tools"].as_array().expect("a tools list");
@@ -461,9 +532,9 @@ fn every_source_checks_builds_lists_its_tools_as_published_and_compiles() {
         problems.len(),
         problems.join("\n")
     );
-    // The corpus is what the README says it is: 300 tools or more.
+    // The corpus is what the README says it is: 1,000 tools or more.
     assert!(
-        sources.len() >= 3 && tools >= 300,
+        sources.len() >= 25 && tools >= 1000,
         "{} sources, {tools} tools",
         sources.len()
     );
@@ -472,7 +543,6 @@ fn every_source_checks_builds_lists_its_tools_as_published_and_compiles() {
         sources.len()
     );
     // The README counts each normalization as the comparison did.
-    let readme = readme();
     for n in Normalization::ALL {
         let row = table_rows(&readme)
             .into_iter()
@@ -497,79 +567,178 @@ fn every_source_checks_builds_lists_its_tools_as_published_and_compiles() {
 
 const TABLE_START: &str = "<!-- realworld-lint-table: written by tests/realworld.rs (TOOLC_BLESS=1 cargo test -p toolc --test main realworld::) -->";
 const TABLE_END: &str = "<!-- /realworld-lint-table -->";
+const README_START: &str = "<!-- realworld-dialects: written by tests/realworld.rs (TOOLC_BLESS=1 cargo test -p toolc --test main realworld::) -->";
+const README_END: &str = "<!-- /realworld-dialects -->";
 
 /// How many tools of a rule's row are named; past it, the first few and a count.
 const NAMED: usize = 5;
 
+/// The rules whose error refuses a request as a whole (a limit on the tools of
+/// one request, not on a tool): the diagnostic names the first tool past the
+/// limit, and the provider refuses every tool sent with it.
+const REQUEST_RULES: [&str; 4] = [
+    "tool-count",
+    "strict-tool-count",
+    "anthropic-strict-optional-budget",
+    "anthropic-strict-union-budget",
+];
+
 /// A rule firing in a dialect: the dialect, the rule, the severity.
 type Finding = (Dialect, String, String);
 
-/// What `toolc lint DIR --dialect D --format json` reports for every corpus
-/// folder and every dialect: per (dialect, rule, severity), the tools it
-/// names, as `folder/tool`; and the corpus's number of tools. Notes are left
-/// out; every error and warning names its tool.
-fn lint_findings() -> (BTreeMap<Finding, BTreeSet<String>>, usize) {
-    let mut findings: BTreeMap<Finding, BTreeSet<String>> = BTreeMap::new();
-    let mut total = 0;
+/// What `toolc lint` finds in the corpus.
+struct Findings {
+    /// Per (dialect, rule, severity), the tools the diagnostics name, as
+    /// `folder/tool` (a request rule names one tool).
+    named: BTreeMap<Finding, BTreeSet<String>>,
+    /// Every folder's tools, in its list's order.
+    servers: BTreeMap<String, Vec<String>>,
+}
+
+impl Findings {
+    fn total(&self) -> usize {
+        self.servers.values().map(Vec::len).sum()
+    }
+
+    /// The tools a finding concerns, as `folder/tool`: those named, and for a
+    /// rule of [`REQUEST_RULES`], every tool of each folder it fires in.
+    fn tools(&self, (_, code, _): &Finding, named: &BTreeSet<String>) -> BTreeSet<String> {
+        if !REQUEST_RULES.contains(&code.as_str()) {
+            return named.clone();
+        }
+        named
+            .iter()
+            .filter_map(|t| t.split_once('/'))
+            .flat_map(|(folder, _)| {
+                self.servers[folder]
+                    .iter()
+                    .map(move |tool| format!("{folder}/{tool}"))
+            })
+            .collect()
+    }
+
+    /// The tools `dialect` refuses (an error), as `folder/tool`.
+    fn refused(&self, dialect: Dialect) -> BTreeSet<String> {
+        self.named
+            .iter()
+            .filter(|((d, _, severity), _)| *d == dialect && severity == "error")
+            .flat_map(|(finding, named)| self.tools(finding, named))
+            .collect()
+    }
+
+    /// Per folder `dialect` refuses anything in: the request rules that refuse
+    /// the whole list, and per other tool refused, its rules.
+    fn refusals(&self, dialect: Dialect) -> BTreeMap<String, Refusal> {
+        let mut out: BTreeMap<String, Refusal> = BTreeMap::new();
+        for ((d, code, severity), named) in &self.named {
+            if *d != dialect || severity != "error" {
+                continue;
+            }
+            for (folder, tool) in named.iter().filter_map(|t| t.split_once('/')) {
+                let refusal = out.entry(folder.to_string()).or_default();
+                if REQUEST_RULES.contains(&code.as_str()) {
+                    refusal.request.insert(code.clone());
+                } else {
+                    refusal
+                        .tools
+                        .entry(tool.to_string())
+                        .or_default()
+                        .insert(code.clone());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// What a dialect refuses in one folder.
+#[derive(Default)]
+struct Refusal {
+    /// Rules that refuse the whole list.
+    request: BTreeSet<String>,
+    /// Each tool refused by a rule of its own, with those rules.
+    tools: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// What `toolc lint DIR --dialect D,… --format json` reports for every corpus
+/// folder and every dialect. Notes are left out; every error and warning names
+/// its tool.
+fn lint_findings() -> Findings {
+    let mut named: BTreeMap<Finding, BTreeSet<String>> = BTreeMap::new();
+    let mut servers = BTreeMap::new();
     for dir in sources() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        total += read_json(&dir.join("tools.json"))["tools"]
+        let tools = read_json(&dir.join("tools.json"))["tools"]
             .as_array()
-            .map_or(0, Vec::len);
-        for dialect in Dialect::ALL {
-            let out = Command::new(env!("CARGO_BIN_EXE_toolc"))
-                .args(["lint", dir.to_str().unwrap()])
-                .args(["--dialect", dialect.as_str(), "--format", "json"])
-                .output()
-                .expect("toolc runs");
-            // 0: no error; 1: errors found. Anything else is toolc failing.
-            assert!(
-                matches!(out.status.code(), Some(0 | 1)),
-                "{name}, {}: {}",
-                dialect.as_str(),
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
-            for d in report["diagnostics"].as_array().expect("diagnostics") {
-                let (Some(code), Some(severity)) = (d["code"].as_str(), d["severity"].as_str())
-                else {
-                    panic!(
-                        "{name}, {}: a diagnostic without code or severity: {d}",
-                        dialect.as_str()
-                    );
-                };
-                if severity == "note" {
-                    continue;
-                }
-                let Some(tool) = d["tool"].as_str() else {
-                    panic!(
-                        "{name}, {}: a {severity} that names no tool: {d}",
-                        dialect.as_str()
-                    );
-                };
-                findings
+            .expect("a tools list")
+            .iter()
+            .map(|t| t["name"].as_str().expect("a tool name").to_string())
+            .collect();
+        servers.insert(name.clone(), tools);
+        // One run for every dialect: a finding names the dialects it holds
+        // for; one without (a check of the manifest, not a provider's rule,
+        // e.g. `indistinguishable-tools`) holds for each.
+        let all: Vec<&str> = Dialect::ALL.iter().map(|d| d.as_str()).collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_toolc"))
+            .args(["lint", dir.to_str().unwrap()])
+            .args(["--dialect", &all.join(","), "--format", "json"])
+            .output()
+            .expect("toolc runs");
+        // 0: no error; 1: errors found. Anything else is toolc failing.
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+        for d in report["diagnostics"].as_array().expect("diagnostics") {
+            let (Some(code), Some(severity)) = (d["code"].as_str(), d["severity"].as_str()) else {
+                panic!("{name}: a diagnostic without code or severity: {d}");
+            };
+            if severity == "note" {
+                continue;
+            }
+            let Some(tool) = d["tool"].as_str() else {
+                panic!("{name}: a {severity} that names no tool: {d}");
+            };
+            let dialects: Vec<Dialect> = match d["dialects"].as_array() {
+                Some(named) if !named.is_empty() => named
+                    .iter()
+                    .map(|n| {
+                        n.as_str()
+                            .and_then(Dialect::parse)
+                            .unwrap_or_else(|| panic!("{name}: a dialect toolc does not know: {n}"))
+                    })
+                    .collect(),
+                _ => Dialect::ALL.to_vec(),
+            };
+            for dialect in dialects {
+                named
                     .entry((dialect, code.to_string(), severity.to_string()))
                     .or_default()
                     .insert(format!("{name}/{tool}"));
             }
         }
     }
-    (findings, total)
+    Findings { named, servers }
 }
 
 /// The findings as Markdown: per dialect, how many tools it would reject
 /// (an error) and how many it would only warn about; then per rule that
 /// fired, on how many tools, which (all of them up to [`NAMED`]), and why.
-fn lint_table(findings: &BTreeMap<Finding, BTreeSet<String>>, total: usize) -> String {
+/// A request rule counts every tool of the lists it refuses.
+fn lint_table(findings: &Findings) -> String {
+    let total = findings.total();
     let mut out = String::from(
         "| dialect | tools rejected (an error) | tools only warned about | of |\n|---|---|---|---|\n",
     );
     for dialect in Dialect::ALL {
-        let tools = |wanted: &str| -> BTreeSet<&String> {
+        let tools = |wanted: &str| -> BTreeSet<String> {
             findings
+                .named
                 .iter()
                 .filter(|((d, _, severity), _)| *d == dialect && severity == wanted)
-                .flat_map(|(_, tools)| tools)
+                .flat_map(|(finding, named)| findings.tools(finding, named))
                 .collect()
         };
         let rejected = tools("error");
@@ -583,7 +752,11 @@ fn lint_table(findings: &BTreeMap<Finding, BTreeSet<String>>, total: usize) -> S
     out.push_str(
         "\n| dialect | rule | severity | tools | which | why |\n|---|---|---|---|---|---|\n",
     );
-    let mut rows: Vec<(&Finding, &BTreeSet<String>)> = findings.iter().collect();
+    let mut rows: Vec<(&Finding, BTreeSet<String>)> = findings
+        .named
+        .iter()
+        .map(|(finding, named)| (finding, findings.tools(finding, named)))
+        .collect();
     // Per dialect, errors first, then the rules that fire most.
     rows.sort_by_key(|((dialect, code, severity), tools)| {
         (
@@ -611,40 +784,174 @@ fn lint_table(findings: &BTreeMap<Finding, BTreeSet<String>>, total: usize) -> S
     out
 }
 
-/// docs/lint-rules.md's table of what each dialect finds in the corpus is
-/// what `toolc lint` finds now; `TOOLC_BLESS=1` writes it instead.
-#[test]
-fn the_lint_table_of_docs_lint_rules_md_is_current() {
-    let (findings, total) = lint_findings();
-    // The servers' own dialect rejects none of their tools.
-    let mcp_errors: Vec<_> = findings
-        .iter()
-        .filter(|((d, _, severity), _)| *d == Dialect::Mcp && severity == "error")
-        .collect();
-    assert!(mcp_errors.is_empty(), "mcp errors: {mcp_errors:?}");
-    let table = format!("\n{}", lint_table(&findings, total));
-    let path = repo().join("docs/lint-rules.md");
-    let docs = std::fs::read_to_string(&path).expect("docs/lint-rules.md");
-    let (Some(start), Some(end)) = (docs.find(TABLE_START), docs.find(TABLE_END)) else {
-        panic!("docs/lint-rules.md lacks the markers `{TABLE_START}` and `{TABLE_END}`");
-    };
-    let body = start + TABLE_START.len();
-    assert!(
-        body <= end,
-        "docs/lint-rules.md: `{TABLE_END}` comes before `{TABLE_START}`"
+/// The corpus README's tables of what each dialect refuses: per dialect, how
+/// many tools build as they are (and how many servers build whole); then per
+/// default dialect and folder, every tool it refuses with the rules that do.
+fn readme_tables(findings: &Findings) -> String {
+    let total = findings.total();
+    let mut out = String::from(
+        "| dialect | tools that build as they are | tools refused | of | servers that build whole | of |\n|---|---|---|---|---|---|\n",
     );
-    if docs[body..end] == table {
+    for dialect in Dialect::ALL {
+        let refused = findings.refused(dialect);
+        let servers_refused: BTreeSet<&str> = refused
+            .iter()
+            .filter_map(|t| t.split_once('/').map(|(folder, _)| folder))
+            .collect();
+        let default = if Dialect::DEFAULT.contains(&dialect) {
+            " (default)"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "| `{}`{default} | {} | {} | {total} | {} | {} |\n",
+            dialect.as_str(),
+            total - refused.len(),
+            refused.len(),
+            findings.servers.len() - servers_refused.len(),
+            findings.servers.len(),
+        ));
+    }
+    // What builds as it is for every default dialect at once (a build for
+    // `toolc.toml`'s default dialects).
+    let refused: BTreeSet<String> = Dialect::DEFAULT
+        .into_iter()
+        .flat_map(|d| findings.refused(d))
+        .collect();
+    let servers_refused: BTreeSet<&str> = refused
+        .iter()
+        .filter_map(|t| t.split_once('/').map(|(folder, _)| folder))
+        .collect();
+    out.push_str(&format!(
+        "| every default dialect at once | {} | {} | {total} | {} | {} |\n",
+        total - refused.len(),
+        refused.len(),
+        findings.servers.len() - servers_refused.len(),
+        findings.servers.len(),
+    ));
+    out.push_str(
+        "\n| dialect | folder | refused | the tools refused, each with the rules that refuse it |\n|---|---|---|---|\n",
+    );
+    for dialect in Dialect::DEFAULT {
+        for (folder, refusal) in findings.refusals(dialect) {
+            let all = findings.servers[&folder].len();
+            let mut cells = Vec::new();
+            if !refusal.request.is_empty() {
+                let rules: Vec<String> = refusal.request.iter().map(|r| format!("`{r}`")).collect();
+                cells.push(format!(
+                    "all {all} tools, in one request: {}",
+                    rules.join(", ")
+                ));
+            }
+            for (tool, rules) in &refusal.tools {
+                let rules: Vec<String> = rules.iter().map(|r| format!("`{r}`")).collect();
+                cells.push(format!("`{tool}` ({})", rules.join(", ")));
+            }
+            let refused = if refusal.request.is_empty() {
+                refusal.tools.len()
+            } else {
+                all
+            };
+            out.push_str(&format!(
+                "| `{}` | `{folder}` | {refused} of {all} | {} |\n",
+                dialect.as_str(),
+                cells.join("; ")
+            ));
+        }
+    }
+    out
+}
+
+/// The text between `start` and `end` in the file at `path` is `body`; with
+/// `TOOLC_BLESS` set, it is written so instead.
+fn generated_section(path: &Path, start: &str, end: &str, body: &str, what: &str) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let shown = path.strip_prefix(repo()).unwrap_or(path).display();
+    let (Some(from), Some(to)) = (text.find(start), text.find(end)) else {
+        panic!("{shown} lacks the markers `{start}` and `{end}`");
+    };
+    let from = from + start.len();
+    assert!(from <= to, "{shown}: `{end}` comes before `{start}`");
+    if text[from..to] == *body {
         return;
     }
     if std::env::var_os("TOOLC_BLESS").is_some() {
-        let updated = format!("{}{table}{}", &docs[..body], &docs[end..]);
-        std::fs::write(&path, updated).expect("docs/lint-rules.md written");
+        let updated = format!("{}{body}{}", &text[..from], &text[to..]);
+        std::fs::write(path, updated).unwrap_or_else(|e| panic!("{shown}: {e}"));
         return;
     }
     panic!(
-        "docs/lint-rules.md's table of what each dialect finds in tests/realworld is not current; \
-         run `TOOLC_BLESS=1 cargo test -p toolc --test main realworld::` to write it. It is now:\n{table}"
+        "{shown}'s {what} is not current; run `TOOLC_BLESS=1 cargo test -p toolc --test main realworld::` \
+         to write it. It is now:\n{body}"
     );
+}
+
+/// docs/lint-rules.md's table of what each dialect finds in the corpus, and
+/// the corpus README's tables of what each dialect refuses, are what `toolc
+/// lint` finds now; `TOOLC_BLESS=1` writes them instead.
+#[test]
+fn the_dialect_tables_of_docs_lint_rules_md_and_the_readme_are_current() {
+    let findings = lint_findings();
+    // The servers' own dialect rejects none of their tools.
+    let mcp_errors = findings.refused(Dialect::Mcp);
+    assert!(mcp_errors.is_empty(), "mcp errors: {mcp_errors:?}");
+    generated_section(
+        &repo().join("docs/lint-rules.md"),
+        TABLE_START,
+        TABLE_END,
+        &format!("\n{}", lint_table(&findings)),
+        "table of what each dialect finds in tests/realworld",
+    );
+    generated_section(
+        &repo().join("tests/realworld/README.md"),
+        README_START,
+        README_END,
+        &format!("\n{}", readme_tables(&findings)),
+        "tables of what each dialect refuses",
+    );
+}
+
+/// Writes to `to` the config at `from` (a folder's toolc.toml, as `toolc
+/// import` writes it: `[lint] dialects` and `[emit] extensions` at most) with
+/// `[lint] dialects` set to `dialects`.
+fn write_config(from: &Path, dialects: &[Dialect], to: &Path) {
+    let text = std::fs::read_to_string(from).unwrap_or_default();
+    let config: toml::Table =
+        toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    let mut extensions = None;
+    for (section, keys) in &config {
+        let keys = keys.as_table().expect("a section");
+        for (key, value) in keys {
+            match (section.as_str(), key.as_str()) {
+                ("lint", "dialects") => {}
+                ("emit", "extensions") => extensions = value.as_bool(),
+                _ => panic!(
+                    "{}: `{section}.{key}` is not a key toolc import writes",
+                    from.display()
+                ),
+            }
+        }
+    }
+    let names: Vec<String> = dialects
+        .iter()
+        .map(|d| format!("\"{}\"", d.as_str()))
+        .collect();
+    let mut out = format!("[lint]\ndialects = [{}]\n", names.join(", "));
+    if let Some(extensions) = extensions {
+        out.push_str(&format!("\n[emit]\nextensions = {extensions}\n"));
+    }
+    std::fs::write(to, out).unwrap();
+}
+
+/// The default dialects the corpus README names a refusal for in `folder`
+/// (its table of the tools each default dialect refuses).
+fn refusing_dialects(readme: &str, folder: &str) -> BTreeSet<Dialect> {
+    let folder = format!("`{folder}`");
+    table_rows(readme)
+        .into_iter()
+        .filter(|cells| cells.len() == 4 && cells[1] == folder)
+        .filter_map(|cells| Dialect::parse(cells[0].trim_matches('`')))
+        .collect()
 }
 
 /// The comparison is as strict as it says: each normalization holds only in
@@ -719,4 +1026,21 @@ fn the_comparison_allows_only_the_normalizations() {
         .unwrap()
         .remove("C");
     assert_eq!(differences(&tool(defs), &tool(used), &mut counts).len(), 1);
+    // A default may go only when its own schema refuses it.
+    let with_default = |default: Value| {
+        tool(
+            serde_json::json!({"inputSchema": {"type": "object", "properties": {"n": {
+            "type": ["integer", "null"], "default": default}}}}),
+        )
+    };
+    let without = tool(
+        serde_json::json!({"inputSchema": {"type": "object", "properties": {"n": {
+        "type": ["integer", "null"], "minimum": i64::MIN, "maximum": i64::MAX}}}}),
+    );
+    assert!(differences(&with_default("1".into()), &without, &mut counts).is_empty());
+    assert_eq!(counts[&Normalization::RefusedDefault], 1);
+    assert_eq!(
+        differences(&with_default(1.into()), &without, &mut counts).len(),
+        1
+    );
 }

@@ -6,7 +6,7 @@
 //   manifests/support.yaml
 //   manifests/manuals/support.md
 
-::toolc_runtime::__toolc_require_api!(13, "0.1.0");
+::toolc_runtime::__toolc_require_api!(15, "0.1.0");
 /// The toolset's named types.
 #[allow(dead_code)]
 pub mod types {
@@ -188,12 +188,14 @@ pub mod toolboxes {
                 ::std::result::Result::Ok(())
             }
             /// Who this run is acting on behalf of.
+            ///
+            /// Its result is sent as it is written, never validated against its schema (`validate_returns: false`): return the typed value with `.into()`, add keys the schema does not declare with `Verbatim::with_key`, or send any JSON with `Verbatim::raw`.
             fn whoami<'a>(
                 &'a self,
                 ctx: &'a ::toolc_runtime::ToolContext<'a, Scope>,
             ) -> impl ::std::future::Future<
                 Output = ::std::result::Result<
-                    super::super::types::OperatorScope,
+                    ::toolc_runtime::Verbatim<super::super::types::OperatorScope>,
                     ::toolc_runtime::HandlerError,
                 >,
             > + ::std::marker::Send;
@@ -270,7 +272,7 @@ pub mod toolboxes {
                                 move |_: ::toolc_runtime::codegen::NoParams| async move {
                                     self.inner.whoami(&cx).await
                                 },
-                                <super::super::types::OperatorScope as ::toolc_runtime::codegen::Conforms>::conforms,
+                                ::toolc_runtime::codegen::unvouched,
                             )
                         }
                         _ => return ::std::option::Option::None,

@@ -85,12 +85,22 @@ pub(crate) fn elicits_forms(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|e| e.form.is_some() || e.url.is_none())
 }
 
-/// What the person is asked: the tool, what it does, and the arguments it will run with.
+/// What the person is asked: the tool, what it does, and the arguments it will run with (for
+/// a tool a delegate reached, the inner tool and the delegates).
 pub(crate) fn approval_question(desc: &ToolDescriptor, held: &ApprovalRequest) -> String {
     let arguments = toolc_runtime::preview_with_limit(&held.arguments, 2048);
     let description = desc.description.trim();
     let title = desc.title.unwrap_or(desc.name);
-    format!("Allow the tool '{title}' to run with these arguments?\n\n{arguments}\n\n{description}")
+    if held.delegates.is_empty() {
+        return format!(
+            "Allow the tool '{title}' to run with these arguments?\n\n{arguments}\n\n{description}"
+        );
+    }
+    // Held further in: the tool that runs is the inner one the delegate reached.
+    format!(
+        "Allow the tool '{}', which '{title}' reached, to run with these arguments?\n\n{arguments}\n\n{}",
+        held.tool, held.message
+    )
 }
 
 /// A held call the client cannot ask about: `isError`, saying how a host grants it, with the

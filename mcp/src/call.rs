@@ -14,7 +14,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use serde_json::json;
-use toolc_runtime::{ApprovalDecision, ApprovalRequest, CallContext, ErrorKind, ToolResult};
+use toolc_runtime::{Agent, ApprovalDecision, ApprovalRequest, CallContext, ErrorKind, ToolResult};
 
 use crate::approval::{
     APPROVAL_INPUT, APPROVAL_STATE, approval_decision, approval_question, approval_refused,
@@ -43,10 +43,11 @@ impl McpServer {
         {
             return Ok(self.search(deferred, &request, context).await.into());
         }
-        let Some(&index) = self.by_name.get(name) else {
+        let served = self.served();
+        let Some(listed) = served.get(name) else {
             return Err(unknown_tool(name));
         };
-        if !self.visible(index) {
+        if !self.visible(listed.desc.name) {
             return Err(ErrorData::invalid_params(
                 format!(
                     "tool '{}' is not loaded: call {SEARCH_TOOL} with what it does to load it",
@@ -55,7 +56,6 @@ impl McpServer {
                 Some(json!({ "kind": ErrorKind::UnknownTool.as_str() })),
             ));
         }
-        let listed = &self.tools[index];
         let arguments = match &request.arguments {
             Some(map) => serde_json::to_string(map).map_err(|e| {
                 ErrorData::invalid_params(format!("the arguments are not JSON: {e}"), None)
@@ -102,22 +102,30 @@ impl McpServer {
             Some((token, ApprovalDecision::Deny)) => ctx.with_denial(token),
             None => ctx,
         };
-        let result = self.run(listed, &arguments, &ctx, context).await?;
+        let agent = &served.agent;
+        // A tool the agent's filter hides from this call is not there for it.
+        if let Some(filter) = agent.tool_filter()
+            && !filter(listed.desc, &ctx)
+        {
+            return Err(unknown_tool(name));
+        }
+        let result = self.run(agent, listed, &arguments, &ctx, context).await?;
         let Some(held) = result.approval.clone() else {
             return Ok(mcp_result(listed, result).into());
         };
-        self.ask(listed, held, &ctx, context).await
+        self.ask(agent, listed, held, &ctx, context).await
     }
 
     /// One call through the agent, a panic contained and cancellation honoured.
     async fn run(
         &self,
+        agent: &Agent,
         listed: &Listed,
         arguments: &str,
         ctx: &CallContext,
         context: &RequestContext<RoleServer>,
     ) -> Result<ToolResult, ErrorData> {
-        let call = catch_panic(self.agent.call_result(listed.desc.name, arguments, ctx));
+        let call = catch_panic(agent.call_result(listed.desc.name, arguments, ctx));
         self.outcome(listed, call, context).await
     }
 
@@ -161,6 +169,7 @@ impl McpServer {
     /// the token in `_meta` for a host that asks by other means.
     async fn ask(
         &self,
+        agent: &Agent,
         listed: &Listed,
         held: ApprovalRequest,
         ctx: &CallContext,
@@ -200,18 +209,18 @@ impl McpServer {
         };
         match answer {
             Ok(ElicitationAction::Accept) => {
-                let call = catch_panic(self.agent.approve(&held, ctx));
+                let call = catch_panic(agent.approve(&held, ctx));
                 let result = self.outcome(listed, call, context).await?;
                 Ok(mcp_result(listed, result).into())
             }
             Ok(_) => {
-                let call = catch_panic(self.agent.deny(&held, ctx));
+                let call = catch_panic(agent.deny(&held, ctx));
                 let result = self.outcome(listed, call, context).await?;
                 Ok(mcp_result(listed, result).into())
             }
             Err(why) => {
                 // Withdraw the token: the call is answered now, and it was not run.
-                let call = catch_panic(self.agent.deny(&held, ctx));
+                let call = catch_panic(agent.deny(&held, ctx));
                 let _ = self.outcome(listed, call, context).await?;
                 let message = format!(
                     "{} '{}' was not run: it needs a person's approval, and the client's elicitation got no answer ({}); call it again to ask again",

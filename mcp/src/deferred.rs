@@ -37,25 +37,26 @@ impl McpServer {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        if self.by_name.contains_key(SEARCH_TOOL) {
+        let served = self.served();
+        if served.by_name.contains_key(SEARCH_TOOL) {
             return Err(ServeError(format!(
                 "agent '{}' has a tool named '{SEARCH_TOOL}', the name deferred loading lists its \
                  search under: rename that tool",
-                self.agent.name()
+                served.agent.name()
             )));
         }
-        let mut indexes = BTreeSet::new();
+        let mut names = BTreeSet::new();
         for name in pinned {
             let name = name.as_ref();
-            match self.by_name.get(name) {
-                Some(&i) => {
-                    indexes.insert(i);
+            match served.get(name) {
+                Some(listed) => {
+                    names.insert(listed.desc.name);
                 }
                 None => {
                     return Err(ServeError(format!(
                         "cannot pin '{}': agent '{}' serves no tool or play of that name",
                         Truncated(name),
-                        self.agent.name()
+                        served.agent.name()
                     )));
                 }
             }
@@ -78,14 +79,14 @@ impl McpServer {
             format!(
                 "Search the tools of '{}' by what you need done, in plain words; the tools \
                  found become callable. Call it before any tool you do not see listed.",
-                self.agent.name()
+                served.agent.name()
             ),
             Arc::new(input),
         )
         .with_raw_output_schema(Arc::new(output))
         .with_annotations(ToolAnnotations::new().read_only(true).open_world(false));
         self.deferred = Some(Arc::new(Deferred {
-            pinned: indexes,
+            pinned: names,
             search,
             parameters,
         }));
@@ -115,20 +116,21 @@ impl McpServer {
             .and_then(Value::as_u64)
             .unwrap_or(5)
             .clamp(1, MAX_SEARCH_LIMIT);
-        let hits = self
+        let served = self.served();
+        let hits = served
             .agent
             .search_tools(query, usize::try_from(limit).unwrap_or(5));
         let mut found = Vec::new();
         let mut newly = false;
         for hit in hits {
-            let Some(&i) = self.by_name.get(hit.tool.name) else {
+            let Some(listed) = served.get(hit.tool.name) else {
                 continue;
             };
-            if !self.visible(i) {
-                lock(&self.session.found).insert(i);
+            if !self.visible(listed.desc.name) {
+                lock(&self.session.found).insert(listed.desc.name);
                 newly = true;
             }
-            let mut tool = self.tools[i].json();
+            let mut tool = listed.json();
             tool.insert("score".into(), json!(hit.score));
             found.push(Value::Object(tool));
         }

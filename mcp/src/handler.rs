@@ -5,7 +5,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
-use rmcp::service::{RequestContext, SubscriptionContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
 use crate::deferred::SEARCH_TOOL;
@@ -13,21 +13,19 @@ use crate::server::{McpServer, lock};
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let mut server = Implementation::new(self.agent.name(), self.version.clone());
-        let description = self.agent.description().trim();
+        let agent = self.agent();
+        let mut server = Implementation::new(agent.name(), self.version.clone());
+        let description = agent.description().trim();
         if !description.is_empty() {
             server.description = Some(description.to_owned());
         }
-        let capabilities = if self.deferred.is_some() {
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tool_list_changed()
-                .build()
-        } else {
-            ServerCapabilities::builder().enable_tools().build()
-        };
+        // The list changes with deferred loading's searches and with `McpServer::update`.
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
         let mut info = ServerConfig::new(capabilities).with_server_info(server);
-        let instructions = self.agent.instructions();
+        let instructions = agent.instructions();
         if !instructions.is_empty() {
             info = info.with_instructions(instructions);
         }
@@ -37,9 +35,15 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools()))
+        Ok(ListToolsResult::with_all_items(
+            self.tools_for_request(&context),
+        ))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.listen_for_changes(context.peer);
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -48,25 +52,26 @@ impl ServerHandler for McpServer {
         {
             return Some(d.search.clone());
         }
-        let i = *self.by_name.get(name)?;
-        self.visible(i).then(|| self.tools[i].tool.clone())
+        let served = self.served();
+        let listed = served.get(name)?;
+        self.visible(listed.desc.name).then(|| listed.tool.clone())
     }
 
     fn accepted_subscription_filter(
         &self,
         _requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        self.deferred
-            .as_ref()
-            .map(|_| SubscriptionFilter::builder().tools_list_changed().build())
+        Some(SubscriptionFilter::builder().tools_list_changed().build())
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let sink = context.sink().clone();
         let id = sink.id().clone();
-        lock(&self.session.sinks).push(sink);
+        lock(&self.session.sinks).push(sink.clone());
+        lock(&self.audience.sinks).push(sink);
         context.cancelled().await;
         lock(&self.session.sinks).retain(|s| *s.id() != id);
+        lock(&self.audience.sinks).retain(|s| *s.id() != id);
         Ok(())
     }
 

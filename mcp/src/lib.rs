@@ -20,7 +20,7 @@
 //! What the server says:
 //!
 //! - `initialize`: the agent's name and description as the server info, its manuals as the
-//!   instructions, and the `tools` capability.
+//!   instructions, and the `tools` capability with `listChanged`.
 //! - `tools/list`: every tool and play of the agent, converted by [`mcp_tool`]: the input
 //!   schema with an object root, the output schema only when the result is a plain object
 //!   (MCP up to 2025-11-25 accepts no other output schema), the title, and the manifest's
@@ -53,6 +53,13 @@
 //! pinned tools; the tools a search finds become listed and callable, and the server sends
 //! `notifications/tools/list_changed`.
 //!
+//! The served agent's run-time tools can change while it is served ([`McpServer::update`]:
+//! register, replace, unregister); every session is then sent
+//! `notifications/tools/list_changed`. An agent with a tool filter
+//! ([`Agent::with_tool_filter`](toolc_runtime::Agent::with_tool_filter)) answers each
+//! `tools/list` with what the caller hook's caller may see, and a hidden tool is an unknown
+//! tool to that caller.
+//!
 //! Transports: stdio ([`McpServer::serve_stdio`]), any byte stream ([`McpServer::serve`]), and
 //! with the `http` feature MCP's streamable HTTP (`McpServer::serve_http_with`): on a loopback
 //! address, or on any address behind an authenticator (`toolc_mcp::auth`; feature `auth-jwt` for
@@ -72,6 +79,7 @@ mod approval;
 #[cfg(feature = "http")]
 pub mod auth;
 mod call;
+mod changes;
 mod deferred;
 mod handler;
 #[cfg(feature = "http")]

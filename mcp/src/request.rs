@@ -9,7 +9,7 @@ use rmcp::RoleServer;
 use rmcp::service::RequestContext;
 use toolc_runtime::CallContext;
 
-/// What the caller hook sees of one `tools/call` request.
+/// What the caller hook sees of one `tools/call` request (or `tools/list`, see [`McpRequest::tool`]).
 pub struct McpRequest<'a> {
     pub(crate) tool: &'a str,
     pub(crate) call_id: &'a str,
@@ -17,7 +17,9 @@ pub struct McpRequest<'a> {
 }
 
 impl<'a> McpRequest<'a> {
-    /// The tool or play called.
+    /// The tool or play called; empty when the hook makes the context of a `tools/list`, which
+    /// the server asks for when the agent decides its tools per call
+    /// ([`Agent::with_tool_filter`](toolc_runtime::Agent::with_tool_filter)).
     pub fn tool(&self) -> &'a str {
         self.tool
     }

@@ -4,19 +4,65 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
+use rmcp::RoleServer;
 use rmcp::model::Tool;
-use rmcp::service::SubscriptionSink;
-use toolc_runtime::{Agent, CallContext, PolicyStore};
+use rmcp::service::{Peer, SubscriptionSink};
+use toolc_runtime::{Agent, AgentError, CallContext, PolicyStore};
 
 use crate::listing::{Listed, mcp_tool, own_annotations};
 use crate::request::{CallerHook, McpRequest, default_context};
 
+/// What the server serves now: the agent and its tools as listed. [`McpServer::update`] puts a
+/// new one in its place; a call keeps the one it started with.
+pub(crate) struct Current {
+    pub(crate) agent: Arc<Agent>,
+    pub(crate) tools: Vec<Listed>,
+    pub(crate) by_name: HashMap<&'static str, usize>,
+}
+
+impl Current {
+    fn new(agent: Arc<Agent>) -> Current {
+        let tools: Vec<Listed> = agent
+            .tools()
+            .into_iter()
+            .map(|desc| Listed {
+                tool: mcp_tool(desc),
+                desc,
+                own_annotations: own_annotations(desc),
+            })
+            .collect();
+        let by_name = tools
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.desc.name, i))
+            .collect();
+        Current {
+            agent,
+            tools,
+            by_name,
+        }
+    }
+
+    /// The listed tool called `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&Listed> {
+        self.by_name.get(name).map(|&i| &self.tools[i])
+    }
+}
+
+/// Who to tell that the tool list changed: every session's peer (protocol 2025-11-25 and
+/// before) and every `subscriptions/listen` stream that asked (2026-07-28), of every clone.
+#[derive(Default)]
+pub(crate) struct Audience {
+    pub(crate) peers: Mutex<Vec<Peer<RoleServer>>>,
+    pub(crate) sinks: Mutex<Vec<SubscriptionSink>>,
+}
+
 /// Deferred loading, as configured: which tools are listed from the start.
 pub(crate) struct Deferred {
-    /// Indexes into `tools` of the pinned tools.
-    pub(crate) pinned: BTreeSet<usize>,
+    /// The names of the pinned tools.
+    pub(crate) pinned: BTreeSet<&'static str>,
     /// The search tool, as listed.
     pub(crate) search: Tool,
     /// Its parameters, as a validation schema.
@@ -26,8 +72,8 @@ pub(crate) struct Deferred {
 /// What one session of a server with deferred loading has found, and where to say so.
 #[derive(Default)]
 pub(crate) struct Session {
-    /// The tools a search has made listed and callable.
-    pub(crate) found: Mutex<BTreeSet<usize>>,
+    /// The names of the tools a search has made listed and callable.
+    pub(crate) found: Mutex<BTreeSet<&'static str>>,
     /// `subscriptions/listen` streams (protocol 2026-07-28) that asked for list changes.
     pub(crate) sinks: Mutex<Vec<SubscriptionSink>>,
 }
@@ -39,9 +85,8 @@ pub(crate) struct Session {
 /// ([`McpServer::with_deferred_loading`]) each clone, as each HTTP session is, keeps its own
 /// set of found tools.
 pub struct McpServer {
-    pub(crate) agent: Arc<Agent>,
-    pub(crate) tools: Arc<[Listed]>,
-    pub(crate) by_name: Arc<HashMap<&'static str, usize>>,
+    pub(crate) served: Arc<RwLock<Arc<Current>>>,
+    pub(crate) audience: Arc<Audience>,
     pub(crate) caller: Arc<CallerHook>,
     pub(crate) version: String,
     pub(crate) store: Option<Arc<dyn PolicyStore>>,
@@ -56,9 +101,8 @@ pub struct McpServer {
 impl Clone for McpServer {
     fn clone(&self) -> McpServer {
         McpServer {
-            agent: Arc::clone(&self.agent),
-            tools: Arc::clone(&self.tools),
-            by_name: Arc::clone(&self.by_name),
+            served: Arc::clone(&self.served),
+            audience: Arc::clone(&self.audience),
             caller: Arc::clone(&self.caller),
             version: self.version.clone(),
             deferred: self.deferred.clone(),
@@ -78,25 +122,9 @@ impl McpServer {
     /// A server for `agent`. Every call is made by an anonymous caller until
     /// [`McpServer::with_caller`] says otherwise.
     pub fn new(agent: impl Into<Arc<Agent>>) -> McpServer {
-        let agent = agent.into();
-        let tools: Vec<Listed> = agent
-            .tools()
-            .into_iter()
-            .map(|desc| Listed {
-                tool: mcp_tool(desc),
-                desc,
-                own_annotations: own_annotations(desc),
-            })
-            .collect();
-        let by_name = tools
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (l.desc.name, i))
-            .collect();
         McpServer {
-            agent,
-            tools: tools.into(),
-            by_name: Arc::new(by_name),
+            served: Arc::new(RwLock::new(Arc::new(Current::new(agent.into())))),
+            audience: Arc::default(),
             caller: Arc::new(default_context),
             version: env!("CARGO_PKG_VERSION").to_owned(),
             store: None,
@@ -108,12 +136,61 @@ impl McpServer {
         }
     }
 
-    /// Whether tool `i` is listed and callable now.
-    pub(crate) fn visible(&self, i: usize) -> bool {
+    /// What the server serves now.
+    pub(crate) fn served(&self) -> Arc<Current> {
+        Arc::clone(&self.served.read().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Whether the tool called `name` is listed and callable now, under deferred loading.
+    pub(crate) fn visible(&self, name: &str) -> bool {
         match &self.deferred {
             None => true,
-            Some(d) => d.pinned.contains(&i) || lock(&self.session.found).contains(&i),
+            Some(d) => d.pinned.contains(name) || lock(&self.session.found).contains(name),
         }
+    }
+
+    /// Changes the agent this server serves while it serves it: `change` gets a clone of the
+    /// agent (which shares its toolboxes, handlers and rate limits) to register, replace or
+    /// remove run-time tools on ([`Agent::register`], [`Agent::replace`],
+    /// [`Agent::unregister`]). When it succeeds the clone is served from the next request on
+    /// (calls in flight finish on the agent they started with), and when the tool list changed
+    /// every session is sent `notifications/tools/list_changed`; when it fails nothing changes.
+    ///
+    /// With deferred loading, a tool named [`SEARCH_TOOL`](crate::SEARCH_TOOL) is refused, and
+    /// a replaced tool that a session had found stays found.
+    ///
+    /// Updates are made one at a time: `change` runs while no other update can, so it must not
+    /// call back into the server ([`McpServer::agent`] would wait for the update to end): it
+    /// reads and changes the agent it is given.
+    pub async fn update<T, F>(&self, change: F) -> Result<T, AgentError>
+    where
+        F: FnOnce(&mut Agent) -> Result<T, AgentError>,
+    {
+        let (out, changed) = {
+            let mut served = self.served.write().unwrap_or_else(|p| p.into_inner());
+            let mut agent = Agent::clone(&served.agent);
+            let out = change(&mut agent)?;
+            if self.deferred.is_some() && agent.descriptor(crate::SEARCH_TOOL).is_some() {
+                return Err(AgentError::NameTaken {
+                    name: crate::SEARCH_TOOL.to_owned(),
+                    existing: "the search tool of deferred loading".to_owned(),
+                    new: format!("registered tool '{}'", crate::SEARCH_TOOL),
+                });
+            }
+            let before: Vec<_> = served.agent.tools();
+            let after: Vec<_> = agent.tools();
+            let changed = before.len() != after.len()
+                || before
+                    .iter()
+                    .zip(&after)
+                    .any(|(a, b)| !std::ptr::eq(*a, *b));
+            *served = Arc::new(Current::new(Arc::new(agent)));
+            (out, changed)
+        };
+        if changed {
+            self.announce_everywhere().await;
+        }
+        Ok(out)
     }
 
     /// Keeps every call's policy state (rate-limit allowances) in `store` rather than in each
@@ -165,23 +242,24 @@ impl McpServer {
         self
     }
 
-    /// The agent served.
-    pub fn agent(&self) -> &Agent {
-        &self.agent
+    /// The agent served now ([`McpServer::update`] changes it).
+    pub fn agent(&self) -> Arc<Agent> {
+        Arc::clone(&self.served().agent)
     }
 
     /// The tools as `tools/list` lists them now: every tool and play, or with deferred
     /// loading [`SEARCH_TOOL`](crate::SEARCH_TOOL), the pinned tools and those found so far.
     pub fn tools(&self) -> Vec<Tool> {
         let search = self.deferred.as_ref().map(|d| d.search.clone());
+        let served = self.served();
         search
             .into_iter()
             .chain(
-                self.tools
+                served
+                    .tools
                     .iter()
-                    .enumerate()
-                    .filter(|(i, _)| self.visible(*i))
-                    .map(|(_, l)| l.tool.clone()),
+                    .filter(|l| self.visible(l.desc.name))
+                    .map(|l| l.tool.clone()),
             )
             .collect()
     }
@@ -194,9 +272,10 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl fmt::Debug for McpServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let served = self.served();
         f.debug_struct("McpServer")
-            .field("agent", &self.agent.name())
-            .field("tools", &self.tools.len())
+            .field("agent", &served.agent.name())
+            .field("tools", &served.tools.len())
             .field("version", &self.version)
             .field("store", &self.store.as_ref().map(|s| s.describe()))
             .field("max_concurrent_calls", &self.max_calls)

@@ -65,7 +65,8 @@ struct Served(McpServer);
 impl Served {
     /// The listing `list` with each tool's own annotation keys, when a tool has some.
     fn listing(&self, list: ListToolsResult) -> ServerResult {
-        if self.0.tools.iter().all(|l| l.own_annotations.is_none()) {
+        let served = self.0.served();
+        if served.tools.iter().all(|l| l.own_annotations.is_none()) {
             return ServerResult::ListToolsResult(list);
         }
         let Ok(Value::Object(mut out)) = serde_json::to_value(&list) else {
@@ -76,8 +77,7 @@ impl Served {
                 let listed = tool
                     .get("name")
                     .and_then(Value::as_str)
-                    .and_then(|n| self.0.by_name.get(n))
-                    .and_then(|&i| self.0.tools.get(i));
+                    .and_then(|n| served.get(n));
                 if let (Value::Object(t), Some(a)) =
                     (tool, listed.and_then(|l| l.own_annotations.as_ref()))
                 {

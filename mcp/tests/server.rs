@@ -1163,3 +1163,130 @@ fn a_registered_tool_lists_its_hints_under_mcp_names() {
     assert_eq!(annotations["openWorldHint"], false, "{listed:#}");
     assert!(annotations.get("read_only").is_none(), "{listed:#}");
 }
+
+/// A tool the server registers at run time, answering `reply`.
+fn plugin(name: &str, reply: &'static str) -> toolc_runtime::RegisteredTool {
+    toolc_runtime::RegisteredTool::new(
+        name.to_owned(),
+        format!("Answers {reply}."),
+        json!({"type": "object"}),
+        move |_: Value, _: CallContext| async move { Ok::<_, HandlerError>(json!(reply)) },
+    )
+}
+
+/// The names `tools/list` answers.
+async fn listed(client: &mut Client) -> Vec<String> {
+    let r = client.request("tools/list", json!({})).await;
+    r["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// Reads messages until `notifications/tools/list_changed` (or fails after 10 s).
+async fn hears_list_changed(client: &mut Client) {
+    loop {
+        if client.next_message().await["method"] == "notifications/tools/list_changed" {
+            return;
+        }
+    }
+}
+
+/// Run-time tools added, replaced and removed while the server serves: every session hears
+/// `notifications/tools/list_changed`, lists and calls what the agent has now.
+#[tokio::test]
+async fn updating_the_served_agent_tells_every_session_the_list_changed() {
+    let server = McpServer::new(agent(Arc::default()));
+    let (_, init, _task) = start(server.clone()).await;
+    assert_eq!(init["capabilities"]["tools"]["listChanged"], true, "{init}");
+    let (mut one, _, _task1) = start(server.clone()).await;
+    let (mut two, _, _task2) = start(server.clone()).await;
+    // Both sessions are initialized before the list changes.
+    assert!(!listed(&mut one).await.contains(&"plugin".to_owned()));
+    assert!(!listed(&mut two).await.contains(&"plugin".to_owned()));
+
+    server
+        .update(|agent| agent.register(plugin("plugin", "one")))
+        .await
+        .unwrap();
+    hears_list_changed(&mut one).await;
+    hears_list_changed(&mut two).await;
+    assert!(listed(&mut one).await.contains(&"plugin".to_owned()));
+    assert_eq!(
+        one.call("plugin", json!({})).await["content"][0]["text"],
+        "\"one\""
+    );
+
+    server
+        .update(|agent| agent.replace(plugin("plugin", "two")))
+        .await
+        .unwrap();
+    hears_list_changed(&mut two).await;
+    let r = two.request("tools/list", json!({})).await;
+    let tool = r["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "plugin")
+        .cloned()
+        .expect("still listed");
+    assert_eq!(tool["description"], "Answers two.");
+    assert_eq!(
+        two.call("plugin", json!({})).await["content"][0]["text"],
+        "\"two\""
+    );
+
+    server
+        .update(|agent| agent.unregister("plugin"))
+        .await
+        .unwrap();
+    hears_list_changed(&mut one).await;
+    assert!(!listed(&mut one).await.contains(&"plugin".to_owned()));
+    let refused = one
+        .request("tools/call", json!({"name": "plugin", "arguments": {}}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(server.agent().descriptor("plugin").is_none());
+
+    // A change that fails changes nothing, and nobody is told.
+    let e = server
+        .update(|agent| agent.unregister("echo"))
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("cannot remove or replace 'echo'"),
+        "{e}"
+    );
+    assert!(listed(&mut one).await.contains(&"echo".to_owned()));
+}
+
+/// An agent that decides its tools per call: `tools/list` answers each caller its own list,
+/// and a tool hidden from a caller is an unknown tool to it.
+#[tokio::test]
+async fn an_agent_filter_decides_each_request_list() {
+    let agent = agent(Arc::default())
+        .with_tool_filter(|d, ctx| d.name != "halve" || ctx.caller().has_role("maths"));
+    let hook = |role: &'static str| {
+        move |request: &toolc_mcp::McpRequest<'_>| {
+            CallContext::new(request.call_id()).with_caller(Caller::new("ada").with_role(role))
+        }
+    };
+    let agent = Arc::new(agent);
+    let (mut plain, _, _t1) =
+        start(McpServer::new(Arc::clone(&agent)).with_caller(hook("none"))).await;
+    let (mut maths, _, _t2) = start(McpServer::new(agent).with_caller(hook("maths"))).await;
+    assert!(!listed(&mut plain).await.contains(&"halve".to_owned()));
+    assert!(listed(&mut plain).await.contains(&"echo".to_owned()));
+    assert!(listed(&mut maths).await.contains(&"halve".to_owned()));
+    let refused = plain
+        .request(
+            "tools/call",
+            json!({"name": "halve", "arguments": {"n": 4}}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let r = maths.call("halve", json!({"n": 4})).await;
+    assert_eq!(r["structuredContent"], json!({"half": 2.0}), "{r}");
+}

@@ -11,6 +11,7 @@ use crate::context::CallContext;
 use crate::descriptor::ToolDescriptor;
 use crate::dispatch::{Answer, Encoding, Playbook, Toolbox, error_envelope};
 use crate::errors::ToolError;
+use crate::policy::check_access;
 use crate::registered::{Registered, RegisteredTool};
 use crate::result::{Metadata, ToolResult};
 use crate::search::{SearchHit, Searcher};
@@ -84,6 +85,7 @@ enum Target {
 }
 
 /// Where a name came from, for collision messages.
+#[derive(Clone)]
 struct Origin {
     target: Target,
     /// The toolbox or playbook instance (the address of its data, only compared), so that
@@ -110,12 +112,18 @@ pub enum AgentError {
         /// What wanted it too.
         new: String,
     },
-    /// A registered tool's name is empty, too long or has characters providers refuse.
+    /// A registered tool's name is empty, too long or has characters MCP refuses.
     InvalidName {
         /// The name given.
         name: String,
         /// What is wrong with it.
         reason: String,
+    },
+    /// A tool registered as a play ([`RegisteredTool::play`]) has a policy or is terminal:
+    /// plays have neither.
+    PlayPolicy {
+        /// The play.
+        play: String,
     },
     /// A registered tool's schema uses something the runtime's validator does not support,
     /// or is not a JSON Schema.
@@ -126,6 +134,15 @@ pub enum AgentError {
         which: &'static str,
         /// The keyword, where, and why.
         error: SchemaError,
+    },
+    /// [`Agent::unregister`] or [`Agent::replace`] named no tool registered at run time: nothing
+    /// of that name, or a tool or play of the toolset, which the agent serves for its lifetime.
+    NotRegistered {
+        /// The name given.
+        name: String,
+        /// What has the name, when something has: `tool 'x' of toolbox 'support' (capability
+        /// 'support')`.
+        existing: Option<String>,
     },
 }
 
@@ -144,20 +161,51 @@ impl fmt::Display for AgentError {
             AgentError::InvalidName { name, reason } => {
                 write!(f, "cannot register a tool named {name:?}: {reason}")
             }
+            AgentError::PlayPolicy { play } => write!(
+                f,
+                "cannot register play '{play}': plays have no policies (auth, roles, rate \
+                 limit, timeout, approval) and are not terminal; register it as a tool to give it \
+                 one"
+            ),
             AgentError::Schema { tool, which, error } => {
                 write!(
                     f,
                     "cannot register tool '{tool}': its {which} schema {error}"
                 )
             }
+            AgentError::NotRegistered {
+                name,
+                existing: Some(existing),
+            } => write!(
+                f,
+                "cannot remove or replace '{name}': it is the {existing}, which the agent serves \
+                 for its lifetime; only tools registered at run time come and go"
+            ),
+            AgentError::NotRegistered {
+                name,
+                existing: None,
+            } => write!(
+                f,
+                "cannot remove or replace '{name}': the agent has no tool of that name"
+            ),
         }
     }
 }
 
 impl std::error::Error for AgentError {}
 
+/// Which tools the host lets one call see and call ([`Agent::with_tool_filter`]): `true` keeps
+/// the tool for that call.
+pub type ToolFilter = dyn Fn(&ToolDescriptor, &CallContext) -> bool + Send + Sync;
+
 /// The set of capabilities one model sees, callable by tool or play name, plus the tools the
 /// host registered at run time.
+///
+/// Cloning is cheap and shares what serves the calls (toolbox and playbook instances, handlers
+/// of registered tools, policy state such as rate limits); a clone registers, replaces and
+/// removes its run-time tools apart from the original, which is how a server that serves an
+/// agent changes it while calls run on the one before.
+#[derive(Clone)]
 pub struct Agent {
     name: &'static str,
     description: &'static str,
@@ -166,6 +214,7 @@ pub struct Agent {
     by_name: HashMap<&'static str, (Origin, &'static ToolDescriptor)>,
     order: Vec<&'static ToolDescriptor>,
     searcher: Searcher,
+    filter: Option<Arc<ToolFilter>>,
 }
 
 impl Agent {
@@ -187,6 +236,7 @@ impl Agent {
             by_name: HashMap::new(),
             order: Vec::new(),
             searcher: Searcher::default(),
+            filter: None,
         };
         for (i, cap) in capabilities.iter().enumerate() {
             if let Some(tb) = &cap.toolbox {
@@ -281,6 +331,79 @@ impl Agent {
         Ok(())
     }
 
+    /// Removes the tool registered at run time as `name` ([`Agent::register`]): it is no longer
+    /// listed, found by search, or callable (a call names an unknown tool). The tools and plays
+    /// of the toolset cannot be removed ([`AgentError::NotRegistered`] says which one has the
+    /// name). An MCP server made of the agent before lists what the agent had then.
+    ///
+    /// Its compiled schema and descriptor stay allocated for the program's life, as a
+    /// registered tool's do (`'static`, like generated statics): remove and replace tools when
+    /// their source changes, not per call.
+    pub fn unregister(&mut self, name: &str) -> Result<(), AgentError> {
+        let i = self.registered_index(name)?;
+        self.registered.remove(i);
+        self.by_name.remove(name);
+        self.order.retain(|d| d.name != name);
+        for (origin, _) in self.by_name.values_mut() {
+            if let Target::Registered(j) = &mut origin.target
+                && *j > i
+            {
+                *j -= 1;
+            }
+        }
+        // Registered tools are indexed at run time, after the compiled index: index them again.
+        self.searcher.forget_built();
+        Ok(())
+    }
+
+    /// Puts `tool` in the place of the tool registered at run time under the same name: its
+    /// description, schemas, policies and handler are `tool`'s from the next call on (calls in
+    /// flight finish with the old one), and it keeps its place in the list. Fails, changing
+    /// nothing, when no tool registered at run time has that name ([`AgentError::NotRegistered`])
+    /// or when `tool` could not be registered ([`Agent::register`]'s errors).
+    pub fn replace(&mut self, tool: RegisteredTool) -> Result<(), AgentError> {
+        let i = self.registered_index(tool.name())?;
+        let registered = tool.build()?;
+        let d = registered.descriptor();
+        let slot = self
+            .order
+            .iter()
+            .position(|o| o.name == d.name)
+            .unwrap_or(self.order.len());
+        if slot < self.order.len() {
+            self.order[slot] = d;
+        } else {
+            self.order.push(d);
+        }
+        if let Some(entry) = self.by_name.get_mut(d.name) {
+            entry.1 = d;
+        }
+        self.registered[i] = registered;
+        self.searcher.forget_built();
+        Ok(())
+    }
+
+    /// Where the tool registered at run time as `name` is kept.
+    fn registered_index(&self, name: &str) -> Result<usize, AgentError> {
+        match self.by_name.get(name) {
+            Some((
+                Origin {
+                    target: Target::Registered(i),
+                    ..
+                },
+                _,
+            )) => Ok(*i),
+            Some((origin, _)) => Err(AgentError::NotRegistered {
+                name: name.chars().take(80).collect(),
+                existing: Some(origin.what.clone()),
+            }),
+            None => Err(AgentError::NotRegistered {
+                name: name.chars().take(80).collect(),
+                existing: None,
+            }),
+        }
+    }
+
     /// Uses a search index built at compile time for the agent's first tools (what generated
     /// agent constructors pass): searches read its tables as they are, and only the tools
     /// after them (registered at run time) are tokenized here. An index that does not fit
@@ -319,6 +442,41 @@ impl Agent {
     /// order they were registered.
     pub fn tools(&self) -> Vec<&'static ToolDescriptor> {
         self.order.clone()
+    }
+
+    /// The tools and plays one call may see: those whose `auth` and `roles` admit the context's
+    /// caller and that the host's filter ([`Agent::with_tool_filter`]) keeps, in the order of
+    /// [`Agent::tools`]. What a host sends the model on a turn when the list depends on who
+    /// asks or on the moment.
+    pub fn tools_for(&self, ctx: &CallContext) -> Vec<&'static ToolDescriptor> {
+        self.order
+            .iter()
+            .copied()
+            .filter(|d| check_access(d, ctx).is_ok() && self.shows(d, ctx))
+            .collect()
+    }
+
+    /// Decides per call which tools exist for it: `filter` sees each descriptor and the call's
+    /// context. A tool it hides is left out of [`Agent::tools_for`] and calling it fails as an
+    /// unknown tool would (`unknown_tool`), so a hidden tool cannot be reached by its name; the
+    /// MCP server lists and calls through it too. [`Agent::tools`] still lists every tool.
+    pub fn with_tool_filter<F>(mut self, filter: F) -> Agent
+    where
+        F: Fn(&ToolDescriptor, &CallContext) -> bool + Send + Sync + 'static,
+    {
+        self.filter = Some(Arc::new(filter));
+        self
+    }
+
+    /// The host's filter ([`Agent::with_tool_filter`]), if it set one: what a server asks to
+    /// list per request.
+    pub fn tool_filter(&self) -> Option<&ToolFilter> {
+        self.filter.as_deref()
+    }
+
+    /// Whether the host's filter keeps `d` for `ctx` (no filter keeps everything).
+    fn shows(&self, d: &ToolDescriptor, ctx: &CallContext) -> bool {
+        self.filter.as_ref().is_none_or(|f| f(d, ctx))
     }
 
     /// The descriptor of the tool or play called `name`.
@@ -371,6 +529,9 @@ impl Agent {
         let Some((origin, desc)) = self.by_name.get(name) else {
             return (None, Err(ToolError::unknown_tool(name)));
         };
+        if !self.shows(desc, ctx) {
+            return (None, Err(ToolError::unknown_tool(name)));
+        }
         let json = encoding == Encoding::Json;
         let result = match origin.target {
             Target::Tool(i) => match &self.capabilities[i].toolbox {
@@ -457,6 +618,8 @@ impl Agent {
 
 impl Agent {
     /// Resumes a call held for approval: calls `request.tool` again with `request.arguments`
+    /// (or, for a tool reached through a delegate, the delegate the host called, with
+    /// `request.delegate_arguments`: the token travels down to the inner tool)
     /// and the token ([`CallContext::with_approval`]), so the handler runs through the whole
     /// contract (policies and rate limit, the timeout, result validation, tracing) once the
     /// token is redeemed. `ctx` must carry the caller the call was held for; a token that is
@@ -495,9 +658,10 @@ impl Agent {
         ctx: &CallContext,
         decision: ApprovalDecision,
     ) -> ToolResult {
-        let arguments = request.arguments.to_string();
+        let (tool, arguments) = request.resumed_call();
+        let arguments = arguments.to_string();
         let ctx = ctx.resuming(request, decision);
-        self.call_result(&request.tool, &arguments, &ctx).await
+        self.call_result(tool, &arguments, &ctx).await
     }
 }
 

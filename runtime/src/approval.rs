@@ -155,6 +155,8 @@ pub(crate) async fn hold(
                     arguments: desc.parameters.redact(&grant.arguments).into_owned(),
                     expires_in_ms: millis(ttl),
                     message: message.clone(),
+                    delegates: Vec::new(),
+                    delegate_arguments: None,
                 };
                 return ToolError::new(ErrorKind::ApprovalRequired, desc.name, message)
                     .with_approval(request);
@@ -169,6 +171,43 @@ pub(crate) async fn hold(
         "storing an approval",
         &"two fresh tokens were both taken",
     )
+}
+
+/// A call held further in, passed on by the handler of tool `desc` (a delegate, whose inner
+/// call answered `approval_required`): the same token and inner tool, `desc` named first among
+/// the delegates, with the arguments to call it again with, and a message naming them all.
+pub(crate) fn held_through(
+    desc: &ToolDescriptor,
+    arguments: &str,
+    inner: &ApprovalRequest,
+) -> ToolError {
+    let mut request = inner.clone();
+    request.delegates.insert(0, desc.name.to_owned());
+    let value = serde_json::from_str::<Value>(arguments).unwrap_or(Value::Null);
+    request.delegate_arguments = Some(desc.parameters.redact(&value).into_owned());
+    let path = request
+        .delegates
+        .iter()
+        .map(|d| format!("'{d}'"))
+        .collect::<Vec<_>>()
+        .join(" → ");
+    let through = if request.delegates.len() == 1 {
+        "delegate"
+    } else {
+        "delegates"
+    };
+    request.message = format!(
+        "tool '{}', reached through {through} {path}, needs a person's approval before it runs: ask them, then resume the call of '{}' with its token (approve or deny) within {} s",
+        request.tool,
+        desc.name,
+        request.expires_in_ms.div_ceil(1000).max(1)
+    );
+    ToolError::new(
+        ErrorKind::ApprovalRequired,
+        desc.name,
+        request.message.clone(),
+    )
+    .with_approval(request)
 }
 
 /// Why a token redeems nothing here, in words that do not tell an attacker which.

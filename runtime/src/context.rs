@@ -172,8 +172,9 @@ impl CallContext {
         ctx
     }
 
-    /// A copy of this context with no approval decision: what a delegate's inner calls run
-    /// with, since a token is bound to the tool it was issued for.
+    /// A copy of this context with no approval decision: what the inner calls of a delegate
+    /// that used its own approval token run with, since a token is bound to the tool it was
+    /// issued for.
     pub(crate) fn without_approval(&self) -> CallContext {
         let mut ctx = self.clone();
         ctx.approval = None;

@@ -7,7 +7,9 @@
 //! validation and tracing) runs around the method, and every call the method makes through the
 //! [`Delegation`] runs the inner tool's whole contract with the **same caller**, scope and
 //! policy store: an inner tool the caller may not call stays refused when reached through a
-//! delegate.
+//! delegate. An inner tool that needs approval holds the delegate call: the request names the
+//! inner tool and the delegates it was reached through, and resuming the delegate call with
+//! its token runs the inner tool.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -26,17 +28,30 @@ use crate::vocabulary::{ErrorKind, OperationKind};
 ///
 /// Every call goes through the inner tool's execution contract, with the outer call's context:
 /// the same caller (so the inner tools' `auth`, `roles` and per-caller rate limits apply to
-/// the original caller), the same scope and the same policy store. An approval token the
-/// outer call carried is not passed on: it was issued for the delegate, not for an inner tool.
+/// the original caller), the same scope and the same policy store. An approval decision the
+/// outer call carried is passed on when the delegate itself needs no approval (the call
+/// resumes a hold of an inner tool, and the token was issued for that tool); a delegate that
+/// needs approval used its token itself, and its inner calls run without one.
 #[derive(Debug, Clone, Copy)]
 pub struct Delegation<'a> {
     agent: &'a Agent,
     ctx: &'a CallContext,
+    /// Whether the outer call's approval decision was the delegate's own.
+    own_approval: bool,
 }
 
-/// A handle to `agent` for the call `ctx`. Generated delegate toolboxes make one per call.
-pub fn delegation<'a>(agent: &'a Agent, ctx: &'a CallContext) -> Delegation<'a> {
-    Delegation { agent, ctx }
+/// A handle to `agent` for the call `ctx` of the delegate `delegate`. Generated delegate
+/// toolboxes make one per call.
+pub fn delegation<'a>(
+    delegate: &ToolDescriptor,
+    agent: &'a Agent,
+    ctx: &'a CallContext,
+) -> Delegation<'a> {
+    Delegation {
+        agent,
+        ctx,
+        own_approval: delegate.policy.approval,
+    }
 }
 
 impl<'a> Delegation<'a> {
@@ -60,9 +75,10 @@ impl<'a> Delegation<'a> {
         self.agent.search_tools(query, k)
     }
 
-    /// The context inner calls run with: the outer call's, without its approval decision.
+    /// The context inner calls run with: the outer call's, without an approval decision the
+    /// delegate used itself.
     fn inner_context(&self) -> std::borrow::Cow<'a, CallContext> {
-        if self.ctx.approval().is_some() {
+        if self.own_approval && self.ctx.approval().is_some() {
             std::borrow::Cow::Owned(self.ctx.without_approval())
         } else {
             std::borrow::Cow::Borrowed(self.ctx)
@@ -72,7 +88,8 @@ impl<'a> Delegation<'a> {
     /// Calls the target's tool or play `name` with `arguments` (any JSON-serializable value,
     /// such as `serde_json::json!({...})` or a generated parameters struct) through its
     /// whole contract. A play's failure is an `Err` here too (not its error envelope), and a
-    /// tool that needs approval answers `Err` of kind `approval_required`.
+    /// tool that needs approval answers `Err` of kind `approval_required`: passed on with `?`,
+    /// it holds the delegate call, the request naming the inner tool and the delegate.
     ///
     /// An `Err` returned from the delegate's method with `?` fails the delegate call with kind
     /// `handler`, the inner error reachable with `ToolError::downcast_ref::<ToolError>()`: the

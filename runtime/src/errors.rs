@@ -209,6 +209,42 @@ impl ToolError {
     pub fn into_handler_error(self) -> Option<HandlerError> {
         self.0.handler
     }
+
+    /// The handler's own error handed back by value, when the call failed with one of type
+    /// `E`: the very value the handler returned (moved, never copied, re-wrapped or turned
+    /// into text), so a host matches on its own error type as it would on a direct call.
+    /// Any other failure (another error type, or a kind other than `handler`) comes back
+    /// unchanged as `Err`, so nothing is lost by asking:
+    ///
+    /// ```
+    /// # use toolc_runtime::ToolError;
+    /// # #[derive(Debug)] struct NotFound { id: u64 }
+    /// # impl std::fmt::Display for NotFound {
+    /// #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { write!(f, "no {}", self.id) }
+    /// # }
+    /// # impl std::error::Error for NotFound {}
+    /// # fn demo(error: ToolError) {
+    /// match error.into_handler::<NotFound>() {
+    ///     Ok(not_found) => println!("ticket {} is gone", not_found.id),
+    ///     Err(other) => println!("{}: {other}", other.kind()),
+    /// }
+    /// # }
+    /// ```
+    pub fn into_handler<E: Error + 'static>(mut self) -> Result<E, ToolError> {
+        let Some(handler) = self.0.handler.take() else {
+            return Err(self);
+        };
+        match handler.inner.downcast::<E>() {
+            Ok(original) => Ok(*original),
+            Err(inner) => {
+                self.0.handler = Some(HandlerError {
+                    inner,
+                    type_name: handler.type_name,
+                });
+                Err(self)
+            }
+        }
+    }
 }
 
 impl fmt::Display for ToolError {

@@ -96,6 +96,14 @@ pub struct RegisteredTool {
     timeout: Option<Duration>,
     approval: bool,
     annotations: Map<String, Value>,
+    play: bool,
+    listed_input: Option<Value>,
+    listed_output: Option<Option<Value>>,
+    icons: Option<Value>,
+    meta: Option<Value>,
+    /// JSON pointers to the arguments and the result's parts marked sensitive.
+    sensitive: Vec<String>,
+    sensitive_returns: Vec<String>,
     handler: Arc<dyn ToolHandler>,
 }
 
@@ -124,6 +132,13 @@ impl RegisteredTool {
             timeout: None,
             approval: false,
             annotations: Map::new(),
+            play: false,
+            listed_input: None,
+            listed_output: None,
+            icons: None,
+            meta: None,
+            sensitive: Vec::new(),
+            sensitive_returns: Vec::new(),
             handler: Arc::new(handler),
         }
     }
@@ -196,6 +211,23 @@ impl RegisteredTool {
         self
     }
 
+    /// Marks the argument at `pointer` (a JSON pointer such as `/password`, each step a
+    /// property the parameters schema declares) sensitive, as a manifest's `sensitive: true`
+    /// marks a generated field: tracing events, `result_preview`, error messages and the
+    /// approval request mask it; the handler gets it as sent. A `"sensitive": true` written in
+    /// the schema itself does the same. Neither is listed to models.
+    pub fn sensitive(mut self, pointer: impl Into<String>) -> RegisteredTool {
+        self.sensitive.push(pointer.into());
+        self
+    }
+
+    /// Marks the part of the result at `pointer` sensitive ([`RegisteredTool::sensitive`],
+    /// in the [`RegisteredTool::returns`] schema): the host gets it, logs do not.
+    pub fn sensitive_in_returns(mut self, pointer: impl Into<String>) -> RegisteredTool {
+        self.sensitive_returns.push(pointer.into());
+        self
+    }
+
     /// Sets an annotation. `read_only`, `destructive`, `idempotent` and `open_world` (the
     /// manifest's spellings) are listed to MCP clients as `readOnlyHint`, `destructiveHint`,
     /// `idempotentHint` and `openWorldHint`; any other key is kept as given.
@@ -209,14 +241,60 @@ impl RegisteredTool {
         self
     }
 
+    /// Serves it as a play: a play has no policies (auth, roles, rate limit, timeout,
+    /// approval) and never fails past the agent: [`Agent::call`](crate::Agent::call) answers a
+    /// failure as its error envelope `{"error", "kind"}`, as it does for a generated playbook's
+    /// play. Registering a play with a policy fails with [`AgentError::PlayPolicy`].
+    pub fn play(mut self) -> RegisteredTool {
+        self.play = true;
+        self
+    }
+
+    /// What MCP clients are shown as the tool's `inputSchema` and `outputSchema`, when it is
+    /// not the schemas calls are validated against: a compiler's form of them for MCP, say,
+    /// which says the same in other words. `output` `None` lists no output schema. By default
+    /// the parameters schema is listed, and the returns schema when results are validated and
+    /// it is a plain object (the only results MCP's `structuredContent` carries).
+    pub fn listed_schemas(mut self, input: Value, output: Option<Value>) -> RegisteredTool {
+        self.listed_input = Some(input);
+        self.listed_output = Some(output);
+        self
+    }
+
+    /// The icons MCP lists for the tool: a JSON array of `{src, mimeType?, sizes?, theme?}`.
+    pub fn icons(mut self, icons: Value) -> RegisteredTool {
+        self.icons = Some(icons);
+        self
+    }
+
+    /// The tool's MCP `_meta` (a JSON object).
+    pub fn meta(mut self, meta: Value) -> RegisteredTool {
+        self.meta = Some(meta);
+        self
+    }
+
     /// Checks the name, compiles the schemas and makes the static descriptor. The descriptor
     /// and the schema tree are leaked, like the statics of generated tools.
     pub(crate) fn build(mut self) -> Result<Registered, AgentError> {
         check_name(&self.name)?;
-        // As for generated tools, MCP clients that read `annotations.title` find the title.
+        let has_policy = self.auth != AuthLevel::None
+            || !self.roles.is_empty()
+            || self.rate_limit.is_some()
+            || self.timeout.is_some()
+            || self.approval
+            || self.terminal;
+        if self.play && has_policy {
+            return Err(AgentError::PlayPolicy {
+                play: self.name.clone(),
+            });
+        }
+        // As for generated tools, MCP clients that read `annotations.title` find the title,
+        // unless the annotations give a title of their own.
         let mut annotations = std::mem::take(&mut self.annotations);
         if let Some(title) = &self.title {
-            annotations.insert("title".into(), Value::String(title.clone()));
+            annotations
+                .entry("title")
+                .or_insert_with(|| Value::String(title.clone()));
         }
         let schema_error = |which, error| AgentError::Schema {
             tool: self.name.clone(),
@@ -239,10 +317,30 @@ impl RegisteredTool {
                 },
             ));
         }
-        let parameters =
-            schema::compile(&self.parameters).map_err(|e| schema_error("parameters", e))?;
+        // What the validator reads: the schemas with the sensitive marks set.
+        let mut marked = self.parameters.clone();
+        for pointer in &self.sensitive {
+            mark_sensitive(&mut marked, pointer).map_err(|e| schema_error("parameters", e))?;
+        }
+        let parameters = schema::compile(&marked).map_err(|e| schema_error("parameters", e))?;
         let returns = match &self.returns {
-            Some(r) => Some(schema::compile(r).map_err(|e| schema_error("returns", e))?),
+            Some(r) => {
+                let mut marked = r.clone();
+                for pointer in &self.sensitive_returns {
+                    mark_sensitive(&mut marked, pointer).map_err(|e| schema_error("returns", e))?;
+                }
+                Some(schema::compile(&marked).map_err(|e| schema_error("returns", e))?)
+            }
+            None if !self.sensitive_returns.is_empty() => {
+                return Err(schema_error(
+                    "returns",
+                    schema::SchemaError {
+                        keyword: "sensitive".to_owned(),
+                        pointer: String::new(),
+                        message: "marks a part of the result sensitive, but the tool declares no `returns` schema".to_owned(),
+                    },
+                ));
+            }
             None => None,
         };
         let text = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
@@ -250,18 +348,26 @@ impl RegisteredTool {
         let timeout_ms = self
             .timeout
             .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
-        let desc: &'static ToolDescriptor = Box::leak(Box::new(ToolDescriptor {
-            name: text(&self.name),
-            kind: OperationKind::Tool,
-            title: self.title.as_deref().map(text),
-            description: text(&self.description),
-            input_schema: text(&self.parameters.to_string()),
+        let input_schema = self.listed_input.as_ref().unwrap_or(&self.parameters);
+        let output_schema = match &self.listed_output {
+            Some(listed) => listed.as_ref(),
             // MCP's `structuredContent` carries only validated plain-object results.
-            output_schema: self
+            None => self
                 .returns
                 .as_ref()
-                .filter(|r| self.validate_returns && is_plain_object(r))
-                .map(|r| text(&r.to_string())),
+                .filter(|r| self.validate_returns && is_plain_object(r)),
+        };
+        let desc: &'static ToolDescriptor = Box::leak(Box::new(ToolDescriptor {
+            name: text(&self.name),
+            kind: if self.play {
+                OperationKind::Play
+            } else {
+                OperationKind::Tool
+            },
+            title: self.title.as_deref().map(text),
+            description: text(&self.description),
+            input_schema: text(&unmarked(input_schema).to_string()),
+            output_schema: output_schema.map(|r| text(&unmarked(r).to_string())),
             parameters,
             returns,
             validate_returns: self.validate_returns,
@@ -275,8 +381,8 @@ impl RegisteredTool {
                 approval: self.approval,
             },
             annotations: text(&Value::Object(annotations).to_string()),
-            icons: None,
-            meta: None,
+            icons: self.icons.as_ref().map(|i| text(&i.to_string())),
+            meta: self.meta.as_ref().map(|m| text(&m.to_string())),
         }));
         Ok(Registered {
             desc,
@@ -284,6 +390,87 @@ impl RegisteredTool {
             guard: Guard::new(),
         })
     }
+}
+
+/// Sets `sensitive: true` on the subschema of `schema` that the value at `pointer` meets: each
+/// step a property the object schema there declares under `properties`.
+fn mark_sensitive(schema: &mut Value, pointer: &str) -> Result<(), schema::SchemaError> {
+    let refused = |message: String| schema::SchemaError {
+        keyword: "sensitive".to_owned(),
+        pointer: pointer.to_owned(),
+        message,
+    };
+    let steps: Vec<String> = match pointer.strip_prefix('/') {
+        Some(rest) => rest
+            .split('/')
+            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+        None if pointer.is_empty() => Vec::new(),
+        None => {
+            return Err(refused(format!(
+                "`{pointer}` is not a JSON pointer (it starts with `/`, as in `/password`)"
+            )));
+        }
+    };
+    let mut at = schema;
+    for step in &steps {
+        at = match at.get_mut("properties").and_then(|p| p.get_mut(step)) {
+            Some(next) => next,
+            None => {
+                return Err(refused(format!(
+                    "marks `{pointer}` sensitive, but the schema declares no property `{step}` there (under `properties`)"
+                )));
+            }
+        };
+    }
+    match at {
+        Value::Object(map) => {
+            map.insert("sensitive".to_owned(), Value::Bool(true));
+        }
+        // `true` as a schema: any value, now a secret.
+        other => *other = serde_json::json!({ "sensitive": true }),
+    }
+    Ok(())
+}
+
+/// `schema` without toolc's own keyword `sensitive`, which models are never shown (a property
+/// named `sensitive` stays).
+fn unmarked(schema: &Value) -> std::borrow::Cow<'_, Value> {
+    fn strip(v: &mut Value, schemas_by_name: bool) {
+        match v {
+            Value::Object(map) => {
+                if !schemas_by_name && map.get("sensitive").is_some_and(Value::is_boolean) {
+                    map.remove("sensitive");
+                }
+                for (key, child) in map.iter_mut() {
+                    // Values, not schemas: left as written.
+                    if !schemas_by_name
+                        && matches!(key.as_str(), "enum" | "const" | "default" | "examples")
+                    {
+                        continue;
+                    }
+                    let by_name = !schemas_by_name
+                        && matches!(
+                            key.as_str(),
+                            "properties"
+                                | "patternProperties"
+                                | "$defs"
+                                | "definitions"
+                                | "dependentSchemas"
+                        );
+                    strip(child, by_name);
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| strip(i, false)),
+            _ => {}
+        }
+    }
+    if !schema.to_string().contains("\"sensitive\"") {
+        return std::borrow::Cow::Borrowed(schema);
+    }
+    let mut copy = schema.clone();
+    strip(&mut copy, false);
+    std::borrow::Cow::Owned(copy)
 }
 
 /// A schema whose root accepts objects only, and not through a root union: what MCP
@@ -304,23 +491,29 @@ impl fmt::Debug for RegisteredTool {
     }
 }
 
-/// Names every provider accepts: `^[A-Za-z0-9_-]{1,64}$`.
+/// Names as MCP names tools (and manifests name tools and plays): 1 to 128 ASCII letters,
+/// digits, `_`, `-` and `.`, with a letter or digit among them. Providers take less (OpenAI and
+/// Anthropic no `.`, OpenAI 64 characters): a compiler's lint says so for the providers a
+/// toolset targets.
 fn check_name(name: &str) -> Result<(), AgentError> {
     let reason = if name.is_empty() {
         Some("the name is empty".to_owned())
-    } else if name.len() > 64 {
+    } else if name.len() > 128 {
         Some(format!(
-            "the name is {} bytes long; providers accept at most 64",
+            "the name is {} bytes long; MCP accepts at most 128",
             name.len()
         ))
+    } else if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+    {
+        Some(format!(
+            "{c:?} is not accepted; names use ASCII letters, digits, `_`, `-` and `.` (a tool of another server can be renamed, e.g. `server__tool`)"
+        ))
+    } else if !name.chars().any(|c| c.is_ascii_alphanumeric()) {
+        Some("the name has no letter or digit".to_owned())
     } else {
-        name.chars()
-            .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
-            .map(|c| {
-                format!(
-                    "{c:?} is not accepted by providers; names use ASCII letters, digits, `_` and `-` (a tool of another server can be renamed, e.g. `server__tool`)"
-                )
-            })
+        None
     };
     match reason {
         Some(reason) => Err(AgentError::InvalidName {
@@ -332,6 +525,7 @@ fn check_name(name: &str) -> Result<(), AgentError> {
 }
 
 /// A registered tool, ready to call.
+#[derive(Clone)]
 pub(crate) struct Registered {
     desc: &'static ToolDescriptor,
     handler: Arc<dyn ToolHandler>,

@@ -71,6 +71,12 @@ impl Searcher {
         self.built = RwLock::default();
     }
 
+    /// Drops the index made at run time, after the agent's tools after the static index changed
+    /// (a tool removed or replaced): the next search makes it again.
+    pub(crate) fn forget_built(&mut self) {
+        self.built = RwLock::default();
+    }
+
     /// How many of the agent's first tools the static index covers.
     fn covered(&self) -> usize {
         self.prebuilt.map_or(0, |p| p.len())
@@ -100,7 +106,7 @@ impl Searcher {
     }
 
     /// The best `k` of `tools` for `query`. `tools` are the agent's, in order; tools are only
-    /// ever added after the others.
+    /// ever added after the others, or the run-time index is forgotten ([`Searcher::forget_built`]).
     pub(crate) fn search(
         &self,
         tools: &[&'static ToolDescriptor],
@@ -136,5 +142,16 @@ impl fmt::Debug for Searcher {
         f.debug_struct("Searcher")
             .field("parts", &self.parts())
             .finish()
+    }
+}
+
+/// A clone of an agent's index keeps the static tables and makes its run-time part again on
+/// its first search: the clone's run-time tools may change apart from the original's.
+impl Clone for Searcher {
+    fn clone(&self) -> Searcher {
+        Searcher {
+            prebuilt: self.prebuilt,
+            built: RwLock::default(),
+        }
     }
 }

@@ -179,12 +179,16 @@ pub enum ErrorKind {
     Forbidden,
     /// The handler needs a scope and the call context carries none of the expected type.
     ScopeUnavailable,
-    /// The caller has used up the tool's rate limit; see [`ToolError::retry_after`](crate::ToolError::retry_after).
+    /// The caller has used up the tool's rate limit, or a service the handler calls says it is
+    /// rate limited ([`ErrorKind::handler_may_report`]); see
+    /// [`ToolError::retry_after`](crate::ToolError::retry_after).
     RateLimited,
-    /// The handler did not finish within the tool's `timeout_ms`.
+    /// The handler did not finish within the tool's `timeout_ms`, or a service it calls did not
+    /// answer in time.
     Timeout,
-    /// A service the policies depend on (the policy store) did not answer; the call was not
-    /// run. See [`ToolError::retry_after`](crate::ToolError::retry_after).
+    /// A service the policies depend on (the policy store) did not answer, and the call was not
+    /// run; or a service the handler calls is down or cannot be reached. See
+    /// [`ToolError::retry_after`](crate::ToolError::retry_after).
     Unavailable,
     /// The handler panicked; the panic was contained to this call.
     Panicked,
@@ -245,6 +249,37 @@ impl ErrorKind {
         matches!(
             self,
             ErrorKind::RateLimited | ErrorKind::Timeout | ErrorKind::Unavailable
+        )
+    }
+
+    /// Whether a handler may fail with this kind by returning a
+    /// [`ToolError`](crate::ToolError) of it (through `?` into its
+    /// [`HandlerError`](crate::HandlerError)), which the contract then reports as it is,
+    /// retry-after included, rather than as kind `handler`: `scope_unavailable` (what
+    /// [`ToolContext::require_scope`](crate::ToolContext::require_scope) returns), and the
+    /// kinds a service the handler calls can answer: `rate_limited` (an API's 429, with its
+    /// retry-after), `unavailable` (a service down or unreachable) and `timeout` (a service
+    /// that did not answer in time). Other kinds are the contract's own to decide.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use toolc_runtime::{ErrorKind, HandlerError, ToolError};
+    ///
+    /// fn upstream_said_429(retry_after: Duration) -> HandlerError {
+    ///     // "this tool" becomes "tool 'x'" in the message the caller reads.
+    ///     ToolError::new(ErrorKind::RateLimited, "", "this tool is rate limited by its API")
+    ///         .with_retry_after(retry_after)
+    ///         .into()
+    /// }
+    /// # let _ = upstream_said_429(Duration::from_secs(1));
+    /// ```
+    pub const fn handler_may_report(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::ScopeUnavailable
+                | ErrorKind::RateLimited
+                | ErrorKind::Unavailable
+                | ErrorKind::Timeout
         )
     }
 
@@ -337,15 +372,37 @@ pub struct ApprovalRequest {
     /// The single-use token that resumes this call (64 hexadecimal digits). Keep it from the
     /// model: it is the host's to redeem.
     pub token: String,
-    /// The tool the call named.
+    /// The tool that needs the approval: the tool the call named, or the inner tool a
+    /// delegate reached.
     pub tool: String,
-    /// The arguments as the dispatcher read and validated them (what the handler will get),
-    /// with what the parameters schema marks `sensitive` masked.
+    /// The arguments of `tool` as the dispatcher read and validated them (what the handler will
+    /// get), with what the parameters schema marks `sensitive` masked.
     pub arguments: Value,
     /// How long the token stays valid, in milliseconds from when the call was held.
     pub expires_in_ms: u64,
-    /// What to ask the person: `tool 'x' needs a person's approval before it runs`.
+    /// What to ask the person: `tool 'x' needs a person's approval before it runs`, naming
+    /// the delegates it was reached through.
     pub message: String,
+    /// The delegates the held call went through, the one the host called first (empty for a
+    /// tool called directly). Resuming calls `delegates[0]` again with the token, and the
+    /// token travels down to `tool`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub delegates: Vec<String>,
+    /// The arguments of the call of `delegates[0]` (as validated, `sensitive` parts masked),
+    /// which resuming makes again; `None` for a tool called directly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegate_arguments: Option<Value>,
+}
+
+impl ApprovalRequest {
+    /// The tool a host calls again to resume the held call, and with what: the delegate it
+    /// called, or the tool itself.
+    pub fn resumed_call(&self) -> (&str, &Value) {
+        match (self.delegates.first(), &self.delegate_arguments) {
+            (Some(delegate), Some(arguments)) => (delegate, arguments),
+            _ => (&self.tool, &self.arguments),
+        }
+    }
 }
 
 /// What a host decided about a held call, carried by its [`CallContext`](crate::CallContext).

@@ -158,6 +158,80 @@ async fn rule2_validate_returns_false_passes_the_value_verbatim() {
     assert_eq!(v, json!({ "greeting": 5, "extra": true }));
 }
 
+/// A typed result of a tool with `validate_returns: false` (`Verbatim`, what generated code
+/// has such a tool return): keys the schema does not declare reach the caller, after the typed
+/// value's keys and in the order they were added, and a raw value is sent as it is. A key the
+/// typed value writes too, or keys on a value that is no object, fail the call as
+/// `output_invalid`, saying why.
+#[tokio::test]
+async fn rule2_a_verbatim_result_carries_keys_the_schema_does_not_declare() {
+    use toolc_runtime::codegen::{Guard, NoParams, run_tool};
+    use toolc_runtime::{HandlerError, OperationKind, ToolDescriptor, Verbatim};
+
+    #[derive(serde::Serialize)]
+    struct Greeting {
+        greeting: String,
+    }
+    // `GREETING` forbids other keys: nothing checks the result against it.
+    static UNCHECKED: ToolDescriptor = ToolDescriptor {
+        returns: Some(&common::GREETING),
+        validate_returns: false,
+        ..ToolDescriptor::new(
+            "unchecked",
+            OperationKind::Tool,
+            "a test tool",
+            &common::EMPTY_PARAMS,
+        )
+    };
+    let hi = || Greeting {
+        greeting: "hi".into(),
+    };
+    let with_keys = Verbatim::new(hi())
+        .with_key("mood", "sunny")
+        .with_key("count", 2)
+        .with_key("mood", "bright");
+    assert_eq!(
+        serde_json::to_string(&with_keys).unwrap(),
+        r#"{"greeting":"hi","mood":"bright","count":2}"#
+    );
+    let (guard, ctx) = (Guard::new(), ctx());
+    let run = |result: Verbatim<Greeting>| {
+        run_tool(
+            &UNCHECKED,
+            &guard,
+            &ctx,
+            "{}",
+            move |_: NoParams| async move { Ok::<_, HandlerError>(result) },
+        )
+    };
+    let v = run(with_keys).await.unwrap();
+    assert_eq!(v, json!({ "greeting": "hi", "mood": "bright", "count": 2 }));
+    let v = run(hi().into()).await.unwrap();
+    assert_eq!(v, json!({ "greeting": "hi" }));
+    let v = run(Verbatim::raw(json!([{ "greeting": 5 }])))
+        .await
+        .unwrap();
+    assert_eq!(v, json!([{ "greeting": 5 }]));
+
+    let e = run(Verbatim::new(hi()).with_key("greeting", "again"))
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::OutputInvalid);
+    assert!(
+        e.violations()[0]
+            .message
+            .contains("the added key 'greeting' is one the typed value writes too"),
+        "{e}"
+    );
+    let scalar = Verbatim::new("hi").with_key("mood", "sunny");
+    let e = serde_json::to_string(&scalar).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("keys were added to a value written as a string, not an object"),
+        "{e}"
+    );
+}
+
 // Rule 3: handler errors pass through untouched; panics are contained.
 
 #[tokio::test]
@@ -182,6 +256,81 @@ async fn rule3_the_original_handler_error_downcasts() {
     assert_eq!(e.kind(), ErrorKind::Handler);
     assert_eq!(e.message(), "tool 'fail' failed: plain message");
     assert_eq!(e.cause_name(), "HandlerError");
+}
+
+/// The handler's own error comes back to the host by value: the very value it returned (its
+/// heap buffer at the same address), typed by the host's own error type, with no downcast
+/// written; any other failure comes back unchanged.
+#[tokio::test]
+async fn rule3_the_handler_error_is_handed_back_by_identity() {
+    use std::sync::atomic::AtomicUsize;
+    use toolc_runtime::{Agent, HandlerError, RegisteredTool};
+
+    #[derive(Debug)]
+    struct Conflict {
+        holder: String,
+    }
+    impl std::fmt::Display for Conflict {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "held by {}", self.holder)
+        }
+    }
+    impl std::error::Error for Conflict {}
+
+    let made_at = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&made_at);
+    let mut agent = Agent::new("desk", "A desk.", Vec::new()).unwrap();
+    agent
+        .register(RegisteredTool::new(
+            "lock",
+            "Locks a ticket.",
+            json!({"type": "object", "properties": {"fail": {"type": "boolean"}}}),
+            move |args: Value, _ctx: CallContext| {
+                let seen = Arc::clone(&seen);
+                async move {
+                    if args["fail"] == json!(true) {
+                        let conflict = Conflict {
+                            holder: String::from("ada"),
+                        };
+                        seen.store(conflict.holder.as_ptr() as usize, Ordering::SeqCst);
+                        return Err(HandlerError::from(conflict));
+                    }
+                    Err(HandlerError::msg("plain"))
+                }
+            },
+        ))
+        .unwrap();
+
+    let e = agent
+        .call("lock", r#"{"fail": true}"#, &ctx())
+        .await
+        .unwrap_err();
+    let conflict: Conflict = e.into_handler().expect("the handler's own Conflict");
+    assert_eq!(conflict.holder, "ada");
+    assert_eq!(
+        conflict.holder.as_ptr() as usize,
+        made_at.load(Ordering::SeqCst),
+        "the value the handler made, not a copy"
+    );
+
+    // Another error type: the ToolError comes back whole, the original still inside.
+    let e = agent
+        .call("lock", r#"{"fail": true}"#, &ctx())
+        .await
+        .unwrap_err();
+    let e = e.into_handler::<std::io::Error>().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Handler);
+    assert_eq!(e.message(), "tool 'lock' failed: held by ada");
+    assert_eq!(e.cause_name(), std::any::type_name::<Conflict>());
+    assert!(e.into_handler::<Conflict>().is_ok());
+
+    // Not a handler error at all: unchanged.
+    let e = agent
+        .call("lock", r#"{"fail": 3}"#, &ctx())
+        .await
+        .unwrap_err();
+    let e = e.into_handler::<Conflict>().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ArgumentsInvalid);
 }
 
 #[tokio::test]

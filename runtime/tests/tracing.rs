@@ -161,3 +161,108 @@ fn a_held_call_emits_approval_required_without_its_token() {
         );
     }
 }
+
+/// A registered tool whose `password` argument and `token` result are marked sensitive
+/// through its builder, as a manifest's `sensitive: true` marks generated fields.
+fn login() -> toolc_runtime::Agent {
+    use serde_json::json;
+    let mut agent =
+        toolc_runtime::Agent::new("vault", "keeps secrets", Vec::new()).expect("an empty agent");
+    let tool = toolc_runtime::RegisteredTool::new(
+        "login",
+        "Log in.",
+        json!({
+            "type": "object",
+            "properties": {
+                "user": {"type": "string"},
+                "password": {"type": "string", "minLength": 12, "pattern": "^[^ ]+$"}
+            },
+            "required": ["user", "password"]
+        }),
+        |args: Value, _ctx: CallContext| async move {
+            Ok::<_, toolc_runtime::HandlerError>(
+                json!({"user": args["user"], "token": format!("tok_{}", args["password"].as_str().unwrap_or_default())}),
+            )
+        },
+    )
+    .returns(json!({
+        "type": "object",
+        "properties": {"user": {"type": "string"}, "token": {"type": "string"}},
+        "required": ["user", "token"]
+    }))
+    .sensitive("/password")
+    .sensitive_in_returns("/token");
+    agent.register(tool).expect("registers");
+    agent
+}
+
+const SECRET: &str = "hunter2-SECRET";
+
+#[test]
+fn registered_tools_mask_the_fields_they_mark_sensitive() {
+    let agent = login();
+    let run = |args: String| {
+        let recorder = Recorder::default();
+        let result = tracing::subscriber::with_default(recorder.clone(), || {
+            common::runtime().block_on(agent.call_result("login", &args, &CallContext::new("c1")))
+        });
+        let events = recorder.0.lock().unwrap().clone();
+        (result, events)
+    };
+    // A sensitive argument that fails validation is quoted nowhere.
+    for bad in ["SECRET", "has a space in it, SECRET"] {
+        let (result, events) = run(format!(r#"{{"user": "ada", "password": "{bad}"}}"#));
+        assert!(!result.ok);
+        let text = format!("{} {result:?} {events:?}", result.to_value());
+        assert!(!text.contains("SECRET"), "{text}");
+        assert_eq!(result.cause.unwrap().violations[0].pointer, "/password");
+    }
+    // A result's sensitive field reaches the host, but not the events.
+    let (result, events) = run(format!(
+        r#"{{"user": "ada", "password": "correct-horse-{SECRET}"}}"#
+    ));
+    assert!(result.ok, "{result:?}");
+    assert!(
+        result.value.unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .contains(SECRET)
+    );
+    let completed = events.iter().find(|e| e["event"] == "completed").unwrap();
+    let preview: Value = serde_json::from_str(&completed["result_preview"]).unwrap();
+    assert_eq!(preview["user"], "ada");
+    assert_eq!(preview["token"], toolc_runtime::codegen::schema::REDACTED);
+    assert!(!format!("{events:?}").contains("SECRET"), "{events:?}");
+    // The model's view of the schema does not carry toolc's own keyword.
+    let desc = agent.descriptor("login").expect("listed");
+    assert!(
+        !desc.input_schema.contains("sensitive"),
+        "{}",
+        desc.input_schema
+    );
+    assert!(
+        !desc.output_schema.unwrap_or_default().contains("sensitive"),
+        "{:?}",
+        desc.output_schema
+    );
+}
+
+#[test]
+fn a_sensitive_mark_must_name_a_declared_property() {
+    use serde_json::json;
+    let mut agent = toolc_runtime::Agent::new("vault", "keeps secrets", Vec::new()).unwrap();
+    let tool = toolc_runtime::RegisteredTool::new(
+        "login",
+        "Log in.",
+        json!({"type": "object", "properties": {"password": {"type": "string"}}}),
+        |_args: Value, _ctx: CallContext| async move {
+            Ok::<_, toolc_runtime::HandlerError>(Value::Null)
+        },
+    )
+    .sensitive("/pasword");
+    let error = agent.register(tool).unwrap_err().to_string();
+    assert!(
+        error.contains("/pasword") && error.contains("sensitive"),
+        "{error}"
+    );
+}

@@ -17,6 +17,8 @@ pub struct LintArgs {
     paths: Vec<PathBuf>,
     /// Lint for this dialect (repeat, or separate with commas). Default: the
     /// `[lint] dialects` of toolc.toml, else openai-strict, gemini, anthropic, mcp.
+    /// `openai` is tool calling without strict mode; strict mode (Structured
+    /// Outputs, what other schema linters call `openai`) is `openai-strict`.
     #[arg(long = "dialect", value_name = "DIALECT", value_delimiter = ',', value_parser = parse_dialect)]
     dialects: Vec<Dialect>,
     /// Warn about properties without a description.

@@ -2,6 +2,8 @@
 //! `src/bin/toolc.rs`, a `main` that calls [`main`].
 
 mod build;
+#[cfg(feature = "serve")]
+mod call;
 mod check;
 mod diff;
 mod dump;
@@ -9,7 +11,12 @@ mod import;
 mod init;
 mod lint;
 mod output;
+pub(crate) mod sarif;
 mod schema;
+#[cfg(feature = "serve")]
+mod serve;
+#[cfg(feature = "serve")]
+mod watch;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -51,6 +58,26 @@ enum Command {
     /// be imported or files that are not what it would write (--check), 2 a usage or I/O error
     /// (a file that cannot be read, a server that cannot be reached, a file it will not write over).
     Import(import::ImportArgs),
+    /// Serve one agent of the manifests as an MCP server, each tool answered by its backend.
+    ///
+    /// The manifests are checked and linted as `toolc build` checks them; the agent's tools
+    /// are listed as `toolc dump --dialect mcp` prints them, their arguments validated as the
+    /// generated dispatcher validates them, and their policies (auth, roles, rate limits,
+    /// timeouts, approvals) enforced by the runtime. Each tool is answered by its `backend`
+    /// (a mock, an HTTP request, a program), or every one by a mock with --mock. Over stdio by
+    /// default; --http serves MCP's streamable HTTP. Exit status: 0 served until the client
+    /// left (or SIGTERM), 1 manifests with errors, 2 a usage error or nothing to serve.
+    #[cfg(feature = "serve")]
+    Serve(Box<serve::ServeArgs>),
+    /// Call one tool of the manifests, answered by its backend, and print its ToolResult.
+    ///
+    /// The call takes the path `toolc serve` serves it by: the manifests checked, the tool's
+    /// policies and validation the runtime's, its backend (or a mock with --mock) answering.
+    /// The ToolResult is printed on stdout (indented for --format human). Exit status: 0 the
+    /// call succeeded, 1 it failed or was held for approval (the result says why), 2 nothing
+    /// was called (manifests with errors, an unknown agent, a usage error).
+    #[cfg(feature = "serve")]
+    Call(call::CallArgs),
 }
 
 /// Runs the `toolc` command line on the process's arguments, printing to stdout and stderr,
@@ -78,5 +105,9 @@ pub fn main() -> ExitCode {
         Command::Schema(args) => schema::run(args, cli.output),
         Command::Init(args) => init::run(args, cli.output),
         Command::Import(args) => import::run(args, cli.output),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(*args, cli.output),
+        #[cfg(feature = "serve")]
+        Command::Call(args) => call::run(args, cli.output),
     }
 }

@@ -152,7 +152,7 @@ impl Reporter {
                 self.json_document(rendered, summary);
             }
             Format::Sarif => {
-                let mut log = crate::lint::sarif::log(sources, &diags, &[]);
+                let mut log = super::sarif::log(sources, &diags, &[]);
                 if let Some(results) = log
                     .pointer_mut("/runs/0/results")
                     .and_then(serde_json::Value::as_array_mut)
@@ -213,7 +213,7 @@ impl Reporter {
                 self.json_document(rendered, summary);
             }
             Format::Sarif => {
-                let log = crate::lint::sarif::log(sources, diags, groups);
+                let log = super::sarif::log(sources, diags, groups);
                 let mut document = self.document();
                 let _ = writeln!(document, "{log:#}");
             }

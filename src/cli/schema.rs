@@ -396,8 +396,123 @@ fn tool_properties(play: bool) -> Vec<(&'static str, Value)> {
                 json!({ "type": "array", "items": reference("Example") }),
             ),
         ),
+        (
+            "backend",
+            described(
+                &format!("What answers the {what}'s calls under `toolc serve` and `toolc call` (generated Rust ignores it): `mock`, `{{http: {{...}}}}` or `{{command: [...]}}`."),
+                reference("Backend"),
+            ),
+        ),
     ]);
     p
+}
+
+/// The definitions of a tool's `backend`.
+fn backend_definitions() -> Vec<(&'static str, Value)> {
+    let placeholder_text = "Text with `{param}` placeholders naming parameters of the tool (quote it in YAML: `\"{days}\"`).";
+    let env = closed(
+        "A value read from the environment when the server starts: the variable's name, never the value.",
+        vec![
+            (
+                "env",
+                described(
+                    "The environment variable's name.",
+                    json!({ "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" }),
+                ),
+            ),
+            (
+                "prefix",
+                described(
+                    "Text written before the value, such as `Bearer ` (in the manifest: no place for a secret).",
+                    json!({ "type": "string" }),
+                ),
+            ),
+        ],
+        &["env"],
+        json!({}),
+    );
+    vec![
+        (
+            "Backend",
+            json!({
+                "description": "What answers the calls under `toolc serve`: `mock` (examples' results, else values generated from `returns`), an HTTP request, or a program.",
+                "anyOf": [
+                    { "const": "mock", "description": "Examples' results in turn, else values generated from `returns`." },
+                    closed(
+                        "One kind of backend.",
+                        vec![
+                            ("mock", described("Examples' results in turn, else values generated from `returns`.", json!({ "type": ["null", "object"], "maxProperties": 0 }))),
+                            ("http", described("One HTTP request per call.", reference("HttpBackend"))),
+                            ("command", described("A program, then its arguments: it reads the arguments as JSON on stdin and answers the result as JSON on stdout.", json!({
+                                "anyOf": [
+                                    { "type": "string", "pattern": "\\S" },
+                                    { "type": "array", "minItems": 1, "items": { "type": "string" }, "prefixItems": [{ "type": "string", "pattern": "\\S" }] },
+                                ],
+                            }))),
+                        ],
+                        &[],
+                        json!({ "minProperties": 1, "maxProperties": 1 }),
+                    ),
+                ],
+            }),
+        ),
+        (
+            "HttpBackend",
+            closed(
+                "An HTTP request made of the arguments; the answer is the result. Arguments no placeholder names go into the JSON body (POST, PUT, PATCH, without `body`) or the query.",
+                vec![
+                    (
+                        "method",
+                        described(
+                            "The HTTP method (in upper or lower case).",
+                            json!({ "enum": ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "get", "post", "put", "patch", "delete", "head", "options"] }),
+                        ),
+                    ),
+                    (
+                        "url",
+                        described(
+                            "An `http://` or `https://` URL; `{param}` placeholders (of required parameters) in its path and query, never in its host.",
+                            json!({ "type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^{/?#@]+([/?][^#]*)?$" }),
+                        ),
+                    ),
+                    (
+                        "query",
+                        described(
+                            "Query parameters: text with placeholders, or `{env: NAME}`.",
+                            json!({
+                                "type": "object",
+                                "additionalProperties": { "anyOf": [described(placeholder_text, json!({ "type": ["string", "number"] })), env.clone()] },
+                            }),
+                        ),
+                    ),
+                    (
+                        "headers",
+                        described(
+                            "Headers: `{env: NAME}`, or text with at least one placeholder (never a value written in the manifest).",
+                            json!({
+                                "type": "object",
+                                "additionalProperties": { "anyOf": [described(placeholder_text, json!({ "type": "string", "pattern": "\\{[^{}]+\\}" })), env] },
+                            }),
+                        ),
+                    ),
+                    (
+                        "body",
+                        described(
+                            "The JSON body: `\"{param}\"` (one argument's value), or an object of keys to `\"{param}\"`s.",
+                            json!({
+                                "anyOf": [
+                                    { "type": "string", "pattern": "^\\{[^{}]+\\}$" },
+                                    { "type": "object", "additionalProperties": { "type": "string", "pattern": "^\\{[^{}]+\\}$" } },
+                                ],
+                            }),
+                        ),
+                    ),
+                ],
+                &["method", "url"],
+                json!({}),
+            ),
+        ),
+    ]
 }
 
 /// A delegate's keys: the target, then a tool's.
@@ -568,6 +683,12 @@ pub fn manifest_schema() -> Value {
         ),
         "Schema": schema_definition(),
     });
+    let mut defs = defs;
+    if let Value::Object(d) = &mut defs {
+        for (name, def) in backend_definitions() {
+            d.insert(name.to_string(), def);
+        }
+    }
     let mut root = closed(
         "A toolc manifest, format version 1: tools, playbooks, manuals, capabilities and agents, in YAML or TOML. Every section is optional; the files given to toolc form one toolset.",
         vec![

@@ -48,6 +48,7 @@ codes! {
     AgentNameCollision => "agent-name-collision", "Two tools or plays reachable from one agent share a name.";
     ScopeMismatch => "scope-mismatch", "A toolbox's scope type differs from its agent's scope type, or a delegate's target reads a scope its agent does not bind.";
     DelegationCycle => "delegation-cycle", "An agent delegates to itself, directly or through other agents' delegates.";
+    DelegationTooDeep => "delegation-too-deep", "A chain of delegates longer than 8: agent to agent, a delegated call would pass more than 8 delegates.";
     InvalidAuth => "invalid-auth", "An `auth` level other than none, user or admin.";
     InvalidRateLimit => "invalid-rate-limit", "A `rate_limit` that is not `N/unit`.";
     InvalidTimeout => "invalid-timeout", "A `timeout_ms` that is zero or negative.";
@@ -67,6 +68,10 @@ codes! {
     SensitiveParameter => "sensitive-parameter", "A value marked `sensitive` in a tool's or play's parameters: the model writes it, so the model sees it (a warning).";
     InvalidExample => "invalid-example", "An example's arguments or result do not match the tool's schemas.";
     InvalidMcpField => "invalid-mcp-field", "A tool's `icons` or `meta` that MCP would refuse: an icon source that is not `https:` or `data:`, a malformed size, theme or media type, a `meta` key the protocol reserves or does not allow.";
+    UnknownBackend => "unknown-backend", "A tool's `backend` that is not `mock`, `http` or `command`.";
+    InvalidBackend => "invalid-backend", "A `backend` that is malformed: two kinds at once, a command without a program, an HTTP method or URL toolc cannot send, an environment variable name that is not one, a placeholder that is not closed or not quoted.";
+    BackendPlaceholder => "backend-placeholder", "A `{name}` placeholder of an `http` backend that names no parameter of the tool, or a URL placeholder whose parameter is not required.";
+    InlineHeader => "inline-header", "A header of an `http` backend whose value is written in the manifest instead of read from the environment (`{env: NAME}`) or from an argument.";
     ManualPath => "manual-path", "A manual `file` that is absolute or leads outside the manifest root.";
     ManualUnreadable => "manual-unreadable", "A manual `file` that cannot be read.";
     ManualTemplate => "manual-template", "A `{{ ... }}` in a manual that is not `tool(\"name\")` or `play(\"name\")`.";
@@ -75,7 +80,11 @@ codes! {
     Lint => "lint", "A model-facing schema or tool list a provider would reject or degrade; printed under the id of its lint rule (docs/lint-rules.md).";
     UnknownRule => "unknown-rule", "A lint rule id in `toolc.toml` or on the command line that does not exist.";
     UnknownDialect => "unknown-dialect", "A provider dialect in `toolc.toml` or on the command line that does not exist.";
+    OpenaiNotStrict => "openai-not-strict", "`toolc.toml` lints for `openai`, OpenAI's tool calling without strict mode, and not for `openai-strict`, the form other tools call `openai`: a note.";
     Change => "change", "A change of the tool surface between two versions of the manifests, found by `toolc diff`; printed under the id of its kind (docs/diff.md).";
     ImportSource => "import-source", "A source `toolc import` read but cannot import: not a tools/list result, not an OpenAPI 3.0 or 3.1 document, a `$ref` to nothing, a server that does not answer as an MCP server.";
     ImportChange => "import-change", "A change `toolc import` made to what its source sent, with why: a note.";
+    NoBackend => "no-backend", "`toolc serve` or `toolc call`, without `--mock`, for an agent with a tool or play that has no `backend`.";
+    NoMockValue => "no-mock-value", "A `mock` finds no value the tool's `returns` schema admits (a warning of `toolc serve` and `toolc call`): its calls fail.";
+    UnsetEnv => "unset-env", "An environment variable an `http` backend reads is not set (or is not UTF-8) when `toolc serve` or `toolc call` starts.";
 }

@@ -85,6 +85,9 @@ fn tool_value(tool: &Tool) -> Value {
     if let Some(meta) = &tool.meta {
         out.insert("meta".into(), meta.clone());
     }
+    if let Some(backend) = &tool.backend {
+        out.insert("backend".into(), backend.clone());
+    }
     Value::Object(out)
 }
 

@@ -70,10 +70,8 @@ pub struct Tool {
     /// `meta` (MCP's `_meta`).
     pub meta: Option<Value>,
     pub deprecated: bool,
-    /// How the operation is called over HTTP, for an OpenAPI operation: kept for a backend
-    /// that calls it (a later `http` backend of the manifest), not written yet.
-    #[allow(dead_code)]
-    pub http: Option<openapi::HttpBinding>,
+    /// The `backend` mapping: for an OpenAPI operation, the `http` request that calls it.
+    pub backend: Option<Value>,
 }
 
 /// A name of the toolbox from what the source calls itself: lowercase ASCII letters, digits

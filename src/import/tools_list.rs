@@ -8,7 +8,8 @@
 //! | `name` | the tool's key, as it is |
 //! | `title` | `title` |
 //! | `description` | `description` |
-//! | `inputSchema`, `outputSchema` | `parameters`, `returns`, as they are |
+//! | `inputSchema`, `outputSchema` | `parameters`, `returns`, as they are, but for OpenAPI 3.0's `example` |
+//! | `example: v` in a schema (OpenAPI 3.0's keyword, which FastMCP's OpenAPI tools copy) | `examples: [v]`, JSON Schema 2020-12's spelling; left out beside an `examples` of its own |
 //! | `annotations.readOnlyHint` (and the other three hints) | `annotations.read_only` (…) |
 //! | `annotations.title` | `annotations.title`, unless it is the tool's `title` (toolc lists the title there too) |
 //! | other `annotations` keys | the same keys under `annotations` |
@@ -19,6 +20,7 @@
 //! is named in a note.
 
 use super::{Failure, Import, Note, Tool, has_extension_keys};
+use crate::model::schema::{Keyword, Shape};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -131,6 +133,7 @@ fn convert(mcp: &Value, index: usize, notes: &mut Vec<Note>) -> Result<Tool, Fai
         parameters: parameters.clone(),
         ..Tool::default()
     };
+    spell_examples(&mut tool.parameters, "inputSchema", name, notes);
     match mcp.get("title") {
         Some(Value::String(t)) => tool.title = Some(t.clone()),
         Some(other) => note(
@@ -177,7 +180,11 @@ fn convert(mcp: &Value, index: usize, notes: &mut Vec<Note>) -> Result<Tool, Fai
         }
     };
     match mcp.get("outputSchema") {
-        Some(returns @ Value::Object(_)) => tool.returns = Some(returns.clone()),
+        Some(returns @ Value::Object(_)) => {
+            let mut returns = returns.clone();
+            spell_examples(&mut returns, "outputSchema", name, notes);
+            tool.returns = Some(returns);
+        }
         Some(other) => note(
             notes,
             "outputSchema",
@@ -253,4 +260,53 @@ fn convert(mcp: &Value, index: usize, notes: &mut Vec<Note>) -> Result<Tool, Fai
         );
     }
     Ok(tool)
+}
+
+/// Writes each `example: v` of a schema (OpenAPI 3.0's keyword, not JSON Schema's, which toolc
+/// would refuse as unknown) as `examples: [v]` in its place, or leaves it out where the schema
+/// has `examples` too; `at` is the schema's place in the MCP tool. Only schemas are walked: an
+/// `example` property, or one inside a `default`, is data.
+fn spell_examples(schema: &mut Value, at: &str, tool: &str, notes: &mut Vec<Note>) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if let Some(index) = map.keys().position(|k| k == "example") {
+        let here = format!("{at}/example");
+        let value = map.shift_remove("example").expect("the key is there");
+        if map.contains_key("examples") {
+            notes.push(Note::new(
+                Some(tool),
+                here,
+                "left out: OpenAPI 3.0's `example` is not a JSON Schema keyword, and the schema has `examples` too",
+            ));
+        } else {
+            map.shift_insert(index, "examples".into(), Value::Array(vec![value]));
+            notes.push(Note::new(
+                Some(tool),
+                here,
+                "written as `examples: [...]`: OpenAPI 3.0's `example` is not a JSON Schema keyword, `examples` is its 2020-12 spelling",
+            ));
+        }
+    }
+    for (key, value) in map.iter_mut() {
+        let Some(shape) = Keyword::parse(key).map(Keyword::shape) else {
+            continue;
+        };
+        let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+        match (shape, value) {
+            (Shape::Schema | Shape::SchemaList, Value::Array(items)) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    spell_examples(item, &format!("{here}/{i}"), tool, notes);
+                }
+            }
+            (Shape::Schema, value) => spell_examples(value, &here, tool, notes),
+            (Shape::SchemaMap, Value::Object(named)) => {
+                for (name, value) in named.iter_mut() {
+                    let name = name.replace('~', "~0").replace('/', "~1");
+                    spell_examples(value, &format!("{here}/{name}"), tool, notes);
+                }
+            }
+            _ => {}
+        }
+    }
 }

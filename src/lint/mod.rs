@@ -19,8 +19,6 @@ pub(crate) mod list;
 mod rule_id;
 pub mod rules;
 mod run;
-#[cfg(feature = "cli")]
-pub mod sarif;
 pub mod similar;
 mod spot;
 pub(crate) mod walk;

@@ -327,7 +327,7 @@ const TABLE: [Rule; 73] = [
     rule!(OptionalWithoutNullable,
         [OAI_S: E, AZ_S: E],
         Check::Node(checks::optional_without_nullable),
-        "An optional property: strict mode needs every property in `required`.",
+        "An optional property that does not accept `null`: strict mode needs every property in `required`.",
         "list it in `required` and make it nullable (toolc does this for you in the openai-strict form)",
         "OpenAI Structured Outputs guide; mysql-mcp#5"),
     rule!(AdditionalPropertiesNotFalse,

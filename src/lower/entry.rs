@@ -1,10 +1,11 @@
 //! A tool's entry in each dialect's tool list, and what the MCP form leaves
 //! out.
 
+use super::mcp_entry::McpEntry;
 use super::{Dialect, Form};
 use crate::model::schema::JsonType;
 use crate::model::{SchemaId, Schemas, Tool};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// Whether a parameters form is an object with no properties (Gemini takes
 /// no `parameters` for such a tool).
@@ -93,35 +94,19 @@ pub(super) fn mcp_output_root(form: &mut Value) {
     }
 }
 
-/// MCP annotations: the title (the manifest's `annotations.title`, else the tool's `title`, for
-/// clients that read only `annotations.title`), the hints written, under their MCP names, and
-/// the other keys of the manifest's `annotations`, as written.
-fn mcp_annotations(tool: &Tool) -> Option<Map<String, Value>> {
-    let mut out = Map::new();
-    if let Some(t) = tool.annotations.title.as_ref().or(tool.title.as_ref()) {
-        out.insert("title".into(), Value::String(t.clone()));
-    }
-    for (name, v) in tool.annotations.hints.mcp_names() {
-        out.insert(name.to_string(), Value::Bool(v));
-    }
-    for (k, v) in &tool.annotations.other {
-        out.insert(k.clone(), v.clone());
-    }
-    (!out.is_empty()).then_some(out)
-}
-
 /// The tool's entry in `dialect`'s list, its schemas as `schema` gives each form.
 pub(super) fn entry(
     tool: &Tool,
     dialect: Dialect,
     parameters: Option<&Form>,
     returns: Option<&Form>,
-    schema: fn(&Form) -> Value,
+    schema: fn(&Value) -> Value,
 ) -> Value {
     let name = Value::String(tool.name.clone());
     let description = Value::String(tool.description.clone());
-    let params = parameters.map_or(Value::Null, schema);
-    let returns = returns.map(schema);
+    let params = parameters.map_or(Value::Null, |f| schema(&f.json));
+    let returns_form = returns;
+    let returns = returns.map(|f| schema(&f.json));
     match dialect {
         Dialect::OpenAi | Dialect::OpenAiStrict | Dialect::AzureOpenAiStrict => json!({
             "type": "function",
@@ -156,30 +141,6 @@ pub(super) fn entry(
         Dialect::AnthropicStrict => json!({
             "name": name, "description": description, "input_schema": params, "strict": true
         }),
-        Dialect::Mcp => {
-            let mut e = Map::new();
-            e.insert("name".into(), name);
-            if let Some(t) = &tool.title {
-                e.insert("title".into(), Value::String(t.clone()));
-            }
-            e.insert("description".into(), description);
-            e.insert("inputSchema".into(), params);
-            if let Some(r) = returns {
-                e.insert("outputSchema".into(), r);
-            }
-            if let Some(a) = mcp_annotations(tool) {
-                e.insert("annotations".into(), Value::Object(a));
-            }
-            if !tool.icons.is_empty() {
-                e.insert(
-                    "icons".into(),
-                    Value::Array(tool.icons.iter().map(|i| i.mcp_json()).collect()),
-                );
-            }
-            if let Some(meta) = &tool.meta {
-                e.insert("_meta".into(), Value::Object(meta.clone()));
-            }
-            Value::Object(e)
-        }
+        Dialect::Mcp => McpEntry::new(tool, parameters, returns_form).json_with(schema),
     }
 }

@@ -10,11 +10,13 @@
 pub mod arguments;
 pub mod dialect;
 mod entry;
+mod mcp_entry;
 pub mod schema;
 pub mod search;
 
 pub use dialect::{Dialect, Role};
 pub use entry::is_empty_object;
+pub use mcp_entry::{DEFAULT_INPUT_SCHEMA, McpEntry, McpTexts};
 pub use schema::{Form, Options, RefusalKind};
 pub use search::AgentIndex;
 
@@ -53,13 +55,13 @@ impl ToolForm {
     /// its own copy of the parameters and returns, and kept for every tool in every
     /// dialect those copies were a fifth of the memory of a large build.
     pub fn entry(&self, tool: &Tool) -> Value {
-        self.entry_with(tool, |f| f.json.clone())
+        self.entry_with(tool, Value::clone)
     }
 
-    /// The tool's entry with each schema as its JSON text (a string): what the Rust emitter
-    /// writes into a descriptor, made without copying the schemas.
-    pub fn entry_with_schema_texts(&self, tool: &Tool) -> Value {
-        self.entry_with(tool, |f| Value::String(f.json.to_string()))
+    /// The tool's MCP entry, typed; `None` for a form of another dialect.
+    pub fn mcp_entry<'a>(&'a self, tool: &'a Tool) -> Option<McpEntry<'a>> {
+        (self.dialect == Dialect::Mcp)
+            .then(|| McpEntry::new(tool, self.parameters.as_ref(), self.returns.as_ref()))
     }
 
     /// The tool's entry with each schema stood in for by an empty object (by the schema
@@ -67,14 +69,14 @@ impl ToolForm {
     /// input schema, which they read in the form ([`Lowered::outlines`]). Copying every
     /// schema of an agent's list was most of lint's memory.
     pub fn outline(&self, tool: &Tool) -> Value {
-        self.entry_with(tool, |f| match &f.json {
+        self.entry_with(tool, |v| match v {
             Value::Object(_) => Value::Object(serde_json::Map::new()),
             other => other.clone(),
         })
     }
 
     /// The tool's entry, each schema as `schema` gives it.
-    fn entry_with(&self, tool: &Tool, schema: fn(&Form) -> Value) -> Value {
+    fn entry_with(&self, tool: &Tool, schema: fn(&Value) -> Value) -> Value {
         entry::entry(
             tool,
             self.dialect,

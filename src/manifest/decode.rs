@@ -8,6 +8,8 @@ use super::node::{Entry, Node, Value};
 use super::raw::*;
 use crate::diag::{Code, Diagnostic, FileId, Span, did_you_mean};
 
+pub mod backend;
+
 /// The format versions this compiler reads.
 pub const SUPPORTED_VERSIONS: &[i64] = &[1];
 
@@ -43,6 +45,7 @@ pub const TOOL_KEYS: &[&str] = &[
     "meta",
     "deprecated",
     "examples",
+    "backend",
 ];
 /// Keys a tool has and a play refuses.
 pub const TOOL_ONLY_KEYS: &[&str] = &[
@@ -65,6 +68,7 @@ pub const PLAY_KEYS: &[&str] = &[
     "meta",
     "deprecated",
     "examples",
+    "backend",
 ];
 /// The keys of a tool's `annotations` toolc reads: the MCP hints, in toolc's spelling, and the
 /// title. Other keys pass to MCP as written.
@@ -112,6 +116,7 @@ pub const DELEGATE_KEYS: &[&str] = &[
     "meta",
     "deprecated",
     "examples",
+    "backend",
 ];
 
 /// The keys of one mapping, read one at a time; what is left unread at the
@@ -522,11 +527,15 @@ fn member_of(
         meta: None,
         deprecated: None,
         examples: Vec::new(),
+        backend: None,
     };
     if !is_play {
         tool_policies(&mut o, &what, diags, &mut t);
     }
     presentation(&mut o, &what, diags, &mut t);
+    t.backend = o
+        .get("backend")
+        .and_then(|b| backend::backend(b, &what, diags));
     let known = match member {
         Member::Tool => TOOL_KEYS,
         Member::Play => PLAY_KEYS,

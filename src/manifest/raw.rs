@@ -81,6 +81,52 @@ pub struct RawTool {
     pub meta: Option<Node>,
     pub deprecated: Option<Sp<RawDeprecated>>,
     pub examples: Vec<RawExample>,
+    /// What serves the tool under `toolc serve`, as written.
+    pub backend: Option<Sp<RawBackend>>,
+}
+
+/// A tool's `backend`: what answers its calls when `toolc serve` serves the manifest.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RawBackend {
+    /// `backend: mock`.
+    Mock,
+    /// `backend: {command: [program, args...]}`.
+    Command(Vec<Sp<String>>),
+    /// `backend: {http: {...}}`.
+    Http(RawHttp),
+}
+
+/// An `http` backend's request, as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawHttp {
+    pub span: Span,
+    pub method: Option<Sp<String>>,
+    pub url: Option<Sp<String>>,
+    pub query: Vec<(Sp<String>, RawSource)>,
+    pub headers: Vec<(Sp<String>, RawSource)>,
+    pub body: Option<RawBody>,
+}
+
+/// Where the value of a query parameter or a header comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RawSource {
+    /// Text with `{param}` placeholders.
+    Template(Sp<String>),
+    /// `{env: NAME, prefix?}`: an environment variable, read when the server starts.
+    Env {
+        span: Span,
+        name: Sp<String>,
+        prefix: Option<Sp<String>>,
+    },
+}
+
+/// An `http` backend's `body`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RawBody {
+    /// `"{param}"`: one argument's value, whole.
+    Whole(Sp<String>),
+    /// A mapping of the body's keys to `"{param}"`s.
+    Fields(Vec<(Sp<String>, Sp<String>)>),
 }
 
 /// A tool's `annotations`: the behaviour hints MCP clients read, MCP's `annotations.title`,

@@ -3,6 +3,7 @@
 //! followed, policies parsed and Rust identifiers assigned; nothing
 //! downstream looks a name up by string again.
 
+pub mod backend;
 pub mod manual;
 pub mod mcp;
 pub mod names;

@@ -68,6 +68,9 @@ pub struct Toolbox {
     pub description: String,
     /// The named type of the session scope its tools read.
     pub scope: Option<String>,
+    /// Where `scope:` names it.
+    #[serde(skip)]
+    pub scope_span: Option<Span>,
     pub tools: Vec<Tool>,
     #[serde(skip)]
     pub span: Span,
@@ -163,11 +166,22 @@ pub struct Tool {
     pub meta: Option<serde_json::Map<String, serde_json::Value>>,
     pub deprecated: Option<Deprecation>,
     pub examples: Vec<Example>,
+    /// What answers its calls under `toolc serve`, if the manifest says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<super::backend::Backend>,
     #[serde(skip)]
     pub span: Span,
 }
 
 impl Tool {
+    /// Whether the result is sent as the handler wrote it, never validated: `validate_returns:
+    /// false` on a tool with `returns` (without `returns` the result is any JSON anyway). Its
+    /// method returns `toolc_runtime::Verbatim`, which may carry keys the schema does not
+    /// declare.
+    pub fn sends_verbatim(&self) -> bool {
+        !self.validate_returns && self.returns.is_some()
+    }
+
     /// Whether the handler takes a parameters argument: not when the tool
     /// declares no parameters, or declares an object with no properties
     /// (`{type: object, properties: {}}`), which reads the same.
@@ -247,6 +261,9 @@ pub struct Agent {
     /// Indexes into [`Toolset::capabilities`].
     pub capabilities: Vec<usize>,
     pub scope: Option<String>,
+    /// Where `scope:` names the agent's scope; `None` when the manifest gives none.
+    #[serde(skip)]
+    pub scope_span: Option<Span>,
     /// Other agents and capabilities exposed to this agent as one tool each,
     /// in manifest order.
     pub delegates: Vec<Delegate>,

@@ -648,8 +648,8 @@ fn scope_mismatch() {
     let d = only_yaml(
         "version: 1\ntypes:\n  Operator: { type: object }\n  Customer: { type: object }\ntoolboxes:\n  t:\n    description: Tools\n    scope: Operator\n    tools: { a: { description: A } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n  bot: { description: Bot, capabilities: [c], scope: Customer }\n",
         Code::ScopeMismatch,
-        6,
-        3,
+        8,
+        12,
         "toolbox `t` reads scope `Operator`, but agent `bot` binds scope `Customer`",
     );
     assert_eq!(d.related[0].1, 13);
@@ -735,6 +735,49 @@ fn delegate_scope_mismatch() {
         "delegate `ask` hands its task to agent `bot`, whose tools read scope `Operator`, but agent `front` binds no scope",
     );
     assert_eq!(d.related[0].1, 16);
+}
+
+/// A manifest of `agents` agents, each delegating to the next (`a0` → `a1` → …), and a
+/// last one, `side`, that `a0` delegates to as well.
+fn delegation_chain(agents: usize) -> String {
+    let mut text = "version: 1\ntoolboxes:\n  t: { description: Tools, tools: { a: { description: A } } }\ncapabilities:\n  c: { description: C, toolbox: t }\nagents:\n".to_string();
+    for i in 0..agents {
+        let delegates = if i + 1 < agents {
+            format!(
+                ", delegates: {{ ask: {{ agent: a{}, description: Ask }} }}",
+                i + 1
+            )
+        } else {
+            String::new()
+        };
+        text.push_str(&format!(
+            "  a{i}: {{ description: Agent, capabilities: [c]{delegates} }}\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn delegation_too_deep() {
+    // 8 delegates, agent to agent, are allowed.
+    assert_eq!(check_texts(&[("t.yaml", &delegation_chain(9))]), Vec::new());
+    let d = only_yaml(
+        &delegation_chain(10),
+        Code::DelegationTooDeep,
+        7,
+        75,
+        "delegate `ask` of agent `a0` starts a chain of 9 delegates (`a0` → `a1` → `a2` → `a3` → `a4` → `a5` → `a6` → `a7` → `a8` → `a9`), over the limit of 8",
+    );
+    assert_eq!(d.related[0].1, 7);
+    // A long chain: one diagnostic, at its top, the agents between elided.
+    let d = only_yaml(
+        &delegation_chain(40),
+        Code::DelegationTooDeep,
+        7,
+        75,
+        "delegate `ask` of agent `a0` starts a chain of 39 delegates (`a0` → `a1` → `a2` → `a3` → `a4` → `a5` → `a6` → `a7` → `a8` → `a9` → … 29 more → `a39`), over the limit of 8",
+    );
+    assert!(d.help.is_some());
 }
 
 #[test]
@@ -1049,6 +1092,177 @@ fn invalid_mcp_field() {
     );
 }
 
+/// A tool named `forecast` taking a required `city`, with `backend` as given (YAML at the
+/// indentation of a tool's keys).
+fn with_backend(backend: &str) -> String {
+    format!(
+        "version: 1\ntoolboxes:\n  weather:\n    description: Weather tools\n    tools:\n      forecast:\n        description: The forecast\n        parameters:\n          type: object\n          properties:\n            city: {{ type: string }}\n            days: {{ type: integer }}\n          required: [city]\n{backend}"
+    )
+}
+
+#[test]
+fn unknown_backend() {
+    let d = only_yaml(
+        &with_backend("        backend: mok\n"),
+        Code::UnknownBackend,
+        14,
+        18,
+        "the backend of tool `forecast` is `mok`, which is not a kind of backend",
+    );
+    assert_eq!(d.help.as_deref(), Some("did you mean `mock`?"));
+    only_yaml(
+        &with_backend("        backend: { grpc: {} }\n"),
+        Code::UnknownBackend,
+        14,
+        20,
+        "the backend of tool `forecast` is `grpc`, which is not a kind of backend",
+    );
+}
+
+#[test]
+fn invalid_backend() {
+    let cases: &[(&str, usize, usize, &str)] = &[
+        (
+            "        backend: http\n",
+            14,
+            18,
+            "the backend of tool `forecast` is `http` without its settings",
+        ),
+        (
+            "        backend: { mock: , command: [x] }\n",
+            14,
+            28,
+            "the backend of tool `forecast` names two backends, `mock` and `command`",
+        ),
+        (
+            "        backend: { command: [] }\n",
+            14,
+            29,
+            "`command` of the backend of tool `forecast` names no program",
+        ),
+        (
+            "        backend: { http: { method: FETCH, url: \"https://a.example/{city}\" } }\n",
+            14,
+            36,
+            "the `http` backend of tool `forecast` has the method `FETCH`",
+        ),
+        (
+            "        backend: { http: { method: GET, url: \"ftp://a.example/x\" } }\n",
+            14,
+            46,
+            "the URL `ftp://a.example/x` of the `http` backend of tool `forecast` is not an `http://` or `https://` URL",
+        ),
+        (
+            "        backend: { http: { method: GET, url: \"https://{city}.example/x\" } }\n",
+            14,
+            46,
+            "the host of the URL `https://{city}.example/x` of the `http` backend of tool `forecast` comes from a placeholder",
+        ),
+        (
+            "        backend: { http: { method: GET, url: \"https://me:pw@a.example/x\" } }\n",
+            14,
+            46,
+            "the URL `https://me:pw@a.example/x` of the `http` backend of tool `forecast` holds credentials",
+        ),
+        (
+            "        backend: { http: { method: GET, url: \"https://a.example/{city\" } }\n",
+            14,
+            46,
+            "the URL of the `http` backend of tool `forecast` has a `{` that opens no placeholder, at byte 18",
+        ),
+        (
+            "        backend: { http: { method: GET, url: \"https://a.example/\", query: { key: { env: \"sk-live 42\" } } } }\n",
+            14,
+            89,
+            "`sk-live 42` (the query parameter `key` of the `http` backend of tool `forecast`) is not an environment variable name",
+        ),
+        (
+            "        backend: { http: { method: GET, url: \"https://a.example/\", headers: { \"Bad Header\": \"{city}\" } } }\n",
+            14,
+            79,
+            "`Bad Header` of the `http` backend of tool `forecast` is not a header name",
+        ),
+        (
+            "        backend: { http: { method: POST, url: \"https://a.example/\", body: \"x{city}\" } }\n",
+            14,
+            75,
+            "the body of the `http` backend of tool `forecast` is not one placeholder",
+        ),
+        (
+            "        backend:\n          http:\n            method: GET\n            url: https://a.example/\n            query: { city: {city} }\n",
+            18,
+            28,
+            "`city` in `query` of the `http` request of tool `forecast` is the mapping `{city: null}`: YAML reads `{city}` without quotes as a mapping",
+        ),
+    ];
+    for (backend, line, col, message) in cases {
+        only_yaml(
+            &with_backend(backend),
+            Code::InvalidBackend,
+            *line,
+            *col,
+            message,
+        );
+    }
+}
+
+#[test]
+fn backend_placeholder() {
+    let d = only_yaml(
+        &with_backend(
+            "        backend: { http: { method: GET, url: \"https://a.example/{cty}\" } }\n",
+        ),
+        Code::BackendPlaceholder,
+        14,
+        46,
+        "the placeholder `{cty}` in the URL of the `http` backend of tool `forecast` names no parameter",
+    );
+    assert_eq!(d.help.as_deref(), Some("did you mean `{city}`?"));
+    let d = only_yaml(
+        &with_backend(
+            "        backend: { http: { method: GET, url: \"https://a.example/{days}\" } }\n",
+        ),
+        Code::BackendPlaceholder,
+        14,
+        46,
+        "the placeholder `{days}` in the URL of the `http` backend of tool `forecast` names a parameter that is not required",
+    );
+    assert!(
+        d.help
+            .unwrap()
+            .contains("add `days` to the parameters' `required`")
+    );
+    only_yaml(
+        &with_backend(
+            "        backend: { http: { method: POST, url: \"https://a.example/\", body: { n: \"{nights}\" } } }\n",
+        ),
+        Code::BackendPlaceholder,
+        14,
+        80,
+        "the placeholder `{nights}` in the body's `n` of the `http` backend of tool `forecast` names no parameter",
+    );
+    // Every form that names parameters rightly passes.
+    let good = with_backend(
+        "        backend:\n          http:\n            method: get\n            url: \"https://a.example/v1/{city}?units=metric\"\n            query: { d: \"{days}\", key: { env: API_KEY } }\n            headers: { Authorization: { env: API_TOKEN, prefix: \"Bearer \" }, X-City: \"city-{city}\" }\n            body: { where: \"{city}\" }\n",
+    );
+    assert_eq!(check_texts(&[("t.yaml", &good)]), vec![]);
+}
+
+#[test]
+fn inline_header() {
+    let d = only_yaml(
+        &with_backend(
+            "        backend: { http: { method: GET, url: \"https://a.example/\", headers: { Authorization: Bearer sk-live-4242 } } }\n",
+        ),
+        Code::InlineHeader,
+        14,
+        94,
+        "the header `Authorization` of the `http` backend of tool `forecast` is written in the manifest",
+    );
+    // The value is never repeated in the message or the help.
+    assert!(!d.message.contains("sk-live") && !d.help.unwrap().contains("sk-live"));
+}
+
 #[test]
 fn manual_path() {
     only_yaml(
@@ -1245,6 +1459,19 @@ fn unknown_dialect() {
     );
 }
 
+#[test]
+fn openai_not_strict() {
+    only(
+        config_diagnostics("[lint]\ndialects = [\"gemini\", \"openai\"]\n"),
+        Code::OpenaiNotStrict,
+        ("toolc.toml", 2, 23),
+        "`openai` is OpenAI's tool calling without strict mode: its rules let optional properties, open objects and any keyword through",
+    );
+    // With `openai-strict` beside it, both forms are linted on purpose: nothing to say.
+    assert!(config_diagnostics("[lint]\ndialects = [\"openai\", \"openai-strict\"]\n").is_empty());
+    assert!(config_diagnostics("[lint]\ndialects = [\"openai-strict\"]\n").is_empty());
+}
+
 /// `toolc diff`'s changes are diagnostics under the code `change`, printed
 /// under the id of their kind; src/tests/diff.rs tests each kind.
 #[test]
@@ -1331,6 +1558,94 @@ fn import_change() {
     assert_eq!(
         d.message,
         "tool `echo`: `execution`: left out: the manifest has no key for a tool's `execution` yet, so toolc will not list it"
+    );
+}
+
+// ------------------------------------------------------------ serve
+
+/// What `toolc serve` says building the agent of `text` (one manifest, one agent), without
+/// `--mock` unless `mock`: the errors that stop it, or its warnings.
+fn serve_problems(text: &str, mock: bool) -> Vec<Seen> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("weather.yaml");
+    std::fs::write(&path, text).unwrap();
+    let analyzed = crate::pipeline::analyze(
+        std::slice::from_ref(&path),
+        &ResolveOptions::default(),
+        &Default::default(),
+        &Default::default(),
+    );
+    assert!(!analyzed.has_errors(), "{:#?}", analyzed.all_diagnostics());
+    let agent = crate::serve::find_agent(&analyzed.toolset, None).unwrap();
+    let options = crate::serve::Options { mock, seed: 0 };
+    let found = match crate::serve::build(&analyzed, agent, options) {
+        Ok(built) => built.warnings,
+        Err(problems) => problems,
+    };
+    found
+        .iter()
+        .map(|d| {
+            let mut seen = seen(&analyzed.sources, d);
+            // The temporary folder's name is no part of what is asserted.
+            if let Some((file, _, _)) = &mut seen.at {
+                *file = Path::new(file)
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+            }
+            seen
+        })
+        .collect()
+}
+
+const SERVED: &str = "version: 1\ntoolboxes:\n  weather:\n    description: Weather tools\n    tools:\n      forecast:\n        description: The forecast\n        backend: { http: { method: GET, url: \"https://a.example/\", headers: { Authorization: { env: TOOLC_TEST_NEVER_SET_7F3 } } } }\n      alerts:\n        description: Alerts\n        returns: { type: integer, minimum: 7, maximum: 6 }\ncapabilities:\n  weather: { description: Weather, toolbox: weather }\n";
+
+#[test]
+fn no_backend() {
+    let found = serve_problems(SERVED, false);
+    let d = found
+        .iter()
+        .find(|d| d.code == Code::NoBackend)
+        .expect("no-backend");
+    assert_eq!(d.at, Some(("weather.yaml".into(), 9, 7)));
+    assert_eq!(
+        d.message,
+        "tool `alerts` has no backend to answer its calls"
+    );
+    // With --mock every tool has one.
+    assert!(
+        serve_problems(SERVED, true)
+            .iter()
+            .all(|d| d.code != Code::NoBackend)
+    );
+}
+
+#[test]
+fn no_mock_value() {
+    let found = serve_problems(SERVED, true);
+    let [d] = &found[..] else {
+        panic!("one warning: {found:#?}");
+    };
+    assert_eq!(d.code, Code::NoMockValue);
+    assert_eq!(d.at, Some(("weather.yaml".into(), 9, 7)));
+    assert_eq!(
+        d.message,
+        "the mock of tool `alerts` finds no value its returns schema admits: no integer lies within its bounds"
+    );
+}
+
+#[test]
+fn unset_env() {
+    let found = serve_problems(SERVED, false);
+    let d = found
+        .iter()
+        .find(|d| d.code == Code::UnsetEnv)
+        .expect("unset-env");
+    assert_eq!(d.at, Some(("weather.yaml".into(), 6, 7)));
+    assert_eq!(
+        d.message,
+        "the environment variable `TOOLC_TEST_NEVER_SET_7F3`, which the backend of tool `forecast` reads, is not set"
     );
 }
 
@@ -1472,11 +1787,12 @@ fn documented_examples_print_what_the_docs_show() {
             // Shown as a shell session: an unreadable path, bytes that are
             // not UTF-8, or a stage after resolve. The title must still name
             // the code (lint findings are printed under their rule id).
-            let shown = output.contains(&format!("error[{code}]: "))
-                || output.contains(&format!("note[{code}]: "));
+            let shown = ["error", "warning", "note"]
+                .iter()
+                .any(|s| output.contains(&format!("{s}[{code}]: ")));
             if !shown && code != "lint" && code != "change" {
                 problems.push(format!(
-                    "`{code}`: the output does not show `error[{code}]: ` or `note[{code}]: `"
+                    "`{code}`: the output does not show `error[{code}]: `, `warning[{code}]: ` or `note[{code}]: `"
                 ));
             }
             continue;

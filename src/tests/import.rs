@@ -151,7 +151,7 @@ proptest! {
 
 // ------------------------------------------------------------ tools/list results
 
-use crate::import::openapi::{self, BodyShape, Location};
+use crate::import::openapi;
 use crate::import::{Import, client, fixup, tools_list};
 use serde_json::json;
 
@@ -443,65 +443,56 @@ fn openapi_references() {
     }
 }
 
-/// How each operation of the rules fixture is called over HTTP.
+/// How each operation of the rules fixture is called over HTTP: its `http` backend.
 #[test]
-fn openapi_http_bindings() {
+fn openapi_http_backends() {
     let text =
         std::fs::read_to_string(super::repo().join("tests/import/openapi/rules.yaml")).unwrap();
     let doc = openapi::parse(&text).unwrap();
     let import = openapi::import(&doc, "rules.yaml").unwrap();
-    let binding = |name: &str| {
+    let backend = |name: &str| {
         import
             .tools
             .iter()
             .find(|t| t.name == name)
-            .and_then(|t| t.http.clone())
+            .and_then(|t| t.backend.clone())
             .unwrap_or_else(|| panic!("{name}"))
     };
-    let get = binding("pets_get");
+    let bearer = json!({"env": "BEARER", "prefix": "Bearer "});
+    // Path, query, header and cookie parameters as placeholders, each under the property name
+    // the parameters schema gives it.
     assert_eq!(
-        (get.method.as_str(), get.server.as_str(), get.path.as_str()),
-        ("GET", "https://api.example.test/v2", "/pets/{id}")
+        backend("pets_get"),
+        json!({"http": {
+            "method": "GET",
+            "url": "https://api.example.test/v2/pets/{id}",
+            "query": {
+                "verbose": "{verbose}",
+                "id": "{query_id}",
+                "page-size": "{page-size}",
+                "page_size": "{query_page_size}",
+                "filter": "{filter}",
+            },
+            "headers": {
+                "X-Trace": "{X-Trace}",
+                "Cookie": "session={session}; theme={theme}",
+                "Authorization": bearer,
+            },
+        }})
     );
-    let places: Vec<(&str, &str, Location)> = get
-        .parameters
-        .iter()
-        .map(|p| (p.property.as_str(), p.name.as_str(), p.location))
-        .collect();
+    // A body's properties, each from its own parameter; a whole body from one.
     assert_eq!(
-        places,
-        [
-            ("id", "id", Location::Path),
-            ("verbose", "verbose", Location::Query),
-            ("query_id", "id", Location::Query),
-            ("X-Trace", "X-Trace", Location::Header),
-            ("session", "session", Location::Cookie),
-            ("page-size", "page-size", Location::Query),
-            ("query_page_size", "page_size", Location::Query),
-            ("filter", "filter", Location::Query),
-        ]
+        backend("op_2fa-replace")["http"]["body"],
+        json!({"id": "{body_id}", "name": "{name}", "age": "{age}", "owner": "{owner}"})
     );
-    assert_eq!(get.body, None);
-    let put = binding("op_2fa-replace");
-    let body = put.body.unwrap();
-    assert_eq!(body.media_type, "application/json");
+    assert_eq!(backend("pets_get_2")["http"]["body"], json!("{body}"));
+    // A key in the query, read from the environment.
+    let search = backend("an_operation_id_that_is_much_longer_than_the_sixty_four_characte");
+    assert_eq!(search["http"]["query"]["api_key"], json!({"env": "KEY"}));
     assert_eq!(
-        body.shape,
-        BodyShape::Properties(vec![
-            ("body_id".into(), "id".into()),
-            ("name".into(), "name".into()),
-            ("age".into(), "age".into()),
-            ("owner".into(), "owner".into()),
-        ])
+        backend("get_health"),
+        json!({"http": {"method": "GET", "url": "https://api.example.test/v2/health"}})
     );
-    let post = binding("pets_get_2");
-    assert_eq!(post.body.unwrap().shape, BodyShape::Whole("body".into()));
-    let search = binding("an_operation_id_that_is_much_longer_than_the_sixty_four_characte");
-    assert_eq!(
-        search.body.unwrap().media_type,
-        "application/x-www-form-urlencoded"
-    );
-    assert_eq!(binding("get_health").server, "https://api.example.test/v2");
 }
 
 #[test]

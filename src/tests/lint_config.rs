@@ -379,3 +379,67 @@ fn gemini_form_and_the_lowering_keys_are_read() {
         text[2]
     );
 }
+
+#[test]
+fn sensitive_parameter_is_graded_like_a_lint_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.yaml"),
+        "version: 1\ntoolboxes:\n  t:\n    description: Tools\n    tools:\n      login:\n        description: Log in\n        parameters:\n          type: object\n          properties:\n            password: { type: string, sensitive: true, description: The password. }\n          required: [password]\n",
+    )
+    .unwrap();
+    let paths = [dir.path().to_path_buf()];
+    let graded = |toml: Option<&str>, code: &Options| {
+        match toml {
+            Some(text) => std::fs::write(dir.path().join("toolc.toml"), text).unwrap(),
+            None => {
+                let _ = std::fs::remove_file(dir.path().join("toolc.toml"));
+            }
+        }
+        let analyzed = crate::pipeline::analyze(
+            &paths,
+            &Default::default(),
+            &crate::pipeline::ConfigSource::Discover,
+            code,
+        );
+        let found: Vec<(Code, crate::Severity)> = analyzed
+            .all_diagnostics()
+            .iter()
+            .map(|d| (d.code, d.severity))
+            .collect();
+        found
+    };
+    let none = Options::default();
+    // A warning by default.
+    assert_eq!(
+        graded(None, &none),
+        [(Code::SensitiveParameter, crate::Severity::Warning)]
+    );
+    // Silenced, or raised to an error, by the file.
+    assert_eq!(
+        graded(Some("[lint]\nallow = [\"sensitive-parameter\"]\n"), &none),
+        []
+    );
+    assert_eq!(
+        graded(Some("[lint]\ndeny = [\"sensitive-parameter\"]\n"), &none),
+        [(Code::SensitiveParameter, crate::Severity::Error)]
+    );
+    // Code options win over the file's, as for the rules.
+    let allow = Options {
+        allow: Some(vec!["sensitive-parameter".into()]),
+        ..Default::default()
+    };
+    assert_eq!(
+        graded(Some("[lint]\ndeny = [\"sensitive-parameter\"]\n"), &allow),
+        []
+    );
+    // The id is known to the file's checks, with a hint when misspelt.
+    let (o, _, d) = parse("[lint]\nallow = [\"sensitive-parameter\"]\n");
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(o.allow, Some(vec!["sensitive-parameter".to_string()]));
+    let (_, text, _) = parse("[lint]\nallow = [\"sensitive-parameters\"]\n");
+    assert!(
+        text[0].contains("did you mean `sensitive-parameter`"),
+        "{text:?}"
+    );
+}

@@ -439,6 +439,15 @@ fn cases() -> Vec<Case> {
             params(obj(json!({"a": {"type": ["string", "null"]}}))),
             None,
         ),
+        // Optional but nullable: clean, as `.optional().nullable()` is for the SDKs' lint.
+        c(
+            "optional-without-nullable",
+            OpenAiStrict,
+            params(
+                json!({"type": "object", "additionalProperties": false, "properties": {"a": {"type": ["string", "null"]}, "b": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}),
+            ),
+            None,
+        ),
         c(
             "additional-properties-not-false",
             OpenAiStrict,

@@ -1,7 +1,7 @@
 //! The SARIF log's paths. The log itself is tested from the outside, through `toolc lint
 //! --format sarif` (tests/lint_sarif.rs).
 
-use crate::lint::sarif::path_uri;
+use crate::cli::sarif::path_uri;
 use std::path::Path;
 
 #[test]

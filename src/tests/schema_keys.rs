@@ -27,6 +27,7 @@ fn the_schema_lists_the_loaders_keys_with_descriptions() {
         (&defs["Capability"], decode::CAPABILITY_KEYS),
         (&defs["Agent"], decode::AGENT_KEYS),
         (&defs["Delegate"], decode::DELEGATE_KEYS),
+        (&defs["HttpBackend"], decode::backend::HTTP_KEYS),
     ];
     for (def, keys) in tables {
         let props = def["properties"].as_object().expect("properties");

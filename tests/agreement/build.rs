@@ -37,7 +37,7 @@ const GENERATED: &str = "../fixtures/agreement";
 
 /// Toolsets whose MCP listing alone is compared (`listed_only`), not compiled
 /// here: every folder of the real-world corpus (tests/realworld.rs compiles
-/// their Rust; 408 tools would make this crate slow to build and the
+/// their Rust; its thousand tools would make this crate slow to build and the
 /// agreement run long).
 const LISTED_ONLY: &str = "../realworld";
 
@@ -138,8 +138,9 @@ fn main() {
 }
 
 /// The real-world toolsets: per tool, what its generated descriptor would
-/// carry for MCP (name, title, description and the texts of its MCP entry, as
-/// the emitter writes them) and its MCP entry; per agent, its dump.
+/// carry for MCP (name, title, description and the texts of its MCP entry,
+/// `toolc::McpTexts`, as the emitter writes them) and its MCP entry; per
+/// agent, its dump.
 fn listed_only() -> Vec<Value> {
     println!("cargo:rerun-if-changed={LISTED_ONLY}");
     let mut folders: Vec<PathBuf> = std::fs::read_dir(LISTED_ONLY)
@@ -163,7 +164,7 @@ fn listed_only() -> Vec<Value> {
                 .iter()
                 .map(|tool| {
                     let entry = tool.form(Dialect::Mcp).entry;
-                    let texts = McpTexts::of(&entry);
+                    let texts = tool.mcp_texts();
                     json!({
                         "name": tool.name(),
                         "title": tool.title(),
@@ -186,30 +187,6 @@ fn listed_only() -> Vec<Value> {
             })
         })
         .collect()
-}
-
-/// The texts a generated descriptor carries of a tool's MCP entry, as the
-/// emitter writes them (`McpTexts` in src/emit/rust/mod.rs): each field as
-/// compact JSON, with the emitter's defaults where the entry has none.
-struct McpTexts {
-    input_schema: String,
-    output_schema: Option<String>,
-    annotations: String,
-    icons: Option<String>,
-    meta: Option<String>,
-}
-
-impl McpTexts {
-    fn of(entry: &Value) -> McpTexts {
-        let field = |k: &str| entry.get(k).map(|v| v.to_string());
-        McpTexts {
-            input_schema: field("inputSchema").unwrap_or_else(|| "{\"type\":\"object\"}".into()),
-            output_schema: field("outputSchema"),
-            annotations: field("annotations").unwrap_or_else(|| "{}".into()),
-            icons: field("icons"),
-            meta: field("_meta"),
-        }
-    }
 }
 
 /// The operations of one toolset: names, modules, canonical schemas, the

@@ -97,8 +97,8 @@ def instances(schema: Any) -> SearchStrategy[Any]:
     return from_schema(readings.bounded(schema), custom_formats=CUSTOM_FORMATS)
 
 
-def generate(schema: Any, check: Callable[[Any], None]) -> int:
-    """Runs `check` on INSTANCES distinct instances of `schema` (fewer where hypothesis finds no
+def generate(schema: Any, check: Callable[[Any], None], count: int = INSTANCES) -> int:
+    """Runs `check` on `count` distinct instances of `schema` (fewer where hypothesis finds no
     more), in rounds from fixed seeds, so every run sends the same ones; returns how many. A
     failing instance is shrunk by hypothesis and its error raised."""
     passed: set[str] = set()
@@ -112,13 +112,13 @@ def generate(schema: Any, check: Callable[[Any], None]) -> int:
     strategy = instances(schema)
     for n in range(ROUNDS):
         before = len(passed)
-        wanted = INSTANCES - before
+        wanted = count - before
         if wanted <= 0:
             break
         run = settings(
             # A few more than wanted, for the duplicates; a later round starts again from the
             # simplest instances, which the first one has sent.
-            max_examples=wanted + (INSTANCES // 20 if n == 0 else 50),
+            max_examples=wanted + (count // 20 if n == 0 else 50),
             database=None,
             deadline=None,
             suppress_health_check=list(HealthCheck),
@@ -178,11 +178,13 @@ class Tally:
     """What the tests sent: one row per run (a tool and the dialects sharing one reading of it)."""
 
     def __init__(self) -> None:
-        # [toolset, tool, dialects, instances sent, seconds]
+        # [toolset, tool, dialects, instances sent, seconds, instances wanted]
         self.runs: list[list[Any]] = []
 
-    def add(self, toolset: str, tool: str, dialects: list[str], sent: int, seconds: float) -> None:
-        self.runs.append([toolset, tool, dialects, sent, seconds])
+    def add(
+        self, toolset: str, tool: str, dialects: list[str], sent: int, seconds: float, wanted: int = INSTANCES
+    ) -> None:
+        self.runs.append([toolset, tool, dialects, sent, seconds, wanted])
 
 
 TALLY = Tally()
@@ -205,7 +207,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         return
     write = terminalreporter.write_line
     per_dialect: dict[str, list[int]] = defaultdict(list)
-    for _, _, dialects, sent, _ in TALLY.runs:
+    for _, _, dialects, sent, *_ in TALLY.runs:
         for d in dialects:
             per_dialect[d].append(sent)
     tools = {(s, t) for s, t, *_ in TALLY.runs}
@@ -219,11 +221,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         f"{sum(r[4] for r in TALLY.runs):.1f} s in the runs"
     )
     for d, rows in sorted(per_dialect.items()):
-        full = [n for n in rows if n >= INSTANCES]
-        write(f"  {d:<20} {len(rows):>3} tools {sum(rows):>6} instances ({len(full)} tools with {INSTANCES} or more)")
-    few = sorted({f"{s}/{t}: {n}" for s, t, _, n, _ in TALLY.runs if n < INSTANCES})
+        write(f"  {d:<20} {len(rows):>3} tools {sum(rows):>6} instances")
+    few = sorted({f"{s}/{t}: {n} of {w}" for s, t, _, n, _, w in TALLY.runs if n < w})
     if few:
-        write(f"  fewer than {INSTANCES} distinct instances, all that hypothesis found: {', '.join(few)}")
+        write(f"  fewer distinct instances than wanted, all that hypothesis found: {', '.join(few)}")
     refused: dict[str, set[str]] = defaultdict(set)
     count: dict[str, int] = defaultdict(int)
     for toolset in describe()["toolsets"]:

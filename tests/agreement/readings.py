@@ -1,4 +1,4 @@
-"""How each side of the agreement test reads a schema, as plain JSON Schema (2020-12).
+r"""How each side of the agreement test reads a schema, as plain JSON Schema (2020-12).
 
 - `advertised(dialect, schema)`: a dialect's advertised parameters, as the model reads them.
   The JSON Schema dialects are read as written. The Gemini OpenAPI forms (`gemini`,
@@ -19,7 +19,9 @@
   does not generate from recursive references), and at most two properties beyond the declared
   ones in an open object (which hypothesis-jsonschema makes slowly, and the dispatcher ignores);
   tuples, `dependentRequired` and `dependentSchemas` in the draft-07 spelling, the one
-  hypothesis-jsonschema reads.
+  hypothesis-jsonschema reads; each `pattern` read as ECMA-262 reads it, as the validator does:
+  `\d` and `\w` are ASCII classes (Python's `re`, which hypothesis generates with, makes them
+  Unicode classes unless a pattern starts with `(?a)`).
 """
 
 from __future__ import annotations
@@ -170,12 +172,22 @@ def _dependencies_draft7(node: dict) -> Schema:
     return node
 
 
+def _ecma_pattern(node: dict) -> Schema:
+    pattern = node.get("pattern")
+    if isinstance(pattern, str) and not pattern.startswith("(?a)"):
+        node["pattern"] = "(?a)" + pattern
+    return node
+
+
 def bounded(schema: Schema) -> Schema:
     """A part of `schema` to generate instances from; see the module's doc. Tuples are given in
     the draft-07 spelling (`items: [...]`, `additionalItems`), and `dependentRequired` and
     `dependentSchemas` as `dependencies`, the ones hypothesis-jsonschema reads: it does not know
-    the 2020-12 keywords."""
-    return walk(unrolled(schema), lambda n: _dependencies_draft7(_tuple_draft7(_few_extras(n))))
+    the 2020-12 keywords. Patterns are read with ASCII classes, as ECMA-262 reads them."""
+    return walk(
+        unrolled(schema),
+        lambda n: _ecma_pattern(_dependencies_draft7(_tuple_draft7(_few_extras(n)))),
+    )
 
 
 def unrolled(schema: Schema, depth: int = 2) -> Schema:

@@ -14,10 +14,12 @@
 //! It starts its own `redis-server` (on a private socket) and skips, saying so, when there is
 //! none on PATH.
 
+mod load;
+
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -30,28 +32,15 @@ use hyper_util::client::legacy::Client as PoolClient;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use load::{CALLS_PER_CLIENT, CLIENTS, Children, Client, ms, text, throughput};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
-const CLIENTS: usize = 32;
-const CALLS_PER_CLIENT: usize = 250;
 const LIMIT_CALLS: usize = 40;
 const RESOURCE: &str = "https://mcp.bench.example/mcp";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The processes this bench started, stopped (by their handles) when it ends.
-struct Children(Vec<Child>);
-
-impl Drop for Children {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
 }
 
 fn on_path(program: &str) -> bool {
@@ -84,32 +73,11 @@ async fn issuer(jwks: Value) -> String {
 /// Starts `mcp-server support-desk` on a free port with `env`; returns its address.
 async fn replica(children: &mut Children, env: &[(&str, String)]) -> SocketAddr {
     let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-server"));
-    command
-        .args(["support-desk", "--http", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
+    command.args(["support-desk", "--http", "127.0.0.1:0"]);
     for (name, value) in env {
         command.env(name, value);
     }
-    let mut child = command.spawn().expect("start mcp-server");
-    let stderr = child.stderr.take().expect("stderr");
-    children.0.push(child);
-    let (first, read) = tokio::sync::oneshot::channel();
-    // Read the first line, then keep draining stderr so the replica never blocks on a pipe.
-    std::thread::spawn(move || {
-        let mut lines = std::io::BufRead::lines(std::io::BufReader::new(stderr));
-        let _ = first.send(lines.next().and_then(Result::ok).unwrap_or_default());
-        for _ in lines {}
-    });
-    let line = read.await.expect("a first line");
-    let url = line
-        .rsplit(' ')
-        .next()
-        .and_then(|u| u.strip_prefix("http://"))
-        .and_then(|u| u.strip_suffix("/mcp"))
-        .unwrap_or_else(|| panic!("unexpected first line: {line}"));
-    url.parse().expect("an address")
+    load::start(children, command).await
 }
 
 type ProxyError = Box<dyn std::error::Error + Send + Sync>;
@@ -154,120 +122,6 @@ async fn proxy(replicas: Vec<SocketAddr>) -> SocketAddr {
     addr
 }
 
-/// One client: a keep-alive connection and its token.
-struct Client {
-    sender: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
-    addr: SocketAddr,
-    token: Option<String>,
-}
-
-impl Client {
-    async fn connect(addr: SocketAddr, token: Option<String>) -> Client {
-        let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .expect("handshake");
-        tokio::spawn(connection);
-        Client {
-            sender,
-            addr,
-            token,
-        }
-    }
-
-    /// One `tools/call`; the result, or the JSON-RPC error.
-    async fn call(&mut self, id: usize, tool: &str, arguments: Value) -> Value {
-        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": tool, "arguments": arguments}});
-        let mut request = Request::post("/mcp")
-            .header("host", self.addr.to_string())
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2025-06-18");
-        if let Some(token) = &self.token {
-            request = request.header("authorization", format!("Bearer {token}"));
-        }
-        let request = request
-            .body(Full::new(Bytes::from(body.to_string())))
-            .expect("request");
-        self.sender.ready().await.expect("ready");
-        let response = self.sender.send_request(request).await.expect("a response");
-        let status = response.status();
-        let bytes = response
-            .into_body()
-            .collect()
-            .await
-            .expect("a body")
-            .to_bytes();
-        assert_eq!(
-            status,
-            StatusCode::OK,
-            "{}",
-            String::from_utf8_lossy(&bytes)
-        );
-        let message: Value = serde_json::from_slice(&bytes).expect("JSON");
-        message.get("result").cloned().unwrap_or(message)
-    }
-}
-
-fn text(result: &Value) -> Value {
-    result["content"][0]["text"]
-        .as_str()
-        .and_then(|t| serde_json::from_str(t).ok())
-        .unwrap_or(Value::Null)
-}
-
-struct Measured {
-    calls: usize,
-    wrong: usize,
-    per_second: f64,
-    p50: Duration,
-    p99: Duration,
-}
-
-/// `CLIENTS` clients call `lookup_order` `CALLS_PER_CLIENT` times each, at once.
-async fn throughput(addr: SocketAddr, tokens: &[Option<String>]) -> Measured {
-    let wrong = Arc::new(AtomicUsize::new(0));
-    let mut clients = Vec::new();
-    for token in tokens {
-        clients.push(Client::connect(addr, token.clone()).await);
-    }
-    let start = Instant::now();
-    let mut tasks = tokio::task::JoinSet::new();
-    for (c, mut client) in clients.into_iter().enumerate() {
-        let wrong = Arc::clone(&wrong);
-        tasks.spawn(async move {
-            let mut latencies = Vec::with_capacity(CALLS_PER_CLIENT);
-            for n in 0..CALLS_PER_CLIENT {
-                let order = format!("B-{}", c * 100_000 + n);
-                let sent = Instant::now();
-                let result = client
-                    .call(n, "lookup_order", json!({"order_id": order}))
-                    .await;
-                latencies.push(sent.elapsed());
-                if text(&result) != json!({"order_id": order, "status": "placed"}) {
-                    wrong.fetch_add(1, Ordering::Relaxed);
-                }
-            }
-            latencies
-        });
-    }
-    let mut latencies = Vec::new();
-    while let Some(done) = tasks.join_next().await {
-        latencies.extend(done.expect("client"));
-    }
-    let elapsed = start.elapsed();
-    latencies.sort();
-    let at = |q: f64| latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)];
-    Measured {
-        calls: latencies.len(),
-        wrong: wrong.load(Ordering::Relaxed),
-        per_second: latencies.len() as f64 / elapsed.as_secs_f64(),
-        p50: at(0.50),
-        p99: at(0.99),
-    }
-}
-
 /// Each caller calls the `30/min` tool `LIMIT_CALLS` times through the proxy (so across both
 /// replicas); returns, per caller, the calls granted and the most a GCRA may grant in the time
 /// the calls took (30, plus one per 2 s elapsed).
@@ -309,10 +163,6 @@ fn token(key: &EncodingKey, issuer: &str, sub: &str) -> String {
     let mut header = Header::new(Algorithm::RS256);
     header.kid = Some("k1".to_owned());
     jsonwebtoken::encode(&header, &claims, key).expect("a token")
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
 #[tokio::main(flavor = "multi_thread")]
@@ -367,7 +217,10 @@ async fn main() {
         ("TOOLC_MAX_CONCURRENT_CALLS", "64".to_owned()),
     ];
     let single = replica(&mut children, &plain).await;
-    let baseline = throughput(single, &vec![None; CLIENTS]).await;
+    // The example's lookup_order answers each order id as `placed`.
+    let right: load::Check =
+        Arc::new(|order, answer| *answer == json!({"order_id": order, "status": "placed"}));
+    let baseline = throughput(single, &vec![None; CLIENTS], Arc::clone(&right)).await;
 
     // Two replicas behind the proxy, with tokens and Redis.
     let remote = vec![
@@ -388,18 +241,18 @@ async fn main() {
     let tokens: Vec<Option<String>> = (0..CLIENTS)
         .map(|c| Some(token(&key, &issuer, &format!("client-{c}"))))
         .collect();
-    let replicated = throughput(front, &tokens).await;
+    let replicated = throughput(front, &tokens, Arc::clone(&right)).await;
     // Where the difference goes: tokens alone (one replica, direct), the proxy alone (two
     // replicas without tokens).
-    let tokens_only = throughput(first, &tokens).await;
+    let tokens_only = throughput(first, &tokens, Arc::clone(&right)).await;
     // The same with every request's signature checked (no token cache).
     let mut uncached = remote.clone();
     uncached.push(("TOOLC_JWT_TOKEN_CACHE", "0".to_owned()));
     let every_request = replica(&mut children, &uncached).await;
-    let tokens_uncached = throughput(every_request, &tokens).await;
+    let tokens_uncached = throughput(every_request, &tokens, Arc::clone(&right)).await;
     let plain_second = replica(&mut children, &plain).await;
     let plain_front = proxy(vec![single, plain_second]).await;
-    let proxy_only = throughput(plain_front, &vec![None; CLIENTS]).await;
+    let proxy_only = throughput(plain_front, &vec![None; CLIENTS], right).await;
     let limit_tokens: Vec<Option<String>> = (0..CLIENTS)
         .map(|c| Some(token(&key, &issuer, &format!("limited-{c}"))))
         .collect();

@@ -19,10 +19,11 @@ pub mod toolset {
 }
 
 mod days;
+pub mod plugins;
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use toolc_runtime::{HandlerError, ToolContext};
+use toolc_runtime::{HandlerError, ToolContext, Verbatim};
 use toolset::playbooks::recipes;
 use toolset::toolboxes::{meetings, orders, support};
 use toolset::types::{MeetingList, OperatorScope, Ticket, TicketPriority, TicketStatus};
@@ -57,8 +58,9 @@ impl meetings::Meetings for Meetings {
     async fn whoami(
         &self,
         ctx: &ToolContext<'_, meetings::Scope>,
-    ) -> Result<OperatorScope, HandlerError> {
-        Ok(ctx.require_scope()?.clone())
+    ) -> Result<Verbatim<OperatorScope>, HandlerError> {
+        // `validate_returns: false`: the host's own scope, passed on as it is.
+        Ok(ctx.require_scope()?.clone().into())
     }
 }
 

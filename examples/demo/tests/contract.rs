@@ -10,7 +10,7 @@ use toolc_example::toolset::agents;
 use toolc_example::toolset::toolboxes::{meetings, support};
 use toolc_example::toolset::types::{MeetingList, OperatorScope, OperatorScopeTier, Ticket};
 use toolc_runtime::{
-    AuthLevel, CallContext, Caller, ErrorKind, HandlerError, ToolContext, ToolResult,
+    AuthLevel, CallContext, Caller, ErrorKind, HandlerError, ToolContext, ToolResult, Verbatim,
 };
 
 const CUSTOMER: &str = "0b5e2a6e-3c1f-4f6a-9d7e-2f1c8a9b4d3e";
@@ -95,8 +95,29 @@ impl meetings::Meetings for BlankTitles {
     async fn whoami(
         &self,
         ctx: &ToolContext<'_, meetings::Scope>,
-    ) -> Result<OperatorScope, HandlerError> {
-        Ok(ctx.require_scope()?.clone())
+    ) -> Result<Verbatim<OperatorScope>, HandlerError> {
+        Ok(ctx.require_scope()?.clone().into())
+    }
+}
+
+/// Meetings whose `whoami` (`validate_returns: false`) adds a key `OperatorScope` does not
+/// declare, as a tool does while its schema catches up.
+struct SignedIn;
+
+impl meetings::Meetings for SignedIn {
+    async fn list_meetings(
+        &self,
+        _: meetings::ListMeetingsParams,
+        _: &ToolContext<'_, meetings::Scope>,
+    ) -> Result<MeetingList, HandlerError> {
+        Ok(MeetingList { meetings: vec![] })
+    }
+
+    async fn whoami(
+        &self,
+        ctx: &ToolContext<'_, meetings::Scope>,
+    ) -> Result<Verbatim<OperatorScope>, HandlerError> {
+        Ok(Verbatim::new(ctx.require_scope()?.clone()).with_key("signed_in_via", "sso"))
     }
 }
 
@@ -213,6 +234,37 @@ async fn rule_2_validate_returns_false_passes_the_value_verbatim() {
     let ctx = CallContext::new("c").with_scope(scope("Not A Login"));
     let v = agent.call("whoami", "{}", &ctx).await.expect("verbatim");
     assert_eq!(v, json!({"operator": "Not A Login", "tier": "free"}));
+}
+
+#[tokio::test]
+async fn rule_2_keys_the_schema_does_not_declare_reach_the_caller() {
+    let agent = agents::Assistant {
+        meetings: SignedIn,
+        recipes: toolc_example::Recipes,
+    }
+    .build();
+    let ctx = CallContext::new("c").with_scope(scope("ada"));
+    let v = agent.call("whoami", "{}", &ctx).await.expect("verbatim");
+    assert_eq!(
+        v,
+        json!({"operator": "ada", "tier": "free", "signed_in_via": "sso"})
+    );
+    let text = agent
+        .call_json("whoami", "{}", &ctx)
+        .await
+        .expect("verbatim");
+    assert_eq!(
+        text.get(),
+        r#"{"operator":"ada","tier":"free","signed_in_via":"sso"}"#
+    );
+    // Over MCP it is listed without an `outputSchema`, so its result is sent as text, with no
+    // `structuredContent` a client would check against one.
+    let server = toolc_mcp::McpServer::new(agent);
+    let listed = server.tools();
+    let whoami = listed.iter().find(|t| t.name == "whoami").expect("listed");
+    assert!(whoami.output_schema.is_none(), "{whoami:?}");
+    let list_meetings = listed.iter().find(|t| t.name == "list_meetings").unwrap();
+    assert!(list_meetings.output_schema.is_some());
 }
 
 #[tokio::test]

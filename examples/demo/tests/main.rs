@@ -5,4 +5,5 @@ mod approvals;
 mod contract;
 mod dispatch;
 mod mcp_tools;
+mod plugins;
 mod results;

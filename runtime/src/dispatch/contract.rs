@@ -55,6 +55,12 @@ pub(crate) async fn serve_tool(
             .await
         }
     };
+    // A delegate whose inner call was held is held too: the host approves the inner tool and
+    // resumes this call.
+    let result = result.map_err(|error| match held_inside(&error) {
+        Some(inner) => approval::held_through(desc, arguments, inner),
+        None => error,
+    });
     match &result {
         Ok(value) => trace::completed(ctx.call_id(), desc, start.elapsed(), value),
         Err(error) if error.kind() == ErrorKind::ApprovalRequired => {
@@ -63,6 +69,18 @@ pub(crate) async fn serve_tool(
         Err(error) => trace::failed(ctx.call_id(), desc.name, start.elapsed(), error),
     }
     result
+}
+
+/// The held call a handler passed on with `?`: an inner call's `approval_required`.
+fn held_inside(error: &ToolError) -> Option<&crate::approval::ApprovalRequest> {
+    if error.kind() != ErrorKind::Handler {
+        return None;
+    }
+    let inner = error.downcast_ref::<ToolError>()?;
+    if inner.kind() != ErrorKind::ApprovalRequired {
+        return None;
+    }
+    inner.approval()
 }
 
 /// A call with an approval step: a tool that asks for one, or any call with a denial.
@@ -158,13 +176,15 @@ async fn execute(
     }
 }
 
-/// A handler's error as a tool error: `scope_unavailable` from `require_scope` keeps its
-/// kind; anything else is kind `handler` with the original kept.
+/// A handler's error as a tool error. A [`ToolError`] the handler returns of a kind it may
+/// report ([`ErrorKind::handler_may_report`]: `scope_unavailable` from `require_scope`, and
+/// `rate_limited`, `unavailable` or `timeout` from a service the handler calls) keeps its kind
+/// and retry-after; anything else is kind `handler` with the original kept.
 fn handler_failure(kind: OperationKind, name: &str, error: HandlerError) -> ToolError {
-    let is_scope = error
+    let reported = error
         .downcast_ref::<ToolError>()
-        .is_some_and(|e| e.kind() == ErrorKind::ScopeUnavailable);
-    if !is_scope {
+        .is_some_and(|e| e.kind().handler_may_report());
+    if !reported {
         return ToolError::handler_of(kind, name, error);
     }
     let type_name = error.type_name();

@@ -21,7 +21,7 @@ mod type_items;
 mod validate;
 
 use crate::diag::{Code, Diagnostic};
-use crate::lower::{Dialect, Lowered};
+use crate::lower::{DEFAULT_INPUT_SCHEMA, Dialect, Lowered, McpTexts};
 use crate::model::rust::{GroupPlan, Signature, Ty};
 use crate::model::{AuthLevel, Tool, Toolset};
 use idents::ident;
@@ -65,7 +65,7 @@ fn error(message: String, help: &str) -> Diagnostic {
 /// checks it first (`toolc_runtime::__toolc_require_api!`), so a runtime that does not
 /// serve it fails the build with a message naming what to upgrade. Keep it equal to the
 /// runtime's `codegen::API`.
-pub const RUNTIME_API: u32 = 13;
+pub const RUNTIME_API: u32 = 15;
 
 /// Generates the Rust source of a toolset.
 pub fn generate(
@@ -318,11 +318,14 @@ fn print_file(
             }
             let entry = lowered
                 .form(i, Dialect::Mcp)
-                .map(|f| f.entry_with_schema_texts(tool));
-            let texts = McpTexts::of_schema_texts(entry.as_ref());
-            tables.count_text(&texts.input_schema);
+                .and_then(|f| f.mcp_entry(tool));
+            let texts = entry.as_ref().map(McpTexts::of).unwrap_or_default();
+            tables.count_text(
+                &texts.input_schema,
+                entry.as_ref().and_then(|e| e.input_schema),
+            );
             if let Some(o) = &texts.output_schema {
-                tables.count_text(o);
+                tables.count_text(o, entry.as_ref().and_then(|e| e.output_schema));
             }
             texts
         })
@@ -478,57 +481,6 @@ fn auth_tokens(a: AuthLevel) -> TokenStream {
     }
 }
 
-/// The MCP fields a tool's descriptor carries, as the JSON texts written into
-/// it: taken from the tool's MCP entry, which the lower stage made, so that
-/// the runtime's MCP server lists what `toolc dump --dialect mcp` prints.
-/// The agreement harness (`tests/agreement/build.rs`) keeps a copy, to build
-/// descriptors of the real-world corpus without compiling their Rust.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct McpTexts {
-    /// `inputSchema` (`{"type":"object"}` without an entry).
-    pub input_schema: String,
-    /// `outputSchema`, when the entry lists one.
-    pub output_schema: Option<String>,
-    /// `annotations` (`{}` when none).
-    pub annotations: String,
-    /// `icons`, when the entry lists them.
-    pub icons: Option<String>,
-    /// `_meta`, when the entry has one.
-    pub meta: Option<String>,
-}
-
-impl McpTexts {
-    /// The texts of a tool's MCP entry.
-    pub fn of(entry: Option<&serde_json::Value>) -> McpTexts {
-        Self::with_schemas(entry, |v| v.to_string())
-    }
-
-    /// The texts of a tool's MCP entry whose schemas are their texts already
-    /// (`ToolForm::entry_with_schema_texts`).
-    pub fn of_schema_texts(entry: Option<&serde_json::Value>) -> McpTexts {
-        Self::with_schemas(entry, |v| {
-            v.as_str().map_or_else(|| v.to_string(), str::to_string)
-        })
-    }
-
-    fn with_schemas(
-        entry: Option<&serde_json::Value>,
-        schema: fn(&serde_json::Value) -> String,
-    ) -> McpTexts {
-        let get = |k: &str| entry.and_then(|e| e.get(k));
-        let field = |k: &str| get(k).map(|v| v.to_string());
-        McpTexts {
-            input_schema: get("inputSchema")
-                .map(schema)
-                .unwrap_or_else(|| "{\"type\":\"object\"}".into()),
-            output_schema: get("outputSchema").map(schema),
-            annotations: field("annotations").unwrap_or_else(|| "{}".into()),
-            icons: field("icons"),
-            meta: field("_meta"),
-        }
-    }
-}
-
 /// A tool's descriptor. Its schemas and annotations are the texts of the MCP form the
 /// lower stage made (`texts`), which the runtime's MCP server lists as it is. Only the
 /// fields that differ from `ToolDescriptor::new`'s are written.
@@ -539,7 +491,7 @@ fn descriptor(
     tables: &mut Tables<'_>,
 ) -> TokenStream {
     let (name, description) = (&t.name, &t.description);
-    let none = McpTexts::of(None);
+    let none = McpTexts::default();
     let texts = texts.unwrap_or(&none);
     let tool = validate::shout(name);
     let mut fields = Vec::new();
@@ -593,9 +545,6 @@ fn descriptor(
     quote!(::toolc_runtime::ToolDescriptor { #(#fields,)* ..#new })
 }
 
-/// The input schema `ToolDescriptor::new` sets, which a descriptor leaves unwritten.
-const DEFAULT_INPUT_SCHEMA: &str = "{\"type\":\"object\"}";
-
 /// A descriptor's policy, its fields that differ from `Policy::NONE` written;
 /// `None` when all are as there.
 fn policy_value(t: &Tool) -> Option<TokenStream> {
@@ -627,6 +576,11 @@ fn policy_value(t: &Tool) -> Option<TokenStream> {
 
 fn method_doc(t: &Tool) -> TokenStream {
     let mut text = t.description.clone();
+    if t.sends_verbatim() {
+        text.push_str(
+            "\n\nIts result is sent as it is written, never validated against its schema (`validate_returns: false`): return the typed value with `.into()`, add keys the schema does not declare with `Verbatim::with_key`, or send any JSON with `Verbatim::raw`.",
+        );
+    }
     if t.policy.approval {
         text.push_str(
             "\n\nRuns only once a person approved the call: until then the call is held and answers `approval_required` with a token (see `toolc_runtime::approval`).",
@@ -819,7 +773,13 @@ impl GroupEmitter<'_, '_> {
                 None => method_doc(t),
             };
             let dep = deprecated_attr(t);
-            let ret = future(ty_tokens(&s.returns, paths), send);
+            let returns = ty_tokens(&s.returns, paths);
+            let returns = if s.verbatim {
+                quote!(::toolc_runtime::Verbatim<#returns>)
+            } else {
+                returns
+            };
+            let ret = future(returns, send);
             let params = s.params.as_ref().map(|p| {
                 let p = ty_tokens(p, paths);
                 quote!(params: #p)
@@ -1163,7 +1123,12 @@ fn server(
     let conformance = checks.of(&g.plan.module, paths);
     let arms = g.ops.iter().zip(sigs).enumerate().map(|(i, (t, s))| {
         let m = ident(&t.idents.snake);
-        let vouch = conformance.result_check(&s.returns, t.returns);
+        // A result sent as it is written is not validated, so nothing vouches for it.
+        let vouch = if s.verbatim {
+            quote!(::toolc_runtime::codegen::unvouched)
+        } else {
+            conformance.result_check(&s.returns, t.returns)
+        };
         let admit = s.params.as_ref().map_or_else(
             || quote!(::std::option::Option::None),
             |p| conformance.arguments_check(p, t.parameters),
@@ -1188,7 +1153,7 @@ fn server(
             let j = of.get(i).copied().unwrap_or_default();
             return quote! {
                 #i => {
-                    let target = ::toolc_runtime::codegen::delegation(&self.targets[#j], ctx);
+                    let target = ::toolc_runtime::codegen::delegation(&DESCRIPTORS[#i], &self.targets[#j], ctx);
                     ::toolc_runtime::codegen::bind(
                         &DESCRIPTORS[#i],
                         #admit,

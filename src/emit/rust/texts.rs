@@ -18,11 +18,10 @@ pub enum Piece {
     },
 }
 
-/// `text` cut around the values of its top-level `$defs` entries; `None` when it has none
-/// (or they are not where its own serialization would put them). The pieces joined are
-/// `text`, byte for byte.
-pub fn cut(text: &str) -> Option<Vec<Piece>> {
-    let schema: Value = serde_json::from_str(text).ok()?;
+/// `text`, the compact JSON of `schema`, cut around the values of its top-level `$defs`
+/// entries; `None` when it has none (or they are not where its own serialization would put
+/// them). The pieces joined are `text`, byte for byte.
+pub fn cut(schema: &Value, text: &str) -> Option<Vec<Piece>> {
     let defs = schema.get("$defs")?.as_object()?;
     if defs.is_empty() {
         return None;
@@ -72,7 +71,8 @@ mod tests {
     #[test]
     fn cut_at_each_entry_and_joined_back() {
         let text = r##"{"type":"object","properties":{"s":{"$ref":"#/$defs/S"}},"$defs":{"S":{"enum":["a"]},"T":{"type":"string"}}}"##;
-        let pieces = cut(text).expect("has $defs");
+        let schema: Value = serde_json::from_str(text).expect("JSON");
+        let pieces = cut(&schema, text).expect("has $defs");
         assert_eq!(joined(&pieces), text);
         let defs: Vec<_> = pieces
             .iter()
@@ -85,6 +85,7 @@ mod tests {
             defs,
             [("S", r#"{"enum":["a"]}"#), ("T", r#"{"type":"string"}"#)]
         );
-        assert_eq!(cut(r#"{"type":"object"}"#), None);
+        let plain = r#"{"type":"object"}"#;
+        assert_eq!(cut(&serde_json::json!({"type": "object"}), plain), None);
     }
 }

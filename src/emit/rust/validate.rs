@@ -13,6 +13,17 @@ use quote::{format_ident, quote};
 use serde_json::{Number, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// A schema text descriptors carry.
+#[derive(Default)]
+struct Text {
+    /// How many descriptors carry it.
+    count: usize,
+    /// The constant that holds it once several do.
+    ident: Option<proc_macro2::Ident>,
+    /// The text cut at its `$defs` entries; `None` when it has none.
+    pieces: Option<Vec<Piece>>,
+}
+
 /// Collects the statics of the `__schemas` module.
 ///
 /// Each static is named after what it validates, so a reader can go from a
@@ -38,9 +49,10 @@ pub struct Tables<'a> {
     seen: HashMap<String, proc_macro2::Ident>,
     /// The static of each operation's parameters and returns.
     roots: HashMap<SchemaId, proc_macro2::Ident>,
-    /// Each schema text descriptors carry, with how many carry it and the
-    /// constant that holds it once several do.
-    texts: HashMap<String, (usize, Option<proc_macro2::Ident>)>,
+    /// Each schema text descriptors carry, with how many carry it, the
+    /// constant that holds it once several do, and the text cut at its
+    /// `$defs` entries (see [`texts::cut`]).
+    texts: HashMap<String, Text>,
     /// Each `$defs` entry's value text, with how many distinct schema texts
     /// carry it and the constant that holds it once several do.
     defs: HashMap<String, (usize, Option<proc_macro2::Ident>)>,
@@ -166,17 +178,19 @@ impl<'a> Tables<'a> {
         fresh(&mut self.taken, base)
     }
 
-    /// Counts one more descriptor that carries the schema text `text`, and,
-    /// the first time, one more text that carries each of its `$defs` entries.
-    pub fn count_text(&mut self, text: &str) {
-        let count = &mut self.texts.entry(text.to_string()).or_default().0;
-        *count += 1;
-        if *count > 1 {
+    /// Counts one more descriptor that carries the schema text `text` of
+    /// `schema`, and, the first time, one more text that carries each of its
+    /// `$defs` entries.
+    pub fn count_text(&mut self, text: &str, schema: Option<&serde_json::Value>) {
+        let entry = self.texts.entry(text.to_string()).or_default();
+        entry.count += 1;
+        if entry.count > 1 {
             return;
         }
-        for piece in texts::cut(text).unwrap_or_default() {
+        entry.pieces = schema.and_then(|schema| texts::cut(schema, text));
+        for piece in entry.pieces.iter().flatten() {
             if let Piece::Def { value, .. } = piece {
-                self.defs.entry(value).or_default().0 += 1;
+                self.defs.entry(value.clone()).or_default().0 += 1;
             }
         }
     }
@@ -186,7 +200,10 @@ impl<'a> Tables<'a> {
     /// `$defs` entry another text carries, else the constant that holds it
     /// once, named `name` after the first descriptor that asked for it.
     pub fn text(&mut self, text: &str, name: &str) -> TokenStream {
-        let (count, ident) = self.texts.get(text).cloned().unwrap_or((1, None));
+        let (count, ident) = self
+            .texts
+            .get(text)
+            .map_or((1, None), |t| (t.count, t.ident.clone()));
         if let Some(ident) = ident {
             return quote!(super::super::__schemas::#ident);
         }
@@ -217,7 +234,7 @@ impl<'a> Tables<'a> {
             },
         );
         if let Some(entry) = self.texts.get_mut(text) {
-            entry.1 = Some(ident.clone());
+            entry.ident = Some(ident.clone());
         }
         quote!(super::super::__schemas::#ident)
     }
@@ -260,7 +277,7 @@ impl<'a> Tables<'a> {
     /// The parts of `text` as `join_str!` takes them, each `$defs` entry that
     /// other texts carry too named by its constant; `None` when it has none.
     fn shared_parts(&mut self, text: &str) -> Option<Vec<TokenStream>> {
-        let pieces = texts::cut(text)?;
+        let pieces = self.texts.get(text)?.pieces.clone()?;
         let shared = |v: &String| self.defs.get(v).is_some_and(|d| d.0 > 1);
         if !pieces
             .iter()

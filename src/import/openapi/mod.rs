@@ -18,9 +18,11 @@
 //!   `idempotent` for PUT and DELETE, `destructive` for DELETE (RFC 9110, 9.2.1 and 9.2.2).
 //! - `deprecated` is kept; `components.schemas` become named types ([`schema`]).
 //!
-//! How each operation is called (method, server, path template, where each property goes) is
-//! kept in its [`HttpBinding`].
+//! How each operation is called (method, server, path template, where each property goes, the
+//! credentials of its security scheme) is kept in its [`HttpBinding`], and written as the
+//! tool's `http` backend ([`backend`]).
 
+pub(crate) mod backend;
 pub(crate) mod schema;
 
 use super::{Failure, Import, Kind, Note, Tool};
@@ -49,6 +51,22 @@ pub struct HttpBinding {
     pub parameters: Vec<BoundParameter>,
     /// The request body, if the operation takes one.
     pub body: Option<BoundBody>,
+    /// The credentials its security scheme sends, each read from the environment.
+    pub secrets: Vec<Secret>,
+}
+
+/// A credential of the operation's security scheme: where it is sent, and the environment
+/// variable it is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Secret {
+    /// A header or a query parameter.
+    pub location: Location,
+    /// The header's or the query parameter's name.
+    pub name: String,
+    /// The environment variable.
+    pub env: String,
+    /// Written before the value (`Bearer `).
+    pub prefix: String,
 }
 
 /// One parameter: the tool's property and where its value is sent.
@@ -364,6 +382,7 @@ impl Operation<'_> {
             path: self.path.to_string(),
             parameters: Vec::new(),
             body: None,
+            secrets: Vec::new(),
         };
         let mut properties = Properties::default();
         for (parameter, at) in self.parameters(notes, &name)? {
@@ -403,8 +422,81 @@ impl Operation<'_> {
             _ => {}
         }
         tool.deprecated = self.operation.get("deprecated") == Some(&Value::Bool(true));
-        tool.http = Some(binding);
+        binding.secrets = self.secrets(notes);
+        tool.backend = backend::http(&binding, &name, &self.at, notes);
         Ok(tool)
+    }
+
+    /// The credentials of the operation's security requirement (its own, else the
+    /// document's; the first of alternatives), each sent from an environment variable named
+    /// after its scheme. A scheme the backend cannot send is named in a note.
+    fn secrets(&self, notes: &mut Vec<Note>) -> Vec<Secret> {
+        let requirement = self
+            .operation
+            .get("security")
+            .or_else(|| self.doc.get("security"))
+            .and_then(Value::as_array)
+            .and_then(|alternatives| alternatives.first())
+            .and_then(Value::as_object);
+        let Some(requirement) = requirement else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for name in requirement.keys() {
+            let at = format!("/components/securitySchemes/{}", escape(name));
+            let Some(scheme) = self
+                .doc
+                .pointer(&at)
+                .and_then(|s| follow(self.doc, s, &at).ok())
+            else {
+                backend::note_once(
+                    notes,
+                    Note::new(
+                        None,
+                        &at,
+                        format!(
+                            "the security scheme `{name}` is not defined: the backends send no credential for it"
+                        ),
+                    ),
+                );
+                continue;
+            };
+            match backend::secret(name, scheme) {
+                Ok(secret) => {
+                    backend::note_once(
+                        notes,
+                        Note::new(
+                            None,
+                            &at,
+                            format!(
+                                "the security scheme `{name}` is sent as the {} `{}`{}, read from the environment variable `{}`",
+                                match secret.location {
+                                    Location::Query => "query parameter",
+                                    _ => "header",
+                                },
+                                secret.name,
+                                if secret.prefix.is_empty() {
+                                    String::new()
+                                } else {
+                                    format!(" (`{}` before it)", secret.prefix.trim_end())
+                                },
+                                secret.env
+                            ),
+                        ),
+                    );
+                    out.push(secret);
+                }
+                Err(why) => backend::note_once(
+                    notes,
+                    Note::new(
+                        None,
+                        &at,
+                        format!("the security scheme `{name}` is not sent by the backends: {why}"),
+                    ),
+                ),
+            }
+        }
+        out
     }
 
     /// The tool's name: the `operationId` made a name every provider takes, else the method

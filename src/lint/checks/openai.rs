@@ -10,8 +10,12 @@ pub fn optional_without_nullable(_: &Cx<'_>, n: &Node<'_>, out: &mut Vec<Spot>) 
         return;
     };
     let req = required(m);
-    for k in props.keys() {
-        if !req.contains(&k.as_str()) {
+    for (k, schema) in props {
+        // A property that already takes `null` keeps its meaning when it is listed in
+        // `required` (the model sends `null` for "absent"): that is a rewrite, which toolc's
+        // openai-strict form makes, not a construct strict mode cannot take.
+        let nullable = schema.as_object().is_some_and(accepts_null);
+        if !req.contains(&k.as_str()) && !nullable {
             out.push(
                 Spot::at(
                     format!("{}/properties/{}", n.pointer, esc(k)),

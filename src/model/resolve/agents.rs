@@ -185,6 +185,7 @@ pub(super) fn agent(
         description,
         capabilities: caps,
         scope,
+        scope_span: a.body.scope.as_ref().map(|s| s.span),
         delegates: Vec::new(),
         implicit: false,
         span: Some(a.name.span),
@@ -333,7 +334,13 @@ fn delegate_checks<'s>(
                     ),
                 )
                 .at(d.target_span)
-                .secondary(agent.span.unwrap_or(t.span), "the agent is defined here")
+                .secondary(
+                    agent.scope_span.or(agent.span).unwrap_or(t.span),
+                    match &agent.scope {
+                        Some(s) => format!("{what} binds `{s}` here"),
+                        None => format!("{what} is defined here, without `scope:`"),
+                    },
+                )
                 .help(format!(
                     "a delegate's inner tools run with the outer call's context, scope included: give {what} `scope: {inner}`, or delegate to a target that reads the same scope"
                 )),
@@ -362,6 +369,9 @@ fn agent_scope(
         }
         let tb = &set.toolboxes[t];
         let Some(scope) = &tb.scope else { continue };
+        // Reported where the toolbox names its scope, with the agent's `scope:` (or, when
+        // it has none, its name) beside it: the two places one of which must change.
+        let at = tb.scope_span.unwrap_or(tb.span);
         match (&agent.scope, agent.implicit) {
             (Some(s), _) if s == scope => {}
             (Some(s), _) => diags.push(
@@ -369,8 +379,11 @@ fn agent_scope(
                     Code::ScopeMismatch,
                     format!("toolbox `{}` reads scope `{scope}`, but {what} binds scope `{s}`", tb.name),
                 )
-                .at(tb.span)
-                .secondary(agent.span.unwrap_or(tb.span), "the agent is defined here")
+                .at(at)
+                .secondary(
+                    agent.scope_span.or(agent.span).unwrap_or(tb.span),
+                    format!("{what} binds `{s}` here"),
+                )
                 .help("every toolbox an agent uses must read the agent's scope type"),
             ),
             (None, true) => match &first_scoped {
@@ -382,13 +395,13 @@ fn agent_scope(
                             tb.name
                         ),
                     )
-                    .at(tb.span)
-                    .secondary(*other_span, format!("`{other}` reads `{other_scope}`"))
+                    .at(at)
+                    .secondary(*other_span, format!("`{other}` reads `{other_scope}` here"))
                     .help("define `agents:` that group toolboxes by scope"),
                 ),
                 Some(_) => {}
                 None => {
-                    first_scoped = Some((tb.name.clone(), tb.span, scope.clone()));
+                    first_scoped = Some((tb.name.clone(), at, scope.clone()));
                     scope_of_agent = Some(scope.clone());
                 }
             },
@@ -397,8 +410,11 @@ fn agent_scope(
                     Code::ScopeMismatch,
                     format!("toolbox `{}` reads scope `{scope}`, but {what} binds no scope", tb.name),
                 )
-                .at(tb.span)
-                .secondary(agent.span.unwrap_or(tb.span), "the agent is defined here")
+                .at(at)
+                .secondary(
+                    agent.span.unwrap_or(tb.span),
+                    format!("{what} is defined here, without `scope:`"),
+                )
                 .help(format!("add `scope: {scope}` to the agent")),
             ),
         }

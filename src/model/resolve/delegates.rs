@@ -105,6 +105,112 @@ pub(super) fn delegates(
         agents[i].delegates = resolved;
     }
     delegation_cycles(ctx, agents);
+    delegation_depth(ctx, agents);
+}
+
+/// The most delegates one delegated call may pass through, agent to agent: a call of the
+/// outermost delegate runs the contract of each, and every agent of the chain is built inside
+/// the wiring of the agents above it.
+pub const MAX_DELEGATION_DEPTH: usize = 8;
+
+/// Refuses chains of delegation longer than [`MAX_DELEGATION_DEPTH`]: each is reported once,
+/// at the first delegate of the longest chain from an agent no over-long chain passes through.
+/// Runs after the cycles are removed, so the delegates form a DAG.
+fn delegation_depth(ctx: &mut Ctx<'_>, agents: &[Agent]) {
+    // depth[a]: the most delegates a call from agent `a` passes; next[a]: the delegate of
+    // `a` that starts that chain. Iterative post-order, so a long chain cannot overflow the
+    // stack.
+    let n = agents.len();
+    let mut depth: Vec<Option<usize>> = vec![None; n];
+    let mut next: Vec<Option<usize>> = vec![None; n];
+    let mut on_path = vec![false; n];
+    for root in 0..n {
+        if depth[root].is_some() {
+            continue;
+        }
+        // (agent, index of its next delegate to follow)
+        let mut path: Vec<(usize, usize)> = vec![(root, 0)];
+        on_path[root] = true;
+        while let Some(&mut (a, ref mut k)) = path.last_mut() {
+            if let Some(d) = agents[a].delegates.get(*k) {
+                *k += 1;
+                // An agent on the path again would be a cycle, which resolve has removed.
+                if let DelegateTarget::Agent(j) = d.target
+                    && depth[j].is_none()
+                    && !on_path[j]
+                {
+                    on_path[j] = true;
+                    path.push((j, 0));
+                }
+                continue;
+            }
+            let mut best = (0, None);
+            for (k, d) in agents[a].delegates.iter().enumerate() {
+                let below = match d.target {
+                    DelegateTarget::Agent(j) => depth[j].unwrap_or(0),
+                    DelegateTarget::Capability(_) => 0,
+                };
+                if 1 + below > best.0 {
+                    best = (1 + below, Some(k));
+                }
+            }
+            depth[a] = Some(best.0);
+            next[a] = best.1;
+            on_path[a] = false;
+            path.pop();
+        }
+    }
+    let too_deep = |a: usize| depth[a].unwrap_or(0) > MAX_DELEGATION_DEPTH;
+    // An over-long chain passes through an agent that is itself too deep: report at the top.
+    let mut below_another = vec![false; n];
+    for a in (0..n).filter(|&a| too_deep(a)) {
+        for d in &agents[a].delegates {
+            if let DelegateTarget::Agent(j) = d.target {
+                below_another[j] = true;
+            }
+        }
+    }
+    for a in (0..n).filter(|&a| too_deep(a) && !below_another[a]) {
+        let Some(k) = next[a] else { continue };
+        let first = &agents[a].delegates[k];
+        let mut chain = vec![format!("`{}`", agents[a].name)];
+        let mut at = a;
+        while let Some(k) = next[at] {
+            match agents[at].delegates[k].target {
+                DelegateTarget::Agent(j) => {
+                    chain.push(format!("`{}`", agents[j].name));
+                    at = j;
+                }
+                DelegateTarget::Capability(_) => break,
+            }
+        }
+        let shown = if chain.len() > 12 {
+            let rest = chain.len() - 11;
+            let mut shown = chain[..10].to_vec();
+            shown.push(format!("… {rest} more"));
+            shown.push(chain[chain.len() - 1].clone());
+            shown
+        } else {
+            chain
+        };
+        ctx.push(
+            Diagnostic::new(
+                Code::DelegationTooDeep,
+                format!(
+                    "delegate `{}` of agent `{}` starts a chain of {} delegates ({}), over the limit of {MAX_DELEGATION_DEPTH}",
+                    first.tool.name,
+                    agents[a].name,
+                    depth[a].unwrap_or(0),
+                    shown.join(" → ")
+                ),
+            )
+            .at(first.target_span)
+            .secondary(first.tool.span, "the delegate is defined here")
+            .help(format!(
+                "delegate to an agent further down the chain, or to a capability, so that no call passes more than {MAX_DELEGATION_DEPTH} delegates"
+            )),
+        );
+    }
 }
 
 /// Refuses agents that delegate to themselves, directly or through other

@@ -24,6 +24,7 @@ pub(super) fn toolbox(
         idents: Idents::of(&tb.name.value),
         description,
         scope,
+        scope_span: tb.body.scope.as_ref().map(|s| s.span),
         tools,
         span: tb.name.span,
     })

@@ -130,6 +130,7 @@ fn agents(
             description: format!("Every capability of the {name} toolset."),
             capabilities: (0..capabilities.len()).collect(),
             scope: None,
+            scope_span: None,
             delegates: Vec::new(),
             implicit: true,
             span: None,

@@ -27,6 +27,10 @@ pub(super) fn tool_named(ctx: &mut Ctx<'_>, t: &Named<RawTool>, kind: &str) -> O
         .as_ref()
         .and_then(|m| crate::model::mcp::meta(m, &what, &mut ctx.diags));
     let examples = examples(ctx, raw, &what, parameters, returns);
+    let backend = raw
+        .backend
+        .as_ref()
+        .and_then(|b| backend(ctx, b, &what, parameters));
     Some(Tool {
         name: t.name.value.clone(),
         idents: Idents::of(&t.name.value),
@@ -49,8 +53,66 @@ pub(super) fn tool_named(ctx: &mut Ctx<'_>, t: &Named<RawTool>, kind: &str) -> O
             }),
         }),
         examples,
+        backend,
         span: t.name.span,
     })
+}
+
+/// The backend of a tool or play (`what`), its placeholders checked against the parameters
+/// when they are sound.
+fn backend(
+    ctx: &mut Ctx<'_>,
+    raw: &Sp<RawBackend>,
+    what: &str,
+    parameters: ReadSchema,
+) -> Option<crate::model::backend::Backend> {
+    let mut params = crate::model::backend::Parameters {
+        names: Vec::new(),
+        required: Default::default(),
+    };
+    if parameters.sound {
+        // The root's properties, and those of the objects an `allOf` at the root joins.
+        let root = ctx.schemas.resolved(parameters.id);
+        let mut nodes = vec![root];
+        nodes.extend(
+            root.all_of
+                .iter()
+                .flatten()
+                .map(|&id| ctx.schemas.resolved(id)),
+        );
+        for node in nodes {
+            for p in node.properties.iter().flatten() {
+                if !params.names.contains(&p.name) {
+                    params.names.push(p.name.clone());
+                }
+            }
+            params
+                .required
+                .extend(node.required.iter().map(|r| r.name.clone()));
+        }
+    }
+    let file = raw.span.file;
+    let dir = ctx
+        .loaded
+        .sources
+        .path(file)
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    let before = ctx.diags.len();
+    let resolved = crate::model::backend::resolve(raw, what, &params, dir, &mut ctx.diags);
+    // Placeholders cannot be checked against parameters that did not read: the backend is
+    // left out, and the parameters' own errors say why.
+    if !parameters.sound {
+        let kept: Vec<Diagnostic> = ctx
+            .diags
+            .drain(before..)
+            .filter(|d| d.code != Code::BackendPlaceholder)
+            .collect();
+        ctx.diags.extend(kept);
+        return None;
+    }
+    resolved
 }
 
 /// The parameters schema of a tool or play (`what`): as written, which must

@@ -147,7 +147,11 @@ impl<'a> Gen<'a> {
         {
             module.mark_sensitive(&returns);
         }
-        Signature { params, returns }
+        Signature {
+            params,
+            returns,
+            verbatim: t.sends_verbatim(),
+        }
     }
 
     /// The item for a named type, generated into the `types` module (whose

@@ -303,6 +303,10 @@ impl Module {
 pub struct Signature {
     pub params: Option<Ty>,
     pub returns: Ty,
+    /// The result is sent as it is written (`validate_returns: false` with a `returns`): the
+    /// method returns `toolc_runtime::Verbatim<returns>`, which may add keys the schema does
+    /// not declare.
+    pub verbatim: bool,
 }
 
 /// The module of one toolbox or playbook.

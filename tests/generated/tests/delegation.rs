@@ -16,8 +16,8 @@ use toolc_generated_tests::delegation::delegates::front_desk::{
 };
 use toolc_generated_tests::delegation::toolboxes::notes::{self, AddNoteParams, AddNoteReturns};
 use toolc_generated_tests::delegation::toolboxes::orders::{
-    self, LookupOrderParams, LookupOrderReturns, LookupOrderReturnsStatus, RefundOrderParams,
-    RefundOrderReturns,
+    self, CancelOrderParams, CancelOrderReturns, LookupOrderParams, LookupOrderReturns,
+    LookupOrderReturnsStatus, RefundOrderParams, RefundOrderReturns,
 };
 use toolc_generated_tests::delegation::types::Session;
 use toolc_mcp::McpServer;
@@ -26,10 +26,12 @@ use toolc_runtime::{
     ToolContext, ToolError, ToolResult,
 };
 
-/// The order tools: count refunds, and report the desk of the scope they were called with.
+/// The order tools: count refunds and cancellations, and report the desk of the scope they
+/// were called with.
 #[derive(Default)]
 struct Orders {
     refunds: Arc<AtomicUsize>,
+    cancels: Arc<AtomicUsize>,
 }
 
 impl orders::Orders for Orders {
@@ -53,6 +55,15 @@ impl orders::Orders for Orders {
     ) -> Result<RefundOrderReturns, HandlerError> {
         self.refunds.fetch_add(1, Ordering::SeqCst);
         Ok(RefundOrderReturns { refunded: true })
+    }
+
+    async fn cancel_order(
+        &self,
+        _params: CancelOrderParams,
+        _ctx: &ToolContext<'_, orders::Scope>,
+    ) -> Result<CancelOrderReturns, HandlerError> {
+        self.cancels.fetch_add(1, Ordering::SeqCst);
+        Ok(CancelOrderReturns { cancelled: true })
     }
 }
 
@@ -94,6 +105,17 @@ impl FrontDeskDelegates for FrontDesk {
                 "woke up".to_owned()
             }
             "panic" => panic!("the delegate broke"),
+            "cancel" => {
+                let done: CancelOrderReturns = target
+                    .call_as(
+                        "cancel_order",
+                        &CancelOrderParams {
+                            order_id: id.clone(),
+                        },
+                    )
+                    .await?;
+                format!("{id} cancelled: {}", done.cancelled)
+            }
             "refund" => {
                 let done: RefundOrderReturns = target
                     .call_as(
@@ -150,6 +172,7 @@ impl ConciergeDelegates for Concierge {
 struct Desk {
     agent: Agent,
     refunds: Arc<AtomicUsize>,
+    cancels: Arc<AtomicUsize>,
     handled: Arc<AtomicUsize>,
 }
 
@@ -157,6 +180,7 @@ fn front_desk() -> Desk {
     let orders = Orders::default();
     let desk = FrontDesk::default();
     let (refunds, handled) = (Arc::clone(&orders.refunds), Arc::clone(&desk.handled));
+    let cancels = Arc::clone(&orders.cancels);
     let agent = agents::FrontDesk {
         notes: Notes,
         orders,
@@ -166,6 +190,7 @@ fn front_desk() -> Desk {
     Desk {
         agent,
         refunds,
+        cancels,
         handled,
     }
 }
@@ -475,4 +500,88 @@ fn delegation_nests_and_shares_one_implementation_per_trait() {
     );
     assert!(result.ok, "{result:?}");
     assert_eq!(refunds.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn an_inner_tool_that_needs_approval_is_held_through_its_delegate() {
+    let desk = front_desk();
+    let ctx = ctx(user(&[]));
+    let cancel = json!({"task": "cancel A-1001"});
+    // The delegate call is held, not failed: the request names the inner tool, its arguments
+    // and the delegate the host called.
+    let held = call(&desk.agent, "ask_orders", cancel.clone(), &ctx);
+    assert!(!held.ok);
+    let request = held.approval.clone().expect("the delegate call is held");
+    assert_eq!(request.tool, "cancel_order");
+    assert_eq!(request.arguments, json!({"order_id": "A-1001"}));
+    assert_eq!(request.delegates, ["ask_orders"]);
+    assert_eq!(request.delegate_arguments, Some(cancel.clone()));
+    assert!(
+        request.message.contains("'cancel_order'") && request.message.contains("'ask_orders'"),
+        "{}",
+        request.message
+    );
+    assert_eq!(desk.cancels.load(Ordering::SeqCst), 0);
+    let error = run(desk.agent.call("ask_orders", &cancel.to_string(), &ctx)).expect_err("held");
+    assert_eq!(error.kind(), ErrorKind::ApprovalRequired);
+    assert_eq!(
+        error.approval().map(|r| r.delegates.as_slice()),
+        Some(["ask_orders".to_owned()].as_slice())
+    );
+
+    // Approved: the delegate runs again and the inner tool redeems the token, once.
+    let done = run(desk.agent.approve(&request, &ctx));
+    assert!(done.ok, "{done:?}");
+    assert_eq!(
+        done.value,
+        Some(json!({"answer": "A-1001 cancelled: true"}))
+    );
+    assert_eq!(desk.cancels.load(Ordering::SeqCst), 1);
+    let again = run(desk.agent.approve(&request, &ctx));
+    assert!(again.approval.is_none() && !again.ok, "{again:?}");
+    assert_eq!(desk.cancels.load(Ordering::SeqCst), 1);
+
+    // Another caller's token redeems nothing.
+    let held = call(&desk.agent, "ask_orders", cancel.clone(), &ctx);
+    let request = held.approval.expect("held");
+    let other = CallContext::new("call-9")
+        .with_caller(Caller::new("bob").with_auth(AuthLevel::User))
+        .with_scope(session());
+    let stolen = run(desk.agent.approve(&request, &other));
+    assert!(!stolen.ok && stolen.approval.is_none(), "{stolen:?}");
+    assert_eq!(desk.cancels.load(Ordering::SeqCst), 1);
+
+    // Denied: the inner tool never runs.
+    let denied = run(desk.agent.deny(&request, &ctx));
+    assert!(!denied.ok && denied.approval.is_none(), "{denied:?}");
+    assert_eq!(desk.cancels.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn approval_is_reachable_through_two_delegates() {
+    let orders = Orders::default();
+    let cancels = Arc::clone(&orders.cancels);
+    let agent = agents::Concierge {
+        notes: Notes,
+        orders,
+        delegates: Concierge,
+        front_desk_delegates: FrontDesk::default(),
+    }
+    .build();
+    let ctx = ctx(user(&[]));
+    // concierge → front desk (`ask_orders`) → orders desk (`cancel_order`): the host called
+    // `front_desk`, so that is the delegate it resumes.
+    let held = call(&agent, "front_desk", json!({"task": "cancel A-9"}), &ctx);
+    let request = held.approval.expect("held through both delegates");
+    assert_eq!(request.tool, "cancel_order");
+    assert_eq!(request.delegates, ["front_desk", "ask_orders"]);
+    assert!(
+        request.message.contains("'front_desk'") && request.message.contains("'ask_orders'"),
+        "{}",
+        request.message
+    );
+    assert_eq!(cancels.load(Ordering::SeqCst), 0);
+    let done = run(agent.approve(&request, &ctx));
+    assert!(done.ok, "{done:?}");
+    assert_eq!(cancels.load(Ordering::SeqCst), 1);
 }

@@ -7,7 +7,7 @@ mod bench_toolset {
 }
 
 use serde_json::value::RawValue;
-use toolc_runtime::{CallContext, HandlerError, ToolContext, Toolbox};
+use toolc_runtime::{CallContext, HandlerError, ToolContext, Toolbox, Verbatim};
 
 pub use bench_toolset::toolboxes::bench as tb;
 use bench_toolset::types::{
@@ -118,8 +118,8 @@ impl tb::Bench for Impl {
         &self,
         p: ListTicketsParams,
         _: &ToolContext<'_, tb::Scope>,
-    ) -> Result<Vec<Ticket>, HandlerError> {
-        Ok(self.list(&p))
+    ) -> Result<Verbatim<Vec<Ticket>>, HandlerError> {
+        Ok(self.list(&p).into())
     }
 
     async fn list_ticket_details(

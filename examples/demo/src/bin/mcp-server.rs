@@ -1,7 +1,7 @@
 //! Serves one of the example agents to MCP clients, over stdio or streamable HTTP.
 //!
 //! ```text
-//! mcp-server <assistant|support-desk> [--http ADDR:PORT] [--deferred] [--pin TOOL]…
+//! mcp-server <assistant|support-desk> [--http ADDR:PORT] [--deferred] [--pin TOOL]… [--plugins FILE]
 //! ```
 //!
 //! Without `--http` it serves stdio. With it, MCP's streamable HTTP on that address (port 0
@@ -13,6 +13,11 @@
 //! `--deferred` turns on deferred loading: `tools/list` lists `search_tools` and the tools
 //! given with `--pin` (which implies `--deferred`); the others are listed once a search finds
 //! them.
+//!
+//! `--plugins FILE` serves the tools of a JSON file beside the agent's own, each answering a
+//! fixed value (`toolc_example::plugins`). On SIGHUP the server reads the file again and serves
+//! what it says now, telling every session `notifications/tools/list_changed`; a file that does
+//! not read leaves the tools as they were, with a line on stderr.
 //!
 //! Everything else comes from the environment. Who calls, without an authenticator (stdio, or
 //! HTTP on loopback):
@@ -58,11 +63,13 @@
 //! | `TOOLC_LOG_FORMAT` | `json` for one JSON object per line | text |
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use toolc_example::plugins::{self, Plugins};
 use toolc_example::toolset::agents;
 use toolc_example::toolset::types::{OperatorScope, OperatorScopeTier};
 use toolc_example::{Meetings, Orders, Recipes, Support};
@@ -71,7 +78,7 @@ use toolc_mcp::{HttpConfig, McpServer};
 use toolc_runtime::store::{RedisConfig, RedisStore};
 use toolc_runtime::{Agent, AuthLevel, CallContext, Caller};
 
-const USAGE: &str = "usage: mcp-server <assistant|support-desk> [--http ADDR:PORT] [--deferred] [--pin TOOL]...\n\
+const USAGE: &str = "usage: mcp-server <assistant|support-desk> [--http ADDR:PORT] [--deferred] [--pin TOOL]... [--plugins FILE]\n\
     environment: TOOLC_CALLER, TOOLC_AUTH (none|user|admin), TOOLC_ROLES (a,b), \
     TOOLC_OPERATOR and TOOLC_TIER (free|pro|enterprise); TOOLC_JWT_ISSUER, TOOLC_RESOURCE_URL, \
     TOOLC_JWKS_URL and the other TOOLC_JWT_* settings; TOOLC_REDIS_URL; see the README's \
@@ -278,12 +285,59 @@ async fn stop_signal() {
     }
 }
 
+/// Reads the plugins file at `path` again on each SIGHUP and serves the tools it says, from a
+/// task of its own; the hangup handler is in place when this returns.
+#[cfg(unix)]
+fn reload_on_hangup(server: McpServer, path: PathBuf, mut loaded: Plugins) -> Result<(), String> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut hangups = signal(SignalKind::hangup())
+        .map_err(|e| format!("--plugins: cannot listen for SIGHUP: {e}"))?;
+    tokio::spawn(async move {
+        while hangups.recv().await.is_some() {
+            let wanted = match plugins::read(&path) {
+                Ok(wanted) => wanted,
+                Err(e) => {
+                    eprintln!(
+                        "mcp-server: {}: {e}; the plugin tools stay as they were",
+                        path.display()
+                    );
+                    continue;
+                }
+            };
+            match server.update(|agent| loaded.apply(agent, wanted)).await {
+                Ok(served) => {
+                    loaded.keep(served);
+                    let names: Vec<&str> = loaded.names().collect();
+                    let names = if names.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        names.join(", ")
+                    };
+                    eprintln!("mcp-server: plugin tools now: {names}");
+                }
+                Err(e) => eprintln!(
+                    "mcp-server: {}: {e}; the plugin tools stay as they were",
+                    path.display()
+                ),
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Without SIGHUP the plugins file is read once, at start.
+#[cfg(not(unix))]
+fn reload_on_hangup(_: McpServer, _: PathBuf, _: Plugins) -> Result<(), String> {
+    Ok(())
+}
+
 /// The command line.
 struct Options {
     agent: String,
     http: Option<SocketAddr>,
     deferred: bool,
     pinned: Vec<String>,
+    plugins: Option<PathBuf>,
 }
 
 impl Options {
@@ -294,6 +348,7 @@ impl Options {
             http: None,
             deferred: false,
             pinned: Vec::new(),
+            plugins: None,
         };
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -312,6 +367,9 @@ impl Options {
                         .pinned
                         .push(args.next().ok_or("--pin wants a tool name")?);
                     options.deferred = true;
+                }
+                "--plugins" => {
+                    options.plugins = Some(args.next().ok_or("--plugins wants a file")?.into());
                 }
                 other => return Err(format!("unexpected argument {other:?}")),
             }
@@ -376,6 +434,20 @@ async fn main() -> ExitCode {
         Err(message) => return usage_error(&message),
     } {
         server = server.with_approval_ttl(Duration::from_secs(secs));
+    }
+    if let Some(path) = &options.plugins {
+        let mut loaded = Plugins::default();
+        let wanted = match plugins::read(path) {
+            Ok(wanted) => wanted,
+            Err(e) => return usage_error(&format!("--plugins {}: {e}", path.display())),
+        };
+        match server.update(|agent| loaded.apply(agent, wanted)).await {
+            Ok(served) => loaded.keep(served),
+            Err(e) => return usage_error(&format!("--plugins {}: {e}", path.display())),
+        }
+        if let Err(message) = reload_on_hangup(server.clone(), path.clone(), loaded) {
+            return usage_error(&message);
+        }
     }
     let served = match http {
         None => server.serve_stdio().await,

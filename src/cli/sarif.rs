@@ -1,7 +1,7 @@
 //! SARIF 2.1.0 output, for code-scanning tools.
 
-use super::{Group, named};
 use crate::diag::{Diagnostic, Severity, SourceMap, Span};
+use crate::lint::{Group, named};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 
