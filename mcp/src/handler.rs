@@ -80,6 +80,9 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, &context).await
+        // Boxed: rmcp keeps this future inside every request's service task, which it moves
+        // as it spawns and polls it; a call's future (the contract, approvals, elicitation) is
+        // large enough that those moves cost more than the allocation.
+        Box::pin(self.call(request, &context)).await
     }
 }

@@ -37,11 +37,17 @@ pub(crate) fn mcp_result(listed: &Listed, result: ToolResult) -> CallToolResult 
 /// A successful call: the JSON as text, and as `structuredContent` when an output schema is
 /// listed.
 pub(crate) fn success_result(listed: &Listed, value: Value) -> CallToolResult {
+    let text = ContentBlock::text(json_text(&value));
     if listed.tool.output_schema.is_none() {
-        return CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+        return CallToolResult::success(vec![text]);
     }
     if value.is_object() {
-        return CallToolResult::structured(value);
+        // `CallToolResult::structured`, but with the text written straight into bytes: the
+        // `Display` of a `Value` it uses goes through the formatter for every token, and cost
+        // a fifth of a 20-ticket call.
+        let mut result = CallToolResult::success(vec![text]);
+        result.structured_content = Some(value);
+        return result;
     }
     // Unreachable while the runtime validates results; said plainly if it ever is not.
     let message = format!(
@@ -50,6 +56,12 @@ pub(crate) fn success_result(listed: &Listed, value: Value) -> CallToolResult {
         listed.desc.name
     );
     error_result(listed, ErrorKind::OutputInvalid, &message, None)
+}
+
+/// `value` as JSON text.
+fn json_text(value: &Value) -> String {
+    // A `Value` always serializes (its keys are strings).
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// A failed call: `isError`, the error as JSON text, and the same JSON as `structuredContent`
@@ -66,7 +78,7 @@ pub(crate) fn error_result(
         cause.map(|c| c.violations.as_slice()).unwrap_or_default(),
         cause.and_then(|c| c.retry_after_ms),
     );
-    let mut result = CallToolResult::error(vec![ContentBlock::text(payload.to_string())]);
+    let mut result = CallToolResult::error(vec![ContentBlock::text(json_text(&payload))]);
     if listed.tool.output_schema.is_none() {
         result.structured_content = Some(payload);
     }

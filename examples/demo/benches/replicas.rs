@@ -245,6 +245,11 @@ async fn main() {
     // Where the difference goes: tokens alone (one replica, direct), the proxy alone (two
     // replicas without tokens).
     let tokens_only = throughput(first, &tokens, Arc::clone(&right)).await;
+    // The same with every request's signature checked (no token cache).
+    let mut uncached = remote.clone();
+    uncached.push(("TOOLC_JWT_TOKEN_CACHE", "0".to_owned()));
+    let every_request = replica(&mut children, &uncached).await;
+    let tokens_uncached = throughput(every_request, &tokens, Arc::clone(&right)).await;
     let plain_second = replica(&mut children, &plain).await;
     let plain_front = proxy(vec![single, plain_second]).await;
     let proxy_only = throughput(plain_front, &vec![None; CLIENTS], right).await;
@@ -263,6 +268,10 @@ async fn main() {
         ),
         ("two replicas behind a proxy, JWT, Redis", &replicated),
         ("one replica, direct, JWT", &tokens_only),
+        (
+            "one replica, direct, JWT, every signature checked (no token cache)",
+            &tokens_uncached,
+        ),
         ("two replicas behind a proxy, no tokens", &proxy_only),
     ] {
         println!(
@@ -281,10 +290,16 @@ async fn main() {
          {exact} callers granted exactly 30; all within [30, 30 + refills]: {within}; granted: {:?}",
         granted.iter().map(|(g, _)| *g).collect::<Vec<_>>()
     );
-    let wrong: usize = [&baseline, &replicated, &tokens_only, &proxy_only]
-        .iter()
-        .map(|m| m.wrong)
-        .sum();
+    let wrong: usize = [
+        &baseline,
+        &replicated,
+        &tokens_only,
+        &tokens_uncached,
+        &proxy_only,
+    ]
+    .iter()
+    .map(|m| m.wrong)
+    .sum();
     assert_eq!(wrong, 0, "wrong answers");
     assert!(
         within,

@@ -9,6 +9,11 @@
 //! leeway; and the scopes the server requires. Only asymmetric algorithms are accepted (RS*,
 //! PS*, ES256, ES384, EdDSA), each only with a key of its own family.
 //!
+//! A token verified once is remembered until its `exp` (see [`JwtConfig::token_cache`]), so
+//! that one signature check serves every request that carries it: the remembered token is
+//! refused as soon as the key set the validator holds no longer has the key that signed it (a
+//! rotated-out or revoked key), on the same terms as a token seen for the first time.
+//!
 //! The caller comes from the claims through a [`ClaimMapping`]: which claim names the caller,
 //! which claims hold roles, and which roles make an administrator. Configuration is data
 //! ([`JwtConfig`] deserializes from JSON, TOML or anything serde reads):
@@ -37,6 +42,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::cache::{KeyId, TokenCache};
 use super::{
     AuthError, AuthRequest, Authenticator, Identity, ProtectedResource, check_resource_url,
 };
@@ -101,6 +107,11 @@ pub struct JwtConfig {
     /// A name for the resource in its metadata.
     #[serde(default)]
     pub resource_name: Option<String>,
+    /// How many verified tokens are remembered, each until its `exp` and only while the key
+    /// set holds the key that signed it (default 10,000; 0 verifies the signature of every
+    /// request). A token's scopes and caller are read once, when it is verified.
+    #[serde(default = "default_token_cache")]
+    pub token_cache: usize,
 }
 
 fn default_leeway() -> u64 {
@@ -113,6 +124,10 @@ fn default_max_age() -> u64 {
 
 fn default_min_refresh() -> u64 {
     10
+}
+
+fn default_token_cache() -> usize {
+    10_000
 }
 
 impl JwtConfig {
@@ -130,6 +145,7 @@ impl JwtConfig {
             jwks_max_age_secs: default_max_age(),
             jwks_min_refresh_secs: default_min_refresh(),
             resource_name: None,
+            token_cache: default_token_cache(),
         }
     }
 
@@ -261,7 +277,7 @@ impl std::error::Error for ConfigError {}
 
 /// One verification key of the set, with the algorithms it may verify.
 struct Key {
-    kid: Option<String>,
+    id: KeyId,
     decoding: DecodingKey,
     algorithms: Vec<Algorithm>,
 }
@@ -278,8 +294,13 @@ impl KeySet {
         self.keys
             .iter()
             .filter(|k| k.algorithms.contains(&alg))
-            .filter(|k| kid.is_none() || k.kid.as_deref() == kid)
+            .filter(|k| kid.is_none() || k.id.kid.as_deref() == kid)
             .collect()
+    }
+
+    /// Whether the set holds the key `id` names, with the same material.
+    fn holds(&self, id: &KeyId) -> bool {
+        self.keys.iter().any(|k| k.id == *id)
     }
 }
 
@@ -300,6 +321,7 @@ struct Inner {
     min_refresh: Duration,
     fetch_timeout: Duration,
     http: HttpClient,
+    cache: TokenCache,
 }
 
 /// An [`Authenticator`] for bearer JWT access tokens (see the [module docs](self)).
@@ -389,6 +411,7 @@ impl JwtValidator {
                 min_refresh: Duration::from_secs(config.jwks_min_refresh_secs),
                 fetch_timeout: Duration::from_secs(5),
                 http,
+                cache: TokenCache::new(config.token_cache),
             }),
         })
     }
@@ -399,6 +422,10 @@ impl JwtValidator {
 
     /// Validates `token` and reads its caller.
     pub async fn validate(&self, token: &str) -> Result<Identity, AuthError> {
+        let now = jsonwebtoken::get_current_timestamp();
+        if let Some(identity) = self.cached(token, now).await {
+            return Ok(identity);
+        }
         let header = jsonwebtoken::decode_header(token).map_err(|e| {
             AuthError::InvalidToken(format!("the bearer token is not a readable JWT: {e}"))
         })?;
@@ -410,10 +437,7 @@ impl JwtValidator {
         }
         let kid = header.kid.as_deref();
         let mut keys = self.current();
-        let stale = keys
-            .fetched
-            .is_none_or(|at| at.elapsed() >= self.inner.max_age);
-        if stale || keys.candidates(kid, header.alg).is_empty() {
+        if self.stale(&keys) || keys.candidates(kid, header.alg).is_empty() {
             keys = self.refresh(keys.generation).await?;
         }
         let candidates = keys.candidates(kid, header.alg);
@@ -439,7 +463,16 @@ impl JwtValidator {
         let mut last = None;
         for key in candidates {
             match jsonwebtoken::decode::<Map<String, Value>>(token, &key.decoding, &validation) {
-                Ok(data) => return self.identity(data.claims),
+                Ok(data) => {
+                    let exp = data.claims.get("exp").and_then(Value::as_u64);
+                    let identity = self.identity(data.claims)?;
+                    if let Some(exp) = exp {
+                        self.inner
+                            .cache
+                            .insert(token, &identity, exp, key.id.clone(), now);
+                    }
+                    return Ok(identity);
+                }
                 Err(e) if *e.kind() == JwtErrorKind::InvalidSignature => last = Some(e),
                 Err(e) => return Err(AuthError::InvalidToken(self.describe(&e))),
             }
@@ -448,6 +481,25 @@ impl JwtValidator {
             Some(e) => self.describe(&e),
             None => "the token's signature does not verify".to_owned(),
         }))
+    }
+
+    /// Whether the key set is due to be fetched again.
+    fn stale(&self, keys: &KeySet) -> bool {
+        keys.fetched
+            .is_none_or(|at| at.elapsed() >= self.inner.max_age)
+    }
+
+    /// The identity of a token verified before, while it has not expired and the key set (fetched
+    /// again first when due, as for any token) still holds the key that signed it.
+    async fn cached(&self, token: &str, now: u64) -> Option<Identity> {
+        if !self.inner.cache.may_hold(token) {
+            return None;
+        }
+        let mut keys = self.current();
+        if self.stale(&keys) {
+            keys = self.refresh(keys.generation).await.ok()?;
+        }
+        self.inner.cache.get(token, now, |id| keys.holds(id))
     }
 
     fn identity(&self, claims: Map<String, Value>) -> Result<Identity, AuthError> {
@@ -669,8 +721,13 @@ fn verification_key(jwk: &Jwk) -> Option<Key> {
         None => family,
     };
     let decoding = DecodingKey::from_jwk(jwk).ok()?;
+    // What the key is, to tell it from another key under the same id.
+    let material = serde_json::to_string(&jwk.algorithm).ok()?;
     Some(Key {
-        kid: jwk.common.key_id.clone(),
+        id: KeyId {
+            kid: jwk.common.key_id.clone(),
+            material,
+        },
         decoding,
         algorithms,
     })

@@ -26,6 +26,8 @@ use toolc_runtime::{BoxFuture, Caller};
 use crate::truncated::Truncated;
 
 #[cfg(feature = "auth-jwt")]
+mod cache;
+#[cfg(feature = "auth-jwt")]
 pub mod jwt;
 
 /// What an authenticator sees of one HTTP request: its method, URI and headers, and the

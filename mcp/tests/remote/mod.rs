@@ -13,3 +13,4 @@ mod harness;
 mod http;
 #[path = "../../../runtime/tests/remote/redis.rs"]
 mod redis;
+mod token_cache;

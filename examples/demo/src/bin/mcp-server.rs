@@ -43,6 +43,7 @@
 //! | `TOOLC_JWT_ADMIN_ROLES` | comma-separated roles that make a caller `admin` | none |
 //! | `TOOLC_JWT_REQUIRED_SCOPES` | comma-separated scopes every token needs | none |
 //! | `TOOLC_JWT_LEEWAY_SECS` | clock skew allowed on `exp` and `nbf` | 30 |
+//! | `TOOLC_JWT_TOKEN_CACHE` | verified tokens remembered until their `exp`, while their key is in the key set (0: check every request's signature) | 10000 |
 //!
 //! Shared policy state and HTTP limits:
 //!
@@ -175,6 +176,9 @@ fn jwt() -> Result<Option<JwtValidator>, String> {
     config.required_scopes = list("TOOLC_JWT_REQUIRED_SCOPES")?;
     if let Some(leeway) = parsed("TOOLC_JWT_LEEWAY_SECS", "a number of seconds")? {
         config.leeway_secs = leeway;
+    }
+    if let Some(tokens) = parsed("TOOLC_JWT_TOKEN_CACHE", "a number of tokens")? {
+        config.token_cache = tokens;
     }
     let mut claims = ClaimMapping::default();
     if let Some(id) = var("TOOLC_JWT_ID_CLAIM")? {
