@@ -4,9 +4,10 @@
 //! tool; `tools/list`, `ping`, unknown methods, notifications; malformed JSON, frames that are
 //! not JSON-RPC, frames over a megabyte; requests before their session is initialized again;
 //! cancellations of calls in flight, its own or the other client's ids). Asserted: nothing
-//! panics (libFuzzer's hook aborts on a panic in any task); every request the client did not
-//! cancel gets a response with its id, a result or a JSON-RPC error; a client's cancellation
-//! never stops the other client's call of the same id. The clock is Tokio's paused clock, so
+//! panics but the `panics` tool, which the server must contain (libFuzzer's hook aborts on any
+//! other panic in any task); every request the client did not cancel gets a response with its
+//! id, a result or a JSON-RPC error; a client's cancellation never stops the other client's
+//! call of the same id. The clock is Tokio's paused clock, so
 //! the slow tool and the waits cost no real time. See fuzz/README.md.
 
 #![no_main]
@@ -46,7 +47,7 @@ fn agent() -> Arc<Agent> {
         tool("fails", |_| Err("it always fails".to_owned())),
         tool("panics", |n| {
             if n >= 0 {
-                panic!("the handler panicked")
+                panic!("{HANDLER_PANIC}")
             }
             Ok(Value::Null)
         }),
@@ -250,7 +251,22 @@ async fn session(data: &[u8]) {
     }
 }
 
-fuzz_target!(|data: &[u8]| {
+/// The panic the `panics` tool raises on purpose, which the server must contain.
+const HANDLER_PANIC: &str = "the handler panicked";
+
+/// libFuzzer's hook aborts on every panic, and the server catches a handler's panic only after
+/// the hook has run: the hook installed here lets the `panics` tool's own panic through to the
+/// server and hands every other panic to libFuzzer's hook, so those still count as crashes.
+fn let_the_handler_panic_through() {
+    let fuzzer_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if info.payload_as_str() != Some(HANDLER_PANIC) {
+            fuzzer_hook(info);
+        }
+    }));
+}
+
+fuzz_target!(init: let_the_handler_panic_through(), |data: &[u8]| {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .start_paused(true)
