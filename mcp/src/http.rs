@@ -433,6 +433,12 @@ async fn serve_connection(
     state: Arc<State>,
     stop: tokio_util::sync::CancellationToken,
 ) {
+    // An event stream is written in several small writes (its headers, each event, its end):
+    // with Nagle's algorithm on, a write waits for the peer's (delayed) ACK of the one before,
+    // some 40 ms on Linux, for every answer in a session.
+    if let Err(e) = stream.set_nodelay(true) {
+        tracing::debug!(error = %e, "MCP HTTP connection: TCP_NODELAY not set");
+    }
     let slots = CallSlots(Arc::new(Semaphore::new(state.server.max_calls)));
     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
         let state = Arc::clone(&state);

@@ -19,6 +19,10 @@
 //! what it says now, telling every session `notifications/tools/list_changed`; a file that does
 //! not read leaves the tools as they were, with a line on stderr.
 //!
+//! `--soak-tools` serves the soak run's tools beside the agent's (`benches/soak/tools.rs`: a
+//! handler that fails, one that panics, one that sleeps past its timeout, one that waits to be
+//! cancelled); only a build with the `soak` feature has it.
+//!
 //! Everything else comes from the environment. Who calls, without an authenticator (stdio, or
 //! HTTP on loopback):
 //!
@@ -77,6 +81,10 @@ use toolc_mcp::auth::jwt::{ClaimMapping, JwtConfig, JwtValidator};
 use toolc_mcp::{HttpConfig, McpServer};
 use toolc_runtime::store::{RedisConfig, RedisStore};
 use toolc_runtime::{Agent, AuthLevel, CallContext, Caller};
+
+#[cfg(feature = "soak")]
+#[path = "../../benches/soak/tools.rs"]
+mod soak_tools;
 
 const USAGE: &str = "usage: mcp-server <assistant|support-desk> [--http ADDR:PORT] [--deferred] [--pin TOOL]... [--plugins FILE]\n\
     environment: TOOLC_CALLER, TOOLC_AUTH (none|user|admin), TOOLC_ROLES (a,b), \
@@ -338,6 +346,8 @@ struct Options {
     deferred: bool,
     pinned: Vec<String>,
     plugins: Option<PathBuf>,
+    #[cfg(feature = "soak")]
+    soak_tools: bool,
 }
 
 impl Options {
@@ -349,6 +359,8 @@ impl Options {
             deferred: false,
             pinned: Vec::new(),
             plugins: None,
+            #[cfg(feature = "soak")]
+            soak_tools: false,
         };
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -371,6 +383,8 @@ impl Options {
                 "--plugins" => {
                     options.plugins = Some(args.next().ok_or("--plugins wants a file")?.into());
                 }
+                #[cfg(feature = "soak")]
+                "--soak-tools" => options.soak_tools = true,
                 other => return Err(format!("unexpected argument {other:?}")),
             }
         }
@@ -392,6 +406,16 @@ async fn main() -> ExitCode {
     let (name, http) = (&options.agent, options.http);
     let Some(agent) = agent(name) else {
         return usage_error(&format!("no agent named {name:?}"));
+    };
+    #[cfg(feature = "soak")]
+    let agent = {
+        let mut agent = agent;
+        if options.soak_tools
+            && let Err(e) = soak_tools::register(&mut agent)
+        {
+            return usage_error(&format!("--soak-tools: {e}"));
+        }
+        agent
     };
     let settings = (|| Ok::<_, String>((identity()?, jwt()?, redis(name)?, http_config()?)))();
     let (identity, jwt, store, config) = match settings {
