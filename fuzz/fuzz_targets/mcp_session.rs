@@ -21,7 +21,15 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use toolc_mcp::McpServer;
 use toolc_runtime::{Agent, CallContext, HandlerError, RegisteredTool};
 
+/// The agent every input's server serves, built once: a tool registered at run time keeps its
+/// descriptor for the life of the process, so building one per input would grow the heap with
+/// every input (and LeakSanitizer would say so).
 fn agent() -> Arc<Agent> {
+    static AGENT: std::sync::OnceLock<Arc<Agent>> = std::sync::OnceLock::new();
+    Arc::clone(AGENT.get_or_init(build_agent))
+}
+
+fn build_agent() -> Arc<Agent> {
     let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
     let mut agent = Agent::new("fuzz", "A fuzzed agent.", Vec::new()).expect("an agent");
     let tool = |name: &'static str, f: fn(i64) -> Result<Value, String>| {
