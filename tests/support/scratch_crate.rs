@@ -12,10 +12,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Compiles every `(label, toolset.rs)` of `files` as one module of a crate
-/// named `name` (under `CARGO_TARGET_TMPDIR`), whose crate docs say `what`.
+/// Compiles every `(label, toolset.rs)` of `files` as one module of the
+/// crates `name-1`, `name-2`, … (a workspace `name` under
+/// `CARGO_TARGET_TMPDIR`), whose crate docs say `what`.
 /// Panics with the compiler's output, saying what `failure` means, when
-/// clippy or rustdoc finds anything. The crate and what its builds wrote are
+/// clippy or rustdoc finds anything. The crates and what their builds wrote are
 /// removed when both pass (a failure keeps the sources the output names).
 ///
 /// The files are shared among as many crates as there are cores (`name-1`,
