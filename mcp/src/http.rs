@@ -319,6 +319,30 @@ impl McpServer {
     }
 }
 
+/// Completes when the process is asked to stop: on SIGTERM (what a process manager or a
+/// container runtime sends) or on Ctrl-C. It is the `shutdown` of
+/// [`McpServer::serve_http_with`] for a server run as a service; where no signal can be
+/// listened for, it never completes.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = terminate.recv() => {}
+                () = interrupt => {}
+            }
+            return;
+        }
+    }
+    interrupt.await;
+}
+
 /// Serves each connection `listener` accepts until `shutdown` completes, then closes the
 /// listener; the connections still open are returned.
 async fn accept_until<F: Future<Output = ()> + Send>(

@@ -99,7 +99,7 @@ pub use rmcp;
 pub use approval::APPROVAL_META;
 pub use deferred::{MAX_SEARCH_LIMIT, SEARCH_TOOL};
 #[cfg(feature = "http")]
-pub use http::HttpConfig;
+pub use http::{HttpConfig, shutdown_signal};
 pub use listing::{mcp_tool, mcp_tool_json};
 pub use request::McpRequest;
 pub use server::{McpServer, ServeError};

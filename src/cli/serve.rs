@@ -351,7 +351,7 @@ async fn serve_async(args: ServeArgs, reporter: Reporter, output: OutputArgs) ->
                 config = config.authenticator(validator);
             }
             server
-                .serve_http_with(listener, config, stop_signal())
+                .serve_http_with(listener, config, toolc_mcp::shutdown_signal())
                 .await
         }
     };
@@ -470,22 +470,4 @@ fn redis(remote: &RemoteArgs, agent: &str) -> Result<Option<RedisStore>, String>
     RedisStore::new(config)
         .map(Some)
         .map_err(|e| format!("--redis-url: {e}"))
-}
-
-/// Completes on SIGTERM or Ctrl-C.
-async fn stop_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
-            tokio::select! {
-                _ = term.recv() => {}
-                _ = tokio::signal::ctrl_c() => {}
-            }
-            return;
-        }
-    }
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
-    }
 }

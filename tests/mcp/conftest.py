@@ -1,4 +1,5 @@
-"""Shared fixtures: the example server binary and a client connected to it over stdio."""
+"""Shared fixtures: the example server binary, a client connected to it over stdio, and a person
+who answers approvals."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator
 
+import mcp.types as types
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -62,3 +64,15 @@ def text_json(result: Any) -> Any:
     assert len(result.content) == 1, result
     assert result.content[0].type == "text", result
     return json.loads(result.content[0].text)
+
+
+class Person:
+    """An elicitation callback that answers `action` and remembers what it was asked."""
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+        self.asked: list[Any] = []
+
+    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
+        self.asked.append(params)
+        return types.ElicitResult(action=self.action, content={} if self.action == "accept" else None)

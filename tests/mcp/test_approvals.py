@@ -10,25 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import mcp.types as types
 import pytest
-from conftest import SUPPORT, connect, text_json
+from conftest import SUPPORT, Person, connect, text_json
 
 pytestmark = pytest.mark.anyio
 
 CANCEL = {"order_id": "A-1001", "reason": "Ordered twice"}
-
-
-class Person:
-    """An elicitation callback that answers `action` and remembers what it was asked."""
-
-    def __init__(self, action: str) -> None:
-        self.action = action
-        self.asked: list[Any] = []
-
-    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
-        self.asked.append(params)
-        return types.ElicitResult(action=self.action, content={} if self.action == "accept" else None)
 
 
 def forbidden(result: Any) -> str:

@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Iterator
 
 import anyio
-import mcp.types as types
 import pytest
-from conftest import ROOT, text_json
+from conftest import ROOT, Person, text_json
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
@@ -192,18 +191,6 @@ async def test_a_rate_limit_holds(toolset: Path, mode: str) -> None:
         assert first.structured_content == {"refreshed": True}, first
         error = failed(await client.call_tool("refresh", {}), "rate_limited")
         assert error["retryable"] is True and error["retry_after_ms"] > 0, error
-
-
-class Person:
-    """An elicitation callback that answers `action`."""
-
-    def __init__(self, action: str) -> None:
-        self.action = action
-        self.asked: list[Any] = []
-
-    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
-        self.asked.append(params)
-        return types.ElicitResult(action=self.action, content={} if self.action == "accept" else None)
 
 
 @pytest.mark.parametrize("action", ["accept", "decline"])

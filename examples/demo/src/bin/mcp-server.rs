@@ -275,24 +275,6 @@ fn agent(name: &str) -> Option<Agent> {
     }
 }
 
-/// Completes on SIGTERM or Ctrl-C.
-async fn stop_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
-            tokio::select! {
-                _ = term.recv() => {}
-                _ = tokio::signal::ctrl_c() => {}
-            }
-            return;
-        }
-    }
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
-    }
-}
-
 /// Reads the plugins file at `path` again on each SIGHUP and serves the tools it says, from a
 /// task of its own; the hangup handler is in place when this returns.
 #[cfg(unix)]
@@ -498,7 +480,7 @@ async fn main() -> ExitCode {
                 None => config,
             };
             server
-                .serve_http_with(listener, config, stop_signal())
+                .serve_http_with(listener, config, toolc_mcp::shutdown_signal())
                 .await
         }
     };
