@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -144,6 +145,8 @@ impl McpServer {
     /// before), or on each `subscriptions/listen` stream that asked for it (2026-07-28). A
     /// client that left is not an error.
     async fn announce_list_changed(&self, context: &RequestContext<RoleServer>) {
+        // Counted before the streams are read: one registered after that sees the count.
+        self.session.changes.fetch_add(1, Ordering::SeqCst);
         let per_request = context
             .protocol_version()
             .is_some_and(|v| !v.has_initialize());

@@ -9,7 +9,7 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
 use crate::deferred::SEARCH_TOOL;
-use crate::server::{McpServer, lock};
+use crate::server::McpServer;
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
@@ -61,17 +61,16 @@ impl ServerHandler for McpServer {
         &self,
         _requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
+        // rmcp acknowledges the request next, and calls `listen` once that is written.
+        self.listen_accepted();
         Some(SubscriptionFilter::builder().tools_list_changed().build())
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let sink = context.sink().clone();
-        let id = sink.id().clone();
-        lock(&self.session.sinks).push(sink.clone());
-        lock(&self.audience.sinks).push(sink);
+        self.start_listening(sink.clone()).await;
         context.cancelled().await;
-        lock(&self.session.sinks).retain(|s| *s.id() != id);
-        lock(&self.audience.sinks).retain(|s| *s.id() != id);
+        self.stop_listening(&sink);
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::RoleServer;
@@ -57,6 +58,8 @@ impl Current {
 pub(crate) struct Audience {
     pub(crate) peers: Mutex<Vec<Peer<RoleServer>>>,
     pub(crate) sinks: Mutex<Vec<SubscriptionSink>>,
+    /// How many times [`McpServer::update`] has changed the list.
+    pub(crate) changes: AtomicU64,
 }
 
 /// Deferred loading, as configured: which tools are listed from the start.
@@ -76,6 +79,20 @@ pub(crate) struct Session {
     pub(crate) found: Mutex<BTreeSet<&'static str>>,
     /// `subscriptions/listen` streams (protocol 2026-07-28) that asked for list changes.
     pub(crate) sinks: Mutex<Vec<SubscriptionSink>>,
+    /// How many times a search has changed this session's list.
+    pub(crate) changes: AtomicU64,
+    /// The `subscriptions/listen` requests accepted but not yet listening.
+    pub(crate) pending: Mutex<PendingListens>,
+}
+
+/// `subscriptions/listen` requests between their acknowledgment and their stream's
+/// registration, a window in which a change would reach no stream of theirs.
+#[derive(Default)]
+pub(crate) struct PendingListens {
+    /// How many there are.
+    pub(crate) count: usize,
+    /// The list's generation when the oldest of them was accepted.
+    pub(crate) since: u64,
 }
 
 /// An MCP server for one [`Agent`] (shared: `McpServer::new` takes an `Arc<Agent>` as well as

@@ -936,6 +936,52 @@ async fn deferred_loading_lists_the_search_tool_and_refuses_unknown_pins() {
     );
 }
 
+/// Under 2026-07-28 a `subscriptions/listen` stream hears a change a search makes while its
+/// request is being acknowledged: the stream is registered only after the acknowledgment is
+/// written, and a search sent at once (here without waiting for it) changes the list first.
+#[tokio::test]
+async fn a_listen_stream_hears_a_change_made_while_it_was_acknowledged() {
+    let server = McpServer::new(agent(Arc::default()))
+        .with_deferred_loading(["echo"])
+        .expect("echo is a tool");
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let _task = tokio::spawn(server.serve(server_read, server_write));
+    let (read, write) = tokio::io::split(client_end);
+    let mut client = Client {
+        write,
+        lines: BufReader::new(read).lines(),
+        next_id: 0,
+    };
+    // No `initialize`: each request says its protocol version.
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let listen = json!({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
+        "params": {"notifications": {"toolsListChanged": true}, "_meta": meta}});
+    let search = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "search_tools", "arguments": {"query": "halve", "limit": 1}, "_meta": meta}});
+    client.send_line(&listen.to_string()).await;
+    client.send_line(&search.to_string()).await;
+    let (mut acknowledged, mut found, mut changed) = (false, false, false);
+    while !(acknowledged && found && changed) {
+        let message = client.next_message().await;
+        match message["method"].as_str() {
+            Some("notifications/subscriptions/acknowledged") => acknowledged = true,
+            Some("notifications/tools/list_changed") => changed = true,
+            _ if message["id"] == 2 => {
+                assert_eq!(
+                    message["result"]["structuredContent"]["tools"][0]["name"], "halve",
+                    "{message}"
+                );
+                found = true;
+            }
+            _ => panic!("unexpected: {message}"),
+        }
+    }
+}
+
 /// The lab agent plus `erase`, a tool that needs a person's approval; `runs` counts its calls.
 fn agent_with_approval(runs: Arc<AtomicUsize>) -> Agent {
     let mut agent = agent(Arc::default());
