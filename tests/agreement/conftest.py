@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _remember_composite_checks() -> None:
-    """hypothesis 6.119 parses the source of every `@st.composite` function each time one is
-    made (to warn when it never calls `draw`), and hypothesis-jsonschema makes one per object it
-    draws: the answer is remembered per function body, which is what it depends on."""
+    """hypothesis (6.170 as 6.119) parses the source of every `@st.composite` function each time
+    one is made (to warn when it never calls `draw`), and hypothesis-jsonschema makes one per
+    object it draws: the answer is remembered per function body, which is what it depends on."""
     from hypothesis.strategies._internal import core
 
     check = core.is_first_param_referenced_in_function
