@@ -409,6 +409,25 @@ impl Client {
     }
 }
 
+/// Serves `server` over a duplex stream in a task of its own: the client end, and the task.
+fn serve(
+    server: McpServer,
+) -> (
+    Client,
+    tokio::task::JoinHandle<Result<(), toolc_mcp::ServeError>>,
+) {
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let task = tokio::spawn(server.serve(server_read, server_write));
+    let (read, write) = tokio::io::split(client_end);
+    let client = Client {
+        write,
+        lines: BufReader::new(read).lines(),
+        next_id: 0,
+    };
+    (client, task)
+}
+
 /// Starts a server for the lab agent, runs `initialize`, and returns the client, the
 /// `initialize` result, and the server task.
 async fn start(
@@ -430,15 +449,7 @@ async fn start_with(
     Value,
     tokio::task::JoinHandle<Result<(), toolc_mcp::ServeError>>,
 ) {
-    let (client_end, server_end) = tokio::io::duplex(1 << 16);
-    let (server_read, server_write) = tokio::io::split(server_end);
-    let task = tokio::spawn(server.serve(server_read, server_write));
-    let (read, write) = tokio::io::split(client_end);
-    let mut client = Client {
-        write,
-        lines: BufReader::new(read).lines(),
-        next_id: 0,
-    };
+    let (mut client, task) = serve(server);
     let init = client
         .request(
             "initialize",
@@ -944,15 +955,7 @@ async fn a_listen_stream_hears_a_change_made_while_it_was_acknowledged() {
     let server = McpServer::new(agent(Arc::default()))
         .with_deferred_loading(["echo"])
         .expect("echo is a tool");
-    let (client_end, server_end) = tokio::io::duplex(1 << 16);
-    let (server_read, server_write) = tokio::io::split(server_end);
-    let _task = tokio::spawn(server.serve(server_read, server_write));
-    let (read, write) = tokio::io::split(client_end);
-    let mut client = Client {
-        write,
-        lines: BufReader::new(read).lines(),
-        next_id: 0,
-    };
+    let (mut client, _task) = serve(server);
     // No `initialize`: each request says its protocol version.
     let meta = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
